@@ -1,0 +1,105 @@
+//go:build linux
+
+package callruntime_test
+
+import (
+	"context"
+	"os/exec"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+)
+
+// The floor: what a bare os/exec costs for the same program and verb.
+func BenchmarkRawExec(b *testing.B) {
+	b.Run("c1", func(b *testing.B) {
+		for b.Loop() {
+			if err := exec.Command(fakecli, "ok").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("c8", func(b *testing.B) {
+		b.SetParallelism(4) // × GOMAXPROCS 2 = 8 calls in flight
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if err := exec.Command(fakecli, "ok").Run(); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	})
+}
+
+// BenchmarkRun is a call under full supervision: every mechanism this
+// machine allows (and, for comparison, the /proc-walk fallback).
+func BenchmarkRun(b *testing.B) {
+	for _, m := range []struct {
+		name    string
+		disable []callruntime.Mechanism
+	}{
+		{"best", nil},
+		{"procwalk", []callruntime.Mechanism{callruntime.CgroupV2}},
+	} {
+		r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := callruntime.Spec{Path: fakecli, Args: []string{"ok"}, Timeout: time.Minute,
+			Filter: callruntime.RedactPrivateKeys, OnLine: func(callruntime.Line) {}}
+		b.Run(m.name+"/"+r.Tree()+"/c1", func(b *testing.B) {
+			for b.Loop() {
+				if res, err := r.Run(context.Background(), s); err != nil || res.ExitCode != 0 {
+					b.Fatal(err, res.Outcome)
+				}
+			}
+		})
+		b.Run(m.name+"/"+r.Tree()+"/c8", func(b *testing.B) {
+			b.SetParallelism(4)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if res, err := r.Run(context.Background(), s); err != nil || res.ExitCode != 0 {
+						b.Error(err, res.Outcome)
+					}
+				}
+			})
+		})
+		r.Close()
+	}
+}
+
+// BenchmarkKillLatency measures, for a SIGTERM-respecting tree with a setsid
+// grandchild, the time from the deadline to Run returning with the tree
+// confirmed dead. It reports the median and p90 in ms.
+func BenchmarkKillLatency(b *testing.B) {
+	for _, m := range []struct {
+		name    string
+		disable []callruntime.Mechanism
+	}{
+		{"best", nil},
+		{"procwalk", []callruntime.Mechanism{callruntime.CgroupV2}},
+	} {
+		r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable})
+		if err != nil {
+			b.Fatal(err)
+		}
+		const timeout = 150 * time.Millisecond
+		s := callruntime.Spec{Path: fakecli, Args: steps("tree plain,setsid", "hang"), Timeout: timeout}
+		b.Run(m.name+"/"+r.Tree(), func(b *testing.B) {
+			var lat []float64
+			for b.Loop() {
+				res, err := r.Run(context.Background(), s)
+				if err != nil || res.Outcome != callruntime.TimedOut || !res.TreeDead {
+					b.Fatal(err, res.Outcome, res.TreeDead)
+				}
+				lat = append(lat, float64(res.Duration-timeout)/float64(time.Millisecond))
+			}
+			sort.Float64s(lat)
+			b.ReportMetric(lat[len(lat)/2], "ms-median")
+			b.ReportMetric(lat[len(lat)*9/10], "ms-p90")
+		})
+		r.Close()
+	}
+}

@@ -1,0 +1,116 @@
+package callruntime
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// DefaultOutputCap is the per-stream capture bound used when a [Spec] leaves
+// MaxStdout or MaxStderr zero.
+const DefaultOutputCap = 1 << 20
+
+// Output is what was kept of one stream: the first and the last bytes, and
+// how many there were in all. A stream that fit within its cap is all in
+// Head. The bytes are as the process wrote them (after the [Spec.Filter]);
+// [Output.Text] makes them valid UTF-8.
+type Output struct {
+	Head  []byte
+	Tail  []byte
+	Total int64 // bytes the stream carried, kept or not
+}
+
+// Omitted reports how many bytes were dropped between Head and Tail.
+func (o Output) Omitted() int64 { return o.Total - int64(len(o.Head)) - int64(len(o.Tail)) }
+
+// Text returns the kept output as valid UTF-8 (invalid sequences become
+// U+FFFD, never dropped). When bytes were omitted, marker(omitted) is put
+// between head and tail; a nil marker gives a plain English one.
+func (o Output) Text(marker func(omitted int64) string) string {
+	head := strings.ToValidUTF8(string(o.Head), string(utf8.RuneError))
+	if o.Omitted() == 0 {
+		return head + strings.ToValidUTF8(string(o.Tail), string(utf8.RuneError))
+	}
+	if marker == nil {
+		marker = defaultMarker
+	}
+	return head + marker(o.Omitted()) + strings.ToValidUTF8(string(o.Tail), string(utf8.RuneError))
+}
+
+func defaultMarker(n int64) string {
+	return "\n[… " + itoa(n) + " bytes omitted …]\n"
+}
+
+func itoa(n int64) string {
+	var b [20]byte
+	i := len(b)
+	if n == 0 {
+		return "0"
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
+
+// headTail keeps the first and the last max/2 bytes written to it, in the
+// spirit of os/exec's prefixSuffixSaver: memory stays bounded whatever the
+// process writes, and the end of a log (where errors are) is never lost.
+type headTail struct {
+	headMax, tailMax int
+	head             []byte
+	tail             []byte // ring buffer once full
+	tailPos          int    // next write position in the ring
+	total            int64
+}
+
+func newHeadTail(max int) *headTail {
+	if max <= 0 {
+		max = DefaultOutputCap
+	}
+	return &headTail{headMax: max - max/2, tailMax: max / 2}
+}
+
+func (h *headTail) Write(p []byte) {
+	h.total += int64(len(p))
+	if room := h.headMax - len(h.head); room > 0 {
+		n := min(room, len(p))
+		h.head = append(h.head, p[:n]...)
+		p = p[n:]
+	}
+	if h.tailMax == 0 || len(p) == 0 {
+		return
+	}
+	if len(p) >= h.tailMax {
+		// The write alone fills the tail: keep its end.
+		h.tail = append(h.tail[:0], p[len(p)-h.tailMax:]...)
+		h.tailPos = 0
+		return
+	}
+	if len(h.tail) < h.tailMax {
+		room := h.tailMax - len(h.tail)
+		n := min(room, len(p))
+		h.tail = append(h.tail, p[:n]...)
+		p = p[n:]
+		if len(p) == 0 {
+			return
+		}
+	}
+	// The ring is full: overwrite the oldest bytes.
+	for len(p) > 0 {
+		n := copy(h.tail[h.tailPos:], p)
+		p = p[n:]
+		h.tailPos = (h.tailPos + n) % h.tailMax
+	}
+}
+
+func (h *headTail) output() Output {
+	o := Output{Head: h.head, Total: h.total}
+	if len(h.tail) > 0 {
+		o.Tail = make([]byte, 0, len(h.tail))
+		o.Tail = append(o.Tail, h.tail[h.tailPos:]...)
+		o.Tail = append(o.Tail, h.tail[:h.tailPos]...)
+	}
+	return o
+}

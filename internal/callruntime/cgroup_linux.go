@@ -1,0 +1,349 @@
+package callruntime
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// cgroupHome is the cgroup this Runner owns: a child of the server's own
+// cgroup, holding one child cgroup per call. It never holds a process
+// itself, so controllers can be enabled for its children ("no internal
+// processes" rule of cgroup v2).
+type cgroupHome struct {
+	dir    string
+	rel    string // dir relative to the cgroup2 mount, as /proc/PID/cgroup shows it
+	memory bool   // memory.max can be set on call cgroups
+	kill   bool   // cgroup.kill exists (Linux ≥ 5.14)
+	seq    atomic.Uint64
+}
+
+// newCgroupHome finds the cgroup v2 hierarchy and makes our home in the
+// server's cgroup. It fails on cgroup v1-only hosts and where the hierarchy
+// is read-only (unprivileged containers, users without a delegated subtree).
+// Kernels without cgroup.kill (< 5.14) still work: killAll signals
+// cgroup.procs instead.
+func newCgroupHome(wantMemory bool) (*cgroupHome, error) {
+	mount, err := cgroup2Mount()
+	if err != nil {
+		return nil, err
+	}
+	rel, err := ownCgroup()
+	if err != nil {
+		return nil, err
+	}
+	parent := filepath.Join(mount, rel)
+	dir := filepath.Join(parent, fmt.Sprintf("aeat-mcp.%d", os.Getpid()))
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("cgroup v2 at %s is not writable: %w", parent, err)
+	}
+	h := &cgroupHome{dir: dir, rel: filepath.Join(rel, filepath.Base(dir))}
+	if _, err := os.Stat(filepath.Join(dir, "cgroup.kill")); err == nil {
+		h.kill = true
+	}
+	if wantMemory {
+		ctrl, _ := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
+		if hasWord(ctrl, "memory") &&
+			os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+memory"), 0) == nil {
+			h.memory = true
+		}
+	}
+	return h, nil
+}
+
+// cgroup2Mount returns where the cgroup v2 hierarchy is mounted: /sys/fs/cgroup
+// on unified hosts, /sys/fs/cgroup/unified on hybrid ones.
+func cgroup2Mount() (string, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// 36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw
+		pre, post, ok := strings.Cut(sc.Text(), " - ")
+		if !ok {
+			continue
+		}
+		if fs := strings.Fields(post); len(fs) > 0 && fs[0] == "cgroup2" {
+			if f := strings.Fields(pre); len(f) >= 5 {
+				return f[4], nil
+			}
+		}
+	}
+	return "", errors.New("no cgroup v2 hierarchy is mounted")
+}
+
+// ownCgroup returns this process's cgroup v2 path ("0::/path").
+func ownCgroup() (string, error) {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "0::"); ok {
+			return rest, nil
+		}
+	}
+	return "", errors.New("this process has no cgroup v2 membership")
+}
+
+func hasWord(b []byte, w string) bool {
+	for _, f := range bytes.Fields(b) {
+		if string(f) == w {
+			return true
+		}
+	}
+	return false
+}
+
+// remove kills whatever is left in the home and removes it.
+func (h *cgroupHome) remove() error {
+	entries, _ := os.ReadDir(h.dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			t := &cgroupTree{dir: filepath.Join(h.dir, e.Name()), home: h}
+			t.killAll()
+			waitEmpty(t, killWait)
+			_ = rmdirRetry(t.dir)
+		}
+	}
+	return rmdirRetry(h.dir)
+}
+
+// rmdirRetry removes a cgroup directory. The kernel refuses while the last
+// exiting member is still being torn down, which takes microseconds.
+func rmdirRetry(dir string) error {
+	var err error
+	for i := 0; i < 100; i++ {
+		err = unix.Rmdir(dir)
+		if err == nil || errors.Is(err, unix.ENOENT) {
+			return nil
+		}
+		if !errors.Is(err, unix.EBUSY) {
+			return err
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return err
+}
+
+// cgroupTree is one call's cgroup.
+type cgroupTree struct {
+	p      *linuxPlatform
+	leader int
+	home   *cgroupHome
+	dir    string
+	fd     int
+	memMax bool // memory.max was set
+}
+
+func (p *linuxPlatform) newCgroupTree(spec *Spec) (tree, error) {
+	h := p.home
+	dir := filepath.Join(h.dir, "call-"+strconv.FormatUint(h.seq.Add(1), 10))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating call cgroup: %w", err)
+	}
+	t := &cgroupTree{p: p, home: h, dir: dir, fd: -1}
+	if spec.MemoryLimit > 0 && h.memory {
+		limit := []byte(strconv.FormatInt(spec.MemoryLimit, 10))
+		if os.WriteFile(filepath.Join(dir, "memory.max"), limit, 0) == nil {
+			t.memMax = true
+			// Without this the tree would swap instead of being stopped.
+			_ = os.WriteFile(filepath.Join(dir, "memory.swap.max"), []byte("0"), 0)
+		}
+	}
+	return t, nil
+}
+
+func (t *cgroupTree) name() string            { return "cgroup" }
+func (t *cgroupTree) confirms() bool          { return true }
+func (t *cgroupTree) kernelMemoryLimit() bool { return t.memMax }
+
+func (t *cgroupTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+	useFD := t.p.cloneFD.Load()
+	if useFD {
+		fd, err := unix.Open(t.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			useFD = false
+		} else {
+			t.fd = fd
+		}
+	}
+	cmd := newCmd()
+	cmd.SysProcAttr = t.p.sysProcAttr()
+	t.p.startMu.RLock()
+	defer t.p.startMu.RUnlock()
+	if useFD {
+		cmd.SysProcAttr.UseCgroupFD = true
+		cmd.SysProcAttr.CgroupFD = t.fd
+	}
+	err := cmd.Start()
+	if err != nil && useFD && cloneRefused(err) {
+		// clone3 is refused in some containers (seccomp) and Go does not
+		// fall back by itself: start the plain way and move the child.
+		t.p.cloneFD.Store(false)
+		useFD = false
+		cmd = newCmd()
+		cmd.SysProcAttr = t.p.sysProcAttr()
+		err = cmd.Start()
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.leader = cmd.Process.Pid
+	t.p.leaders.Store(t.leader, struct{}{})
+	if !useFD {
+		// A child that forks before this write leaves its child behind
+		// in our own cgroup; the window is the time between fork and this
+		// write, before the program's first instruction has run much.
+		pid := []byte(strconv.Itoa(cmd.Process.Pid))
+		if err := os.WriteFile(filepath.Join(t.dir, "cgroup.procs"), pid, 0); err != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			return nil, fmt.Errorf("moving the program into its cgroup: %w", err)
+		}
+	}
+	return cmd, nil
+}
+
+// cloneRefused tells the errors clone3 gives where it is filtered out from
+// the errors of the program itself (not found, not executable).
+func cloneRefused(err error) bool {
+	return errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.EPERM) ||
+		errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.EOPNOTSUPP)
+}
+
+func (t *cgroupTree) waitExit(cmd *exec.Cmd) { waitExitNoReap(cmd.Process.Pid) }
+
+func (t *cgroupTree) stop(grace time.Duration, leftovers bool) bool {
+	return escalate(t, grace, leftovers)
+}
+
+// holds reports whether a process is (or, a zombie, was) in one of our calls'
+// cgroups. A zombie keeps its cgroup in /proc/PID/cgroup.
+func (h *cgroupHome) holds(pi procInfo) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pi.pid) + "/cgroup")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if path, ok := strings.CutPrefix(line, "0::"); ok {
+			return strings.HasPrefix(path, h.rel+"/")
+		}
+	}
+	return false
+}
+
+func (t *cgroupTree) pids() []int {
+	b, err := os.ReadFile(filepath.Join(t.dir, "cgroup.procs"))
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, f := range bytes.Fields(b) {
+		if pid, err := strconv.Atoi(string(f)); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func (t *cgroupTree) signalAll(sig syscall.Signal) int {
+	n := 0
+	for _, pid := range t.pids() {
+		if unix.Kill(pid, sig) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+func (t *cgroupTree) killAll() {
+	if t.home.kill && os.WriteFile(filepath.Join(t.dir, "cgroup.kill"), []byte("1"), 0) == nil {
+		return
+	}
+	// Before cgroup.kill: signal until a read of cgroup.procs comes back
+	// empty, which also catches children forked while we were at it.
+	for i := 0; i < 100 && t.signalAll(syscall.SIGKILL) > 0; i++ {
+	}
+}
+
+// alive reads cgroup.events: "populated 0" once every member has exited
+// (zombies do not count).
+func (t *cgroupTree) alive() bool {
+	b, err := os.ReadFile(filepath.Join(t.dir, "cgroup.events"))
+	if err != nil {
+		return false
+	}
+	i := bytes.Index(b, []byte("populated "))
+	return i >= 0 && i+10 < len(b) && b[i+10] == '1'
+}
+
+func (t *cgroupTree) rss() int64 {
+	var sum int64
+	for _, pid := range t.pids() {
+		sum += statmRSS(pid)
+	}
+	return sum
+}
+
+func (t *cgroupTree) oomKilled() bool {
+	if !t.memMax {
+		return false
+	}
+	b, _ := os.ReadFile(filepath.Join(t.dir, "memory.events"))
+	for _, line := range strings.Split(string(b), "\n") {
+		if n, ok := strings.CutPrefix(line, "oom_kill "); ok {
+			return n != "0"
+		}
+	}
+	return false
+}
+
+// release runs after the leader was reaped, so the zombie peek in
+// reapOrphans finds only what the tree left re-parented to us.
+func (t *cgroupTree) release() {
+	if t.leader != 0 {
+		t.p.leaders.Delete(t.leader)
+		t.p.reapOrphans(t.home.holds)
+	}
+	if t.fd >= 0 {
+		unix.Close(t.fd)
+		t.fd = -1
+	}
+	if t.alive() {
+		// Only reached when Run could not confirm the tree dead; leave
+		// the cgroup for the lifeline or Close to sweep.
+		return
+	}
+	_ = rmdirRetry(t.dir)
+}
+
+var pageSize = int64(os.Getpagesize())
+
+// statmRSS returns a process's resident set size in bytes, 0 if it is gone.
+func statmRSS(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0
+	}
+	f := bytes.Fields(b)
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(string(f[1]), 10, 64)
+	return n * pageSize
+}

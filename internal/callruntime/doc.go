@@ -1,0 +1,88 @@
+// Package callruntime runs one CLI invocation as a supervised process tree
+// that always dies on time. It never invokes a shell and knows nothing of MCP.
+//
+// A [Spec] names an absolute program path, its arguments, its whole
+// environment, a working directory, a timeout, a kill grace, output caps, an
+// output [Filter], a line observer and a memory ceiling. [Runner.Run] starts
+// the program and returns a [Result] that tells apart a normal exit, a crash,
+// a timeout, a cancellation and a memory ceiling, with the captured output.
+// Only a program that could not start is an error ([*StartError]).
+//
+// # Guarantees
+//
+//  1. When Run returns, every process the call started is gone — after a
+//     timeout, after the caller's ctx is cancelled, and after a normal exit
+//     that left a daemon behind — including descendants that left the
+//     process group (a browser started with setsid, as Playwright does) and
+//     double-forked daemons. [Result.TreeDead] says the supervisor confirmed
+//     it; orphans the kernel re-parented to the server are reaped, so their
+//     pids answer ESRCH.
+//  2. Timeout and cancellation both send SIGTERM to every process of the
+//     tree, wait up to [Spec.KillGrace], then SIGKILL. A tree that honours
+//     SIGTERM is gone in milliseconds; one that ignores it ends at timeout +
+//     grace.
+//  3. stdin is the null device (the server's stdin is its JSON-RPC pipe);
+//     the environment is exactly [Spec.Env], nothing is inherited; the
+//     working directory is [Spec.Dir].
+//  4. stdout and stderr are read concurrently, each by one goroutine, into a
+//     bounded head+tail capture: memory stays flat whatever the program
+//     writes (1 GiB on each stream peaks under 32 MiB of RSS for the whole
+//     supervising process). Invalid UTF-8 is replaced, never dropped.
+//  5. The [Spec.OnLine] observer sees lines while the program runs, on a
+//     goroutine of its own. It cannot block the readers (lines are dropped
+//     and counted when it falls behind), change the result, or crash the
+//     run (a panic is contained). It is never called after Run returns.
+//  6. A [Spec.Filter] with per-stream state rewrites each stream before the
+//     capture and the observer see it; [RedactPrivateKeys] removes PEM
+//     private-key blocks, also when split across reads.
+//  7. [Spec.MemoryLimit] bounds the whole tree: the kernel enforces it
+//     through cgroup v2 memory.max where the controller is delegated,
+//     otherwise a watchdog sums the tree's RSS every
+//     [MemorySampleInterval]. Exceeding it kills the tree:
+//     [ResourceExceeded].
+//  8. If the server process dies while calls run — even by SIGKILL — their
+//     trees die with it where the platform allows (see below).
+//
+// # Mechanisms
+//
+// [NewRunner] probes the machine once and uses the best it offers, with
+// fallbacks; [Runner.Mechanisms] reports them (a doctor command prints it)
+// and [Options.Disable] forces a fallback.
+//
+// Linux: each call leads its own process group; its leader gets Pdeathsig
+// (SIGKILL), with the forking OS thread locked for the whole call because
+// Linux fires Pdeathsig when that thread exits. Where the cgroup v2
+// hierarchy is writable, each call runs in a cgroup of its own, entered at
+// clone time (CLONE_INTO_CGROUP, retried without it where clone3 is
+// refused); cgroup.kill ends it atomically and cgroup.events tells when it is
+// empty. Elsewhere, a /proc walk finds the tree by process group, session and
+// parent pid, with the server as child subreaper so orphans are re-parented
+// to it rather than to init; it stops every member (SIGSTOP) and walks again
+// before killing, so a forking tree cannot outrun it. The leader is left a
+// zombie (waitid WNOWAIT) until the rest of the tree is gone, so neither its
+// pid nor its process group can be reused meanwhile. A lifeline process —
+// this binary re-executed once per Runner — holds a pipe from the server and,
+// when the server dies, kills the cgroup subtree (or the process groups it
+// was told about). PID namespaces are probed and reported but not used: the
+// CLI would be PID 1 (deaf to SIGTERM without a handler), and an init shim
+// in front of it costs a re-exec per call.
+//
+// macOS: process group, plus a walk of the process table (sysctl
+// kern.proc.all) before every kill, which finds descendants that left the
+// group while their parent lives. A double-forked daemon is re-parented to
+// launchd and cannot be attributed; a SIGKILLed server leaves its calls
+// running (its parent watchdog is the server's business); the memory
+// ceiling is not enforced.
+//
+// Windows: a Job Object per call with KILL_ON_JOB_CLOSE; the program starts
+// suspended and is resumed once inside the job, so nothing escapes, and the
+// kernel kills the tree when the server dies however it dies. There is no
+// SIGTERM: stopping is immediate.
+//
+// # Helper processes
+//
+// Because the lifeline is this binary re-executed, the package's init
+// function turns a process started with AEAT_MCP_CALLRUNTIME_HELPER in its
+// environment into that helper before main runs. Nothing else is done at
+// init.
+package callruntime

@@ -1,0 +1,109 @@
+//go:build linux
+
+package callruntime_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/stretchr/testify/require"
+)
+
+// The test binary re-executes itself as a helper process (os/exec's
+// TestHelperProcess pattern) when a test needs a supervising process of its
+// own: to measure its peak memory, or to SIGKILL it mid-call.
+
+func runHelper(t *testing.T, mode string, env ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), append(env, "CALLRUNTIME_TEST_HELPER="+mode, "FAKECLI="+fakecli)...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	return out
+}
+
+func helperMain() int {
+	fakecli = os.Getenv("FAKECLI")
+	switch os.Getenv("CALLRUNTIME_TEST_HELPER") {
+	case "flood":
+		return helperFlood()
+	case "serve-tree":
+		return helperServeTree()
+	}
+	fmt.Fprintln(os.Stderr, "unknown helper")
+	return 2
+}
+
+func helperFlood() int {
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	if err != nil {
+		panic(err)
+	}
+	defer r.Close()
+	lines := 0
+	s := callruntime.Spec{Path: fakecli, Args: []string{"flood", "both", strconv.Itoa(1 << 30)},
+		OnLine: func(callruntime.Line) { lines++ }, Filter: callruntime.RedactPrivateKeys}
+	res, err := r.Run(context.Background(), s)
+	if err != nil {
+		panic(err)
+	}
+	s = callruntime.Spec{Path: fakecli, Args: []string{"flood", "stdout", strconv.Itoa(100 << 20), "nonl"},
+		OnLine: func(callruntime.Line) { lines++ }, Filter: callruntime.RedactPrivateKeys}
+	line, err := r.Run(context.Background(), s)
+	if err != nil {
+		panic(err)
+	}
+	_ = json.NewEncoder(os.Stdout).Encode(map[string]any{
+		"StdoutTotal": res.Stdout.Total, "StderrTotal": res.Stderr.Total,
+		"LineTotal": line.Stdout.Total, "PeakRSSKiB": peakRSSKiB(), "Lines": lines,
+	})
+	return 0
+}
+
+// peakRSSKiB reads VmHWM, the process's peak resident set, from /proc.
+func peakRSSKiB() int64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return -1
+}
+
+// helperServeTree runs a tree that never ends and relays fakecli's pid lines
+// to its stdout, so the test can SIGKILL this process mid-call.
+func helperServeTree() int {
+	var disable []callruntime.Mechanism
+	for _, m := range strings.Fields(os.Getenv("DISABLE")) {
+		disable = append(disable, callruntime.Mechanism(m))
+	}
+	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable})
+	if err != nil {
+		panic(err)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	lines := make(chan string, 16)
+	go func() {
+		for l := range lines {
+			fmt.Fprintln(out, l)
+			out.Flush()
+		}
+	}()
+	s := callruntime.Spec{Path: fakecli, Args: steps("pid", "tree plain,setsid,daemon", "hang"),
+		OnLine: func(l callruntime.Line) { lines <- l.Text }}
+	_, _ = r.Run(context.Background(), s)
+	time.Sleep(time.Hour)
+	return 0
+}

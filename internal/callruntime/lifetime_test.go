@@ -1,0 +1,188 @@
+//go:build linux
+
+package callruntime_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+// TestServerSIGKILLed runs a tree in a helper process, SIGKILLs the helper
+// mid-call, and checks what survives within 1 s: nothing where a cgroup and
+// the lifeline are available; on the /proc-walk path the process group dies
+// (Pdeathsig + lifeline) and a setsid'd descendant is the documented limit.
+func TestServerSIGKILLed(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			var disable []string
+			for _, d := range m.disable {
+				disable = append(disable, string(d))
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=serve-tree", "FAKECLI="+fakecli,
+				"DISABLE="+strings.Join(disable, " "))
+			cmd.Stderr = os.Stderr
+			out, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			pids := map[string]int{}
+			sc := bufio.NewScanner(out)
+			for len(pids) < 4 && sc.Scan() {
+				for role, pid := range reportedPids(sc.Text()) {
+					pids[role] = pid
+				}
+			}
+			defer killPids(pids)
+			require.Len(t, pids, 4, "the helper's tree did not report")
+			require.NoError(t, cmd.Process.Kill())
+			_ = cmd.Wait()
+			killedAt := time.Now()
+
+			// The server is dead, so its calls' processes are re-parented to
+			// init, whose reaping pace is not ours: a zombie is dead.
+			if m.tree == "cgroup" {
+				requireDead(t, pids, time.Second)
+				t.Logf("0 survivors %v after SIGKILL of the server", time.Since(killedAt).Round(time.Millisecond))
+				return
+			}
+			requireDead(t, map[string]int{"self": pids["self"], "plain": pids["plain"]}, time.Second)
+			time.Sleep(100 * time.Millisecond)
+			for _, role := range []string{"setsid", "daemon"} {
+				if syscall.Kill(pids[role], 0) == nil {
+					t.Logf("documented limit without cgroup v2: %s (pid %d) survived the server's SIGKILL", role, pids[role])
+				}
+			}
+		})
+	}
+}
+
+// TestRun_Concurrent64 runs 64 calls of mixed kinds at once and checks that
+// nothing leaks: goroutines, file descriptors, processes.
+func TestRun_Concurrent64(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			fdsBefore := countFDs(t)
+			r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable})
+			require.NoError(t, err)
+			kinds := [][]string{
+				{"ok"},
+				{"exit 3"},
+				{"pid", "tree plain,setsid", "hang"}, // timed out
+				{"pid", "tree daemon", "exit 0"},
+				{"lines 20 5ms"},
+				{"flood both 300000"},
+				{"pid", "ignore-term", "hang"}, // cancelled, needs the grace
+				{"crash KILL"},
+			}
+			var mu sync.Mutex
+			allPids := map[string]int{}
+			var wg sync.WaitGroup
+			for i := 0; i < 64; i++ {
+				wg.Add(1)
+				go func(i int) {
+					defer wg.Done()
+					kind := kinds[i%len(kinds)]
+					s := spec(kind...)
+					s.KillGrace = 200 * time.Millisecond
+					s.OnLine = func(callruntime.Line) {}
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel()
+					switch i % len(kinds) {
+					case 2:
+						s.Timeout = 300 * time.Millisecond
+					case 6:
+						time.AfterFunc(300*time.Millisecond, cancel)
+					}
+					res, err := r.Run(ctx, s)
+					if !assert.NoError(t, err) {
+						return
+					}
+					mu.Lock()
+					for role, pid := range reportedPids(res.Stdout.Text(nil)) {
+						allPids[fmt.Sprint(i, role)] = pid
+					}
+					mu.Unlock()
+					assert.True(t, res.TreeDead || m.tree != "cgroup", "call %d (%v): %v", i, kind, res.Outcome)
+				}(i)
+			}
+			wg.Wait()
+			defer killPids(allPids)
+			require.NoError(t, r.Close())
+			assert.NotEmpty(t, allPids)
+			requireGone(t, allPids, 2*time.Second)
+			goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			assert.LessOrEqual(t, countFDs(t), fdsBefore, "file descriptors leaked")
+			assert.Empty(t, childrenOf(os.Getpid()), "processes left behind")
+		})
+	}
+}
+
+// requireDead is requireGone for processes we are not the parent of: dead
+// means gone or a zombie.
+func requireDead(t *testing.T, pids map[string]int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for role, pid := range pids {
+		for syscall.Kill(pid, 0) == nil && !isZombie(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s (pid %d) still running %v after the server died", role, pid, within)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+func isZombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(f) > 0 && (f[0] == "Z" || f[0] == "X")
+}
+
+func countFDs(t *testing.T) int {
+	t.Helper()
+	// Give the runtime a moment to close what the last calls released.
+	time.Sleep(50 * time.Millisecond)
+	ents, err := os.ReadDir("/proc/self/fd")
+	require.NoError(t, err)
+	return len(ents)
+}
+
+// childrenOf lists the live or zombie children of pid.
+func childrenOf(pid int) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,144 @@
+//go:build linux
+
+package callruntime_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/stretchr/testify/require"
+)
+
+// fakecli is the path of testdata/fakecli, built once for the package.
+var fakecli string
+
+func TestMain(m *testing.M) {
+	if os.Getenv("CALLRUNTIME_TEST_HELPER") != "" {
+		os.Exit(helperMain())
+	}
+	dir, err := os.MkdirTemp("", "callruntime-test")
+	if err != nil {
+		panic(err)
+	}
+	fakecli = filepath.Join(dir, "fakecli")
+	build := exec.Command("go", "build", "-o", fakecli, "../../testdata/fakecli")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building fakecli:", err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// mode is one way of tracking a tree, forced through Options.Disable.
+type mode struct {
+	name    string
+	disable []callruntime.Mechanism
+	tree    string
+}
+
+// modes lists every tree mechanism this machine offers, best first, so each
+// guarantee is proven on every path, not just the one a machine picks.
+func modes(t *testing.T) []mode {
+	t.Helper()
+	all := []mode{
+		{name: "cgroup", tree: "cgroup"},
+		{name: "procwalk", disable: []callruntime.Mechanism{callruntime.CgroupV2}, tree: "procwalk"},
+	}
+	var out []mode
+	for _, m := range all {
+		r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable})
+		require.NoError(t, err)
+		tree := r.Tree()
+		require.NoError(t, r.Close())
+		if tree == m.tree {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no tree mechanism available")
+	}
+	return out
+}
+
+func newRunner(t *testing.T, disable ...callruntime.Mechanism) *callruntime.Runner {
+	t.Helper()
+	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, r.Close()) })
+	return r
+}
+
+// steps builds a fakecli argument list from "+"-separated steps.
+func steps(s ...string) []string {
+	var out []string
+	for i, step := range s {
+		if i > 0 {
+			out = append(out, "+")
+		}
+		out = append(out, strings.Fields(step)...)
+	}
+	return out
+}
+
+func spec(args ...string) callruntime.Spec {
+	return callruntime.Spec{Path: fakecli, Args: steps(args...), KillGrace: 500 * time.Millisecond}
+}
+
+var pidLine = regexp.MustCompile(`(?m)^pid (\S+) (\d+)$`)
+
+// reportedPids returns the pids fakecli reported, by role.
+func reportedPids(out string) map[string]int {
+	pids := map[string]int{}
+	for _, m := range pidLine.FindAllStringSubmatch(out, -1) {
+		pid, _ := strconv.Atoi(m[2])
+		pids[m[1]] = pid
+	}
+	return pids
+}
+
+// requireGone polls kill(pid, 0) until every pid answers ESRCH.
+func requireGone(t *testing.T, pids map[string]int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for role, pid := range pids {
+		for {
+			err := syscall.Kill(pid, 0)
+			if errors.Is(err, syscall.ESRCH) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s (pid %d) still alive after %v: kill(0) = %v", role, pid, within, err)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// killPids cleans up after a failed test so one failure does not leak into
+// the next.
+func killPids(pids map[string]int) {
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+func run(t *testing.T, r *callruntime.Runner, s callruntime.Spec) callruntime.Result {
+	t.Helper()
+	res, err := r.Run(context.Background(), s)
+	require.NoError(t, err)
+	return res
+}

@@ -1,0 +1,302 @@
+package callruntime
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// linuxPlatform picks, once, the best way this machine offers to keep a
+// call's tree under control:
+//
+//   - cgroup v2, where the hierarchy is writable: a cgroup per call, the
+//     child placed in it at clone time (CLONE_INTO_CGROUP), cgroup.kill to
+//     end it; memory.max when the memory controller is delegated;
+//   - otherwise a /proc walk: the call's process group, every descendant by
+//     parent pid, and — with the server as child subreaper — the orphans the
+//     tree leaves behind, which are re-parented to us instead of init.
+//
+// Either way the leader has Pdeathsig (SIGKILL) and a lifeline process kills
+// what is left if the server itself dies.
+type linuxPlatform struct {
+	disabled map[Mechanism]bool
+	born     uint64      // our own start time, in clock ticks after boot
+	home     *cgroupHome // nil: no writable cgroup v2
+	cloneFD  atomic.Bool // CLONE_INTO_CGROUP works (clone3 not refused)
+	subreap  bool
+	life     *lifeline
+	pidfd    bool
+
+	// startMu serialises process starts (read side) with /proc walks
+	// that may reap adopted orphans (write side): a child forked but not
+	// yet registered as a leader must never be taken for an orphan.
+	startMu sync.RWMutex
+	leaders sync.Map // pid -> struct{}: leaders of calls in flight (procwalk)
+	nActive atomic.Int64
+
+	pidnsOnce sync.Once
+	pidns     MechanismStatus
+	rep       Report
+}
+
+func newPlatform(disabled map[Mechanism]bool) (platform, error) {
+	p := &linuxPlatform{disabled: disabled}
+	if me, ok := readStat(os.Getpid()); ok {
+		p.born = me.start
+	}
+	if fd, err := unix.PidfdOpen(os.Getpid(), 0); err == nil {
+		unix.Close(fd)
+		p.pidfd = true
+	}
+	var cgDetail string
+	if !disabled[CgroupV2] {
+		home, err := newCgroupHome(!disabled[CgroupMemory])
+		if err != nil {
+			cgDetail = err.Error()
+		} else {
+			p.home = home
+			p.cloneFD.Store(true)
+		}
+	} else {
+		cgDetail = "disabled"
+	}
+	subDetail := "orphans are re-parented to the server, so they can be found and reaped"
+	if disabled[Subreaper] {
+		subDetail = "disabled"
+	} else if err := holdSubreaper(); err != nil {
+		subDetail = err.Error()
+	} else {
+		p.subreap = true
+	}
+	lifeDetail := ""
+	if !disabled[Lifeline] {
+		cgDir := ""
+		if p.home != nil {
+			cgDir = p.home.dir
+		}
+		l, err := startLifeline(cgDir)
+		if err != nil {
+			lifeDetail = err.Error()
+		} else {
+			p.life = l
+		}
+	} else {
+		lifeDetail = "disabled"
+	}
+
+	tree := "procwalk"
+	if p.home != nil {
+		tree = "cgroup"
+	}
+	rep := Report{Platform: "linux", Tree: tree}
+	add := func(m Mechanism, avail, used bool, detail string) {
+		rep.Mechanisms = append(rep.Mechanisms, MechanismStatus{Mechanism: m, Available: avail, Used: used, Detail: detail})
+	}
+	add(ProcessGroup, true, true, "each call leads its own process group")
+	add(Pdeathsig, true, !disabled[Pdeathsig], "SIGKILL to the call's leader if the server dies; OS thread locked for the call")
+	add(Pidfd, p.pidfd, p.pidfd, "os.Process waits and signals through pidfds")
+	add(CgroupV2, p.home != nil, p.home != nil, cgroupDetail(p.home, cgDetail))
+	memAvail := p.home != nil && p.home.memory
+	memDetail := "memory.max per call"
+	if !memAvail {
+		memDetail = "memory controller not delegated; RSS watchdog instead"
+	}
+	add(CgroupMemory, memAvail, memAvail, memDetail)
+	add(Subreaper, p.subreap, p.subreap, subDetail)
+	add(TreeWalk, true, p.home == nil, "/proc walk by parent pid, process group and session")
+	add(Lifeline, p.life != nil, p.life != nil, lifeDetail)
+	if p.home == nil && !p.subreap {
+		rep.Limits = append(rep.Limits, "orphans that leave the process group (a double-forked daemon) cannot be found: no cgroup and no subreaper")
+	}
+	if p.home == nil {
+		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, descendants that left the process group (a browser started with setsid) survive: no writable cgroup v2")
+	}
+	if p.life == nil {
+		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, only the direct child dies (Pdeathsig): no lifeline")
+	}
+	p.rep = rep
+	return p, nil
+}
+
+func cgroupDetail(h *cgroupHome, why string) string {
+	if h == nil {
+		return why
+	}
+	return "a cgroup per call under " + h.dir
+}
+
+func (p *linuxPlatform) report() Report {
+	p.pidnsOnce.Do(func() {
+		err := probePIDNamespace()
+		p.pidns = MechanismStatus{Mechanism: PIDNamespace, Available: err == nil,
+			Detail: "probed, not used: the CLI would be PID 1 (ignores SIGTERM, must reap); an init shim costs a re-exec per call"}
+		if err != nil {
+			p.pidns.Detail = err.Error()
+		}
+	})
+	rep := p.rep
+	rep.Mechanisms = append(append([]MechanismStatus(nil), rep.Mechanisms...), p.pidns)
+	return rep
+}
+
+func (p *linuxPlatform) close() error {
+	var err error
+	if p.home == nil && p.subreap {
+		p.sweepOrphans()
+	}
+	if p.life != nil {
+		err = p.life.close()
+	}
+	if p.home != nil {
+		err = errors.Join(err, p.home.remove())
+	}
+	if p.subreap {
+		releaseSubreaper()
+	}
+	return err
+}
+
+// The subreaper flag belongs to the whole process; Runners that use it share
+// it and the last one out clears it, so orphans go back to init.
+var (
+	subreaperMu    sync.Mutex
+	subreaperUsers int
+)
+
+func holdSubreaper() error {
+	subreaperMu.Lock()
+	defer subreaperMu.Unlock()
+	if subreaperUsers == 0 {
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			return err
+		}
+	}
+	subreaperUsers++
+	return nil
+}
+
+func releaseSubreaper() {
+	subreaperMu.Lock()
+	defer subreaperMu.Unlock()
+	subreaperUsers--
+	if subreaperUsers == 0 {
+		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+	}
+}
+
+func (p *linuxPlatform) newTree(spec *Spec) (tree, error) {
+	if p.home != nil {
+		return p.newCgroupTree(spec)
+	}
+	return &walkTree{p: p}, nil
+}
+
+// sysProcAttr is what every call's leader gets on Linux.
+func (p *linuxPlatform) sysProcAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true}
+	if !p.disabled[Pdeathsig] {
+		a.Pdeathsig = syscall.SIGKILL
+	}
+	return a
+}
+
+// reapOrphans reaps the zombies the kernel re-parented to us (we are the
+// child subreaper) for which belongs is true. Until they are reaped their
+// pids still answer kill(pid, 0), and they would pile up in a long-lived
+// server. It peeks first (waitid WNOWAIT), so a call that left nothing behind
+// pays one system call. Leaders of calls in flight are never touched: their
+// exit status belongs to os/exec.
+func (p *linuxPlatform) reapOrphans(belongs func(procInfo) bool) {
+	if !p.subreap {
+		return
+	}
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	if err != nil || info.Signo == 0 {
+		return // no child of ours is a zombie
+	}
+	p.startMu.Lock()
+	defer p.startMu.Unlock()
+	self := os.Getpid()
+	for _, pi := range scanProc() {
+		if pi.ppid != self || !pi.zombie() {
+			continue
+		}
+		if _, leader := p.leaders.Load(pi.pid); leader || !belongs(pi) {
+			continue
+		}
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(pi.pid, &ws, unix.WNOHANG, nil)
+	}
+}
+
+// sweepOrphans kills and reaps every orphan re-parented to us that no call
+// could claim while several were in flight (see walkTree): at Close no call is
+// left to claim them.
+func (p *linuxPlatform) sweepOrphans() {
+	self := os.Getpid()
+	for round := 0; round < 50; round++ {
+		p.startMu.Lock()
+		left := 0
+		for _, pi := range scanProc() {
+			if pi.ppid != self || pi.start < p.born {
+				continue
+			}
+			if _, leader := p.leaders.Load(pi.pid); leader || (p.life != nil && pi.pid == p.life.pid()) {
+				continue
+			}
+			if pi.zombie() {
+				var ws unix.WaitStatus
+				_, _ = unix.Wait4(pi.pid, &ws, unix.WNOHANG, nil)
+				continue
+			}
+			left++
+			_ = unix.Kill(pi.pid, unix.SIGKILL)
+		}
+		p.startMu.Unlock()
+		if left == 0 {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// waitExitNoReap blocks until pid has exited but leaves it a zombie, so its
+// pid and process group id cannot be reused while the rest of the tree is
+// being stopped.
+func waitExitNoReap(pid int) {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return
+		}
+	}
+}
+
+// probePIDNamespace starts this binary in a new PID namespace and has it
+// exit at once.
+func probePIDNamespace() error {
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Env = []string{helperEnv + "=" + helperProbe}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Run() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(5 * time.Second):
+		if cmd.Process != nil {
+			_ = cmd.Process.Kill()
+		}
+		return errors.New("probe timed out")
+	}
+}
+
+func (p *linuxPlatform) treeName() string { return p.rep.Tree }

@@ -1,0 +1,458 @@
+package callruntime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Options configure a [Runner].
+type Options struct {
+	// Disable turns mechanisms off even where the machine allows them, to
+	// force a fallback: tests use it to exercise every path on one machine,
+	// operators on hosts where a mechanism misbehaves.
+	Disable []Mechanism
+}
+
+// A Runner runs calls under the mechanisms it probed when it was made. It is
+// safe for concurrent use. A server makes one at start-up and closes it on
+// the way out; [Run] uses a shared one.
+type Runner struct {
+	plat    platform
+	mu      sync.Mutex
+	running map[*call]struct{}
+	closed  bool
+}
+
+// call is one Run in flight, as Close sees it.
+type call struct{ stop context.CancelCauseFunc }
+
+// errRunnerClosed is the cause given to calls still running when Close is called.
+var errRunnerClosed = errors.New("callruntime: runner closed")
+
+// NewRunner probes the machine's supervision mechanisms and returns a Runner
+// that uses the best of them. It fails only when the platform offers no way
+// to run a supervised process at all.
+func NewRunner(opts Options) (*Runner, error) {
+	disabled := map[Mechanism]bool{}
+	for _, m := range opts.Disable {
+		disabled[m] = true
+	}
+	p, err := newPlatform(disabled)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{plat: p, running: map[*call]struct{}{}}, nil
+}
+
+var (
+	defaultOnce   sync.Once
+	defaultRunner *Runner
+	defaultErr    error
+)
+
+// Run runs spec on a Runner shared by the process (made on first use with
+// default [Options]).
+func Run(ctx context.Context, spec Spec) (Result, error) {
+	defaultOnce.Do(func() { defaultRunner, defaultErr = NewRunner(Options{}) })
+	if defaultErr != nil {
+		return Result{}, defaultErr
+	}
+	return defaultRunner.Run(ctx, spec)
+}
+
+// Mechanisms reports what the Runner probed and what it uses. The first call
+// may probe further (Linux: starts one process in a new PID namespace).
+func (r *Runner) Mechanisms() Report { return r.plat.report() }
+
+// Tree names how this Runner tracks a call's tree; see [Report.Tree].
+func (r *Runner) Tree() string { return r.plat.treeName() }
+
+// Close stops every call still running (their trees are stopped as on
+// cancellation, [Result.Outcome] is Cancelled), waits for them, and releases
+// what the Runner holds (its lifeline process, its cgroup). Run fails after
+// Close.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	r.closed = true
+	for c := range r.running {
+		c.stop(errRunnerClosed)
+	}
+	r.mu.Unlock()
+	for {
+		r.mu.Lock()
+		n := len(r.running)
+		r.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return r.plat.close()
+}
+
+// Run starts spec's program and supervises it until it and every process it
+// started are gone. It returns an error only when the program could not be
+// started (a [*StartError]) or the Runner is closed; every other ending —
+// non-zero exit, crash, timeout, cancellation, memory ceiling — is a
+// [Result].
+//
+// When ctx ends or the timeout expires, the whole tree gets SIGTERM, then
+// SIGKILL after the grace period. When the program exits by itself, whatever
+// it left behind (a daemon, a browser) is stopped the same way before Run
+// returns.
+func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
+	begin := time.Now()
+	if err := checkProgram(spec.Path); err != nil {
+		return Result{}, err
+	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	if spec.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, spec.Timeout, ErrTimeout)
+		defer cancel()
+	}
+	c := &call{stop: stop}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return Result{}, errRunnerClosed
+	}
+	r.running[c] = struct{}{}
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.running, c)
+		r.mu.Unlock()
+	}()
+
+	if ctx.Err() != nil {
+		// Never start what is already over.
+		return Result{Outcome: outcomeOf(context.Cause(ctx)), ExitCode: -1, TreeDead: true, Duration: time.Since(begin)}, nil
+	}
+	s := &supervision{spec: spec, begin: begin}
+	return s.run(ctx, r.plat)
+}
+
+// checkProgram turns the usual reasons a program cannot start into typed
+// errors before anything is spawned.
+func checkProgram(path string) error {
+	if !filepath.IsAbs(path) {
+		return &StartError{Path: path, Err: fmt.Errorf("%w: path is not absolute", ErrNotFound)}
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &StartError{Path: path, Err: ErrNotFound}
+	case err != nil:
+		return &StartError{Path: path, Err: err}
+	case fi.IsDir():
+		return &StartError{Path: path, Err: fmt.Errorf("%w: is a directory", ErrNotExecutable)}
+	case !isExecutable(fi):
+		return &StartError{Path: path, Err: ErrNotExecutable}
+	}
+	return nil
+}
+
+func outcomeOf(cause error) Outcome {
+	switch {
+	case errors.Is(cause, ErrTimeout), errors.Is(cause, context.DeadlineExceeded):
+		return TimedOut
+	case errors.Is(cause, ErrResourceExceeded):
+		return ResourceExceeded
+	default:
+		return Cancelled
+	}
+}
+
+// supervision is the state of one Run.
+type supervision struct {
+	spec  Spec
+	begin time.Time
+}
+
+// readersBackstop bounds how long Run waits for the pipes to close once the
+// tree is gone. Only a process outside the tree holding a pipe (it was handed
+// the descriptor some other way) can make it matter.
+const readersBackstop = 2 * time.Second
+
+func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
+	spec := s.spec
+	grace := spec.KillGrace
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
+
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return Result{}, fmt.Errorf("creating stdout pipe: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return Result{}, fmt.Errorf("creating stderr pipe: %w", err)
+	}
+
+	t, err := p.newTree(&spec)
+	if err != nil {
+		for _, f := range []*os.File{outR, outW, errR, errW} {
+			f.Close()
+		}
+		return Result{}, err
+	}
+	defer t.release()
+
+	newCmd := func() *exec.Cmd {
+		env := spec.Env
+		if env == nil {
+			env = []string{} // nil would inherit the server's environment
+		}
+		return &exec.Cmd{
+			Path:   spec.Path,
+			Args:   append([]string{spec.Path}, spec.Args...),
+			Env:    env,
+			Dir:    spec.Dir,
+			Stdin:  nil, // the null device: our stdin is the JSON-RPC pipe
+			Stdout: outW,
+			Stderr: errW,
+		}
+	}
+
+	// The leader goroutine owns the child from fork to reap. It keeps its OS
+	// thread locked the whole time: Linux delivers Pdeathsig when the
+	// *thread* that forked exits, and an unlocked goroutine's thread can
+	// exit whenever the scheduler likes.
+	started := make(chan error, 1)
+	exited := make(chan struct{})
+	reap := make(chan struct{})
+	reaped := make(chan *os.ProcessState, 1)
+	var cmd *exec.Cmd
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var err error
+		cmd, err = t.start(newCmd)
+		started <- err
+		if err != nil {
+			return
+		}
+		t.waitExit(cmd)
+		close(exited)
+		<-reap
+		_ = cmd.Wait()
+		reaped <- cmd.ProcessState
+	}()
+	err = <-started
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return Result{}, &StartError{Path: spec.Path, Err: err}
+	}
+
+	var disp *dispatcher
+	if spec.OnLine != nil {
+		disp = newDispatcher(spec.OnLine)
+	}
+	stdout := newHeadTail(spec.MaxStdout)
+	stderr := newHeadTail(spec.MaxStderr)
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go s.read(&readers, outR, Stdout, stdout, disp)
+	go s.read(&readers, errR, Stderr, stderr, disp)
+
+	memCtx, stopMem := context.WithCancel(context.Background())
+	var peak int64
+	var memDone chan struct{}
+	overLimit := make(chan struct{})
+	if spec.MemoryLimit > 0 && !t.kernelMemoryLimit() {
+		memDone = make(chan struct{})
+		go func() {
+			defer close(memDone)
+			peak = watchMemory(memCtx, t, spec.MemoryLimit, overLimit)
+		}()
+	}
+
+	var cause error
+	select {
+	case <-exited:
+	case <-ctx.Done():
+		cause = context.Cause(ctx)
+	case <-overLimit:
+		cause = ErrResourceExceeded
+	}
+	stopMem()
+	if memDone != nil {
+		<-memDone
+	}
+
+	dead := false
+	switch {
+	case cause == nil:
+		// The program exited by itself. Anything it left running is
+		// stopped as politely as on a timeout.
+		dead = t.stop(grace, true)
+	case errors.Is(cause, ErrResourceExceeded):
+		dead = t.stop(0, false)
+	default:
+		dead = t.stop(grace, false)
+	}
+	<-exited
+	if cause == nil && t.oomKilled() {
+		cause = ErrResourceExceeded
+	}
+	close(reap)
+	state := <-reaped
+
+	readersDone := make(chan struct{})
+	go func() { readers.Wait(); close(readersDone) }()
+	select {
+	case <-readersDone:
+	case <-time.After(readersBackstop):
+		// Something outside the tree still holds a pipe: stop reading.
+		outR.Close()
+		errR.Close()
+		<-readersDone
+		dead = false
+	}
+	outR.Close()
+	errR.Close()
+	if disp != nil {
+		disp.close()
+	}
+
+	res := Result{
+		ExitCode: -1,
+		Stdout:   stdout.output(),
+		Stderr:   stderr.output(),
+		TreeDead: dead && t.confirms(),
+		Tree:     t.name(),
+		PeakRSS:  peak,
+	}
+	res.Signal = signalName(state)
+	switch {
+	case cause != nil:
+		res.Outcome = outcomeOf(cause)
+	case res.Signal != "":
+		res.Outcome = Signaled
+	default:
+		res.Outcome = Exited
+		res.ExitCode = state.ExitCode()
+	}
+	res.Duration = time.Since(s.begin)
+	return res, nil
+}
+
+// read drains one pipe through the stream's filter into its capture and its
+// line splitter. It is the only reader of that pipe, so a full stderr can
+// never stall stdout or the other way round.
+func (s *supervision) read(wg *sync.WaitGroup, r io.Reader, stream Stream, capture *headTail, disp *dispatcher) {
+	defer wg.Done()
+	var f Filter
+	if s.spec.Filter != nil {
+		f = s.spec.Filter()
+	}
+	var lines *lineSplitter
+	if disp != nil {
+		lines = &lineSplitter{stream: stream, d: disp}
+	}
+	emit := func(p []byte) {
+		if len(p) == 0 {
+			return
+		}
+		capture.Write(p)
+		if lines != nil {
+			lines.Write(p)
+		}
+	}
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			if f != nil {
+				emit(f.Write(buf[:n]))
+			} else {
+				emit(buf[:n])
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if f != nil {
+		emit(f.Flush())
+	}
+	if lines != nil {
+		lines.Flush()
+	}
+}
+
+// watchMemory samples the tree's RSS until ctx ends, closing over when it
+// goes past limit. It returns the peak it saw.
+func watchMemory(ctx context.Context, t tree, limit int64, over chan<- struct{}) int64 {
+	tick := time.NewTicker(MemorySampleInterval)
+	defer tick.Stop()
+	var peak int64
+	for {
+		rss := t.rss()
+		peak = max(peak, rss)
+		if rss > limit {
+			close(over)
+			return peak
+		}
+		select {
+		case <-ctx.Done():
+			return peak
+		case <-tick.C:
+		}
+	}
+}
+
+// platform is what each operating system provides: trees for calls, and a
+// report of its mechanisms.
+type platform interface {
+	newTree(spec *Spec) (tree, error)
+	report() Report
+	treeName() string
+	close() error
+}
+
+// tree tracks every process one call started.
+type tree interface {
+	// start starts the command built by newCmd inside the tree. It may
+	// build a second command if the first way of starting was refused.
+	start(newCmd func() *exec.Cmd) (*exec.Cmd, error)
+	// waitExit blocks until the leader has exited, without reaping it
+	// where the platform allows, so its pid (and process group) cannot be
+	// reused while the rest of the tree is stopped.
+	waitExit(cmd *exec.Cmd)
+	// stop ends every process of the tree: a polite request, up to grace
+	// for them to go, then a kill. With leftovers set, the leader has
+	// already exited and only what it left behind remains. It reports
+	// whether the tree was seen empty.
+	stop(grace time.Duration, leftovers bool) bool
+	// rss is the resident memory of the whole tree, in bytes.
+	rss() int64
+	// kernelMemoryLimit reports whether the kernel enforces
+	// Spec.MemoryLimit for this tree (no watchdog needed).
+	kernelMemoryLimit() bool
+	// oomKilled reports whether the kernel killed part of the tree for
+	// going over its memory limit.
+	oomKilled() bool
+	// confirms reports whether this kind of tree can see every member, so
+	// that an empty tree means a dead one.
+	confirms() bool
+	name() string
+	release()
+}

@@ -1,0 +1,400 @@
+//go:build linux
+
+package callruntime_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRun_Endings(t *testing.T) {
+	r := newRunner(t)
+	tests := []struct {
+		name     string
+		args     []string
+		outcome  callruntime.Outcome
+		code     int
+		signal   string
+		stdout   string
+		stderr   string
+		treeDead bool
+	}{
+		{name: "exit 0", args: []string{"ok"}, outcome: callruntime.Exited, code: 0, stdout: "ok\n", treeDead: true},
+		{name: "exit 3 with stderr", args: []string{"stderr boom", "exit 3"}, outcome: callruntime.Exited, code: 3, stderr: "boom\n", treeDead: true},
+		{name: "killed by a signal", args: []string{"crash KILL"}, outcome: callruntime.Signaled, code: -1, signal: "SIGKILL", treeDead: true},
+		{name: "crash", args: []string{"crash SEGV"}, outcome: callruntime.Signaled, code: -1, signal: "SIGABRT", treeDead: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, r, spec(tc.args...))
+			assert.Equal(t, tc.outcome, res.Outcome)
+			assert.Equal(t, tc.code, res.ExitCode)
+			assert.Equal(t, tc.signal, res.Signal)
+			if tc.stdout != "" {
+				assert.Equal(t, tc.stdout, res.Stdout.Text(nil))
+			}
+			if tc.stderr != "" {
+				assert.Equal(t, tc.stderr, res.Stderr.Text(nil))
+			}
+			assert.Equal(t, tc.treeDead, res.TreeDead)
+		})
+	}
+}
+
+func TestRun_StartErrors(t *testing.T) {
+	r := newRunner(t)
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "data.txt")
+	require.NoError(t, os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644))
+	tests := []struct {
+		name string
+		path string
+		want error
+	}{
+		{"missing", filepath.Join(dir, "nope"), callruntime.ErrNotFound},
+		{"relative", "fakecli", callruntime.ErrNotFound},
+		{"not executable", notExec, callruntime.ErrNotExecutable},
+		{"directory", dir, callruntime.ErrNotExecutable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := r.Run(context.Background(), callruntime.Spec{Path: tc.path})
+			require.Error(t, err)
+			assert.ErrorIs(t, err, tc.want)
+			var se *callruntime.StartError
+			assert.ErrorAs(t, err, &se)
+			assert.Contains(t, err.Error(), tc.path)
+		})
+	}
+}
+
+// The tree every kill test builds: an ordinary child, a child in a new
+// session (how Playwright starts a browser), a double-forked daemon, and a
+// child that keeps stdout open.
+const fullTree = "tree plain,setsid,daemon,holder"
+
+var fullRoles = []string{"self", "plain", "setsid", "daemon", "holder"}
+
+func TestRun_TreeDiesEveryWay(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			t.Run("timeout", func(t *testing.T) {
+				s := spec("pid", fullTree, "hang")
+				s.Timeout = 500 * time.Millisecond
+				res := run(t, r, s)
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				require.Len(t, pids, len(fullRoles), res.Stdout.Text(nil))
+				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.True(t, res.TreeDead)
+				assert.Equal(t, m.tree, res.Tree)
+				requireGone(t, pids, 0)
+			})
+			t.Run("cancel", func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				var seen atomic.Int32
+				s := spec("pid", fullTree, "hang")
+				s.OnLine = func(l callruntime.Line) {
+					if strings.HasPrefix(l.Text, "pid ") && seen.Add(1) == int32(len(fullRoles)) {
+						cancel()
+					}
+				}
+				res, err := r.Run(ctx, s)
+				require.NoError(t, err)
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				require.Len(t, pids, len(fullRoles))
+				assert.Equal(t, callruntime.Cancelled, res.Outcome)
+				assert.True(t, res.TreeDead)
+				requireGone(t, pids, 0)
+			})
+			t.Run("exit 0 leaving a daemon", func(t *testing.T) {
+				res := run(t, r, spec("pid", "tree setsid,daemon,holder", "sleep 200ms", "exit 0"))
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				require.Len(t, pids, 4)
+				assert.Equal(t, callruntime.Exited, res.Outcome)
+				assert.Equal(t, 0, res.ExitCode)
+				assert.True(t, res.TreeDead)
+				requireGone(t, pids, 0)
+			})
+		})
+	}
+}
+
+func TestRun_Escalation(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			const timeout, grace = 300 * time.Millisecond, 700 * time.Millisecond
+			t.Run("SIGTERM ignored: killed after the grace", func(t *testing.T) {
+				s := spec("ignore-term", "pid", "tree stubborn,setsid", "hang")
+				s.Timeout, s.KillGrace = timeout, grace
+				res := run(t, r, s)
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.Equal(t, "SIGKILL", res.Signal)
+				assert.GreaterOrEqual(t, res.Duration, timeout+grace)
+				assert.Less(t, res.Duration, timeout+grace+2*time.Second)
+				requireGone(t, pids, 0)
+			})
+			t.Run("SIGTERM respected: no grace spent", func(t *testing.T) {
+				s := spec("pid", "tree plain,setsid", "hang")
+				s.Timeout, s.KillGrace = timeout, grace
+				res := run(t, r, s)
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.Equal(t, "SIGTERM", res.Signal)
+				assert.Less(t, res.Duration, timeout+grace)
+				requireGone(t, pids, 0)
+			})
+		})
+	}
+}
+
+func TestRun_Isolation(t *testing.T) {
+	r := newRunner(t)
+	t.Run("stdin is the null device", func(t *testing.T) {
+		res := run(t, r, spec("stdin"))
+		assert.Equal(t, "stdin 0 bytes\n", res.Stdout.Text(nil))
+	})
+	t.Run("environment is exactly the allowlist", func(t *testing.T) {
+		t.Setenv("AEAT_TEST_SECRET", "must-not-leak")
+		for _, env := range [][]string{nil, {"A=1", "LANG=es_ES.UTF-8"}} {
+			s := spec("env")
+			s.Env = env
+			res := run(t, r, s)
+			var got map[string]string
+			require.NoError(t, json.Unmarshal([]byte(res.Stdout.Text(nil)), &got))
+			want := map[string]string{}
+			for _, kv := range env {
+				k, v, _ := strings.Cut(kv, "=")
+				want[k] = v
+			}
+			assert.Equal(t, want, got)
+		}
+	})
+	t.Run("working directory", func(t *testing.T) {
+		dir := t.TempDir()
+		s := spec("cwd")
+		s.Dir = dir
+		res := run(t, r, s)
+		want, _ := filepath.EvalSymlinks(dir)
+		assert.Equal(t, want+"\n", res.Stdout.Text(nil))
+	})
+	t.Run("argv passes through untouched", func(t *testing.T) {
+		s := callruntime.Spec{Path: fakecli, Args: []string{"argv", "--x=$(rm -rf /)", "a b", "'; echo", "-", ""}}
+		res := run(t, r, s)
+		var got []string
+		require.NoError(t, json.Unmarshal([]byte(res.Stdout.Text(nil)), &got))
+		assert.Equal(t, s.Args, got)
+	})
+}
+
+func TestRun_Capture(t *testing.T) {
+	r := newRunner(t)
+	t.Run("head and tail kept", func(t *testing.T) {
+		s := spec("flood stdout 100000")
+		s.MaxStdout = 1000
+		res := run(t, r, s)
+		assert.Equal(t, int64(100000), res.Stdout.Total)
+		assert.Len(t, res.Stdout.Head, 500)
+		assert.Len(t, res.Stdout.Tail, 500)
+		assert.Equal(t, int64(99000), res.Stdout.Omitted())
+		assert.Contains(t, res.Stdout.Text(nil), "99000 bytes omitted")
+		assert.True(t, strings.HasSuffix(res.Stdout.Text(nil), "x\n"))
+	})
+	t.Run("both streams at once do not deadlock", func(t *testing.T) {
+		s := spec("flood both 8000000")
+		s.MaxStdout, s.MaxStderr = 4096, 4096
+		res := run(t, r, s)
+		assert.Equal(t, int64(8000000), res.Stdout.Total)
+		assert.Equal(t, int64(8000000), res.Stderr.Total)
+	})
+	t.Run("invalid UTF-8 is replaced, not dropped", func(t *testing.T) {
+		res := run(t, r, spec("badutf8"))
+		assert.Equal(t, "valid \uFFFD invalid \uFFFD( end\n", res.Stdout.Text(nil))
+	})
+}
+
+// TestRun_MemoryBounded floods 1 GiB on each stream at once and a 100 MiB
+// line without a newline, in a helper process, and reads that process's peak
+// RSS: capture must stay bounded whatever the program writes.
+func TestRun_MemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("floods 2.1 GiB through pipes")
+	}
+	out := runHelper(t, "flood")
+	var rep struct {
+		StdoutTotal, StderrTotal, LineTotal int64
+		PeakRSSKiB                          int64
+		Lines                               int
+	}
+	require.NoError(t, json.Unmarshal(out, &rep), string(out))
+	assert.Equal(t, int64(1<<30), rep.StdoutTotal)
+	assert.Equal(t, int64(1<<30), rep.StderrTotal)
+	assert.Equal(t, int64(100<<20), rep.LineTotal)
+	t.Logf("peak RSS of the supervising process: %d KiB", rep.PeakRSSKiB)
+	assert.Less(t, rep.PeakRSSKiB, int64(96<<10), "capture is not bounded")
+}
+
+func TestRun_Observer(t *testing.T) {
+	r := newRunner(t)
+	t.Run("sees lines while the process runs", func(t *testing.T) {
+		var mu sync.Mutex
+		var got []string
+		var firstAt time.Time
+		start := time.Now()
+		s := spec("lines 5 150ms", "sleep 300ms")
+		s.OnLine = func(l callruntime.Line) {
+			mu.Lock()
+			defer mu.Unlock()
+			if firstAt.IsZero() {
+				firstAt = time.Now()
+			}
+			got = append(got, l.Stream.String()+":"+l.Text)
+		}
+		res := run(t, r, s)
+		mu.Lock()
+		defer mu.Unlock()
+		assert.Equal(t, []string{"stdout:line 1", "stdout:line 2", "stdout:line 3", "stdout:line 4", "stdout:line 5"}, got)
+		assert.Less(t, firstAt.Sub(start), res.Duration-500*time.Millisecond, "first line only seen at the end")
+	})
+	t.Run("a slow observer never blocks the readers", func(t *testing.T) {
+		var delivered, dropped atomic.Int64
+		s := spec("flood stdout 8000000")
+		s.OnLine = func(l callruntime.Line) {
+			delivered.Add(1)
+			dropped.Add(int64(l.Dropped))
+			time.Sleep(20 * time.Millisecond)
+		}
+		res := run(t, r, s)
+		assert.Equal(t, int64(8000000), res.Stdout.Total)
+		assert.Less(t, res.Duration, 5*time.Second)
+		assert.Positive(t, dropped.Load(), "a slow observer must lose lines, not stall the reader")
+		assert.Less(t, delivered.Load(), int64(100000))
+	})
+	t.Run("a panicking observer changes nothing", func(t *testing.T) {
+		var calls atomic.Int32
+		s := spec("lines 3 50ms", "exit 4")
+		s.OnLine = func(callruntime.Line) {
+			calls.Add(1)
+			panic("observer bug")
+		}
+		res := run(t, r, s)
+		assert.Equal(t, callruntime.Exited, res.Outcome)
+		assert.Equal(t, 4, res.ExitCode)
+		assert.Equal(t, "line 1\nline 2\nline 3\n", res.Stdout.Text(nil))
+		assert.Equal(t, int32(1), calls.Load(), "not called again after a panic")
+	})
+	t.Run("long lines are cut", func(t *testing.T) {
+		var lines []callruntime.Line
+		var mu sync.Mutex
+		s := spec("flood stdout 20000 nonl")
+		s.OnLine = func(l callruntime.Line) { mu.Lock(); lines = append(lines, l); mu.Unlock() }
+		run(t, r, s)
+		mu.Lock()
+		defer mu.Unlock()
+		require.Len(t, lines, 1)
+		assert.True(t, lines[0].Cut)
+		assert.Len(t, lines[0].Text, callruntime.MaxLineBytes)
+	})
+}
+
+func TestRun_Filter(t *testing.T) {
+	r := newRunner(t)
+	var mu sync.Mutex
+	var seen []string
+	s := spec()
+	s.Args = []string{"pem", "+", "stderr", "-----BEGIN PRIVATE KEY-----\nsecret2\n-----END PRIVATE KEY-----"}
+	s.Filter = callruntime.RedactPrivateKeys
+	s.OnLine = func(l callruntime.Line) { mu.Lock(); seen = append(seen, l.Text); mu.Unlock() }
+	res := run(t, r, s)
+	assert.Equal(t, "before\n[redacted private key]\nafter\n", res.Stdout.Text(nil))
+	assert.Equal(t, "[redacted private key]\n", res.Stderr.Text(nil))
+	mu.Lock()
+	defer mu.Unlock()
+	for _, l := range seen {
+		assert.NotContains(t, l, "secret")
+	}
+}
+
+func TestRun_MemoryCeiling(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			s := spec("pid", "tree hog:400000000", "hang")
+			s.MemoryLimit = 150 << 20
+			s.Timeout = 20 * time.Second
+			res := run(t, r, s)
+			pids := reportedPids(res.Stdout.Text(nil))
+			defer killPids(pids)
+			assert.Equal(t, callruntime.ResourceExceeded, res.Outcome)
+			assert.True(t, res.TreeDead)
+			assert.Less(t, res.Duration, 10*time.Second)
+			if !r.Mechanisms().Uses(callruntime.CgroupMemory) {
+				assert.Greater(t, res.PeakRSS, s.MemoryLimit)
+			}
+			requireGone(t, pids, 0)
+		})
+	}
+	t.Run("under the ceiling", func(t *testing.T) {
+		r := newRunner(t)
+		s := spec("alloc 20000000", "ok")
+		s.MemoryLimit = 150 << 20
+		res := run(t, r, s)
+		assert.Equal(t, callruntime.Exited, res.Outcome)
+	})
+}
+
+func TestRun_AlreadyCancelled(t *testing.T) {
+	r := newRunner(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := r.Run(ctx, spec("ok"))
+	require.NoError(t, err)
+	assert.Equal(t, callruntime.Cancelled, res.Outcome)
+	assert.Zero(t, res.Stdout.Total, "nothing may start once the call is over")
+
+	ctx, cancel = context.WithTimeoutCause(context.Background(), time.Nanosecond, callruntime.ErrTimeout)
+	defer cancel()
+	time.Sleep(time.Millisecond)
+	res, err = r.Run(ctx, spec("ok"))
+	require.NoError(t, err)
+	assert.Equal(t, callruntime.TimedOut, res.Outcome)
+}
+
+func TestRunner_CloseStopsCalls(t *testing.T) {
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	require.NoError(t, err)
+	done := make(chan callruntime.Result)
+	go func() {
+		res, _ := r.Run(context.Background(), spec("pid", "tree setsid", "hang"))
+		done <- res
+	}()
+	time.Sleep(300 * time.Millisecond)
+	require.NoError(t, r.Close())
+	res := <-done
+	pids := reportedPids(res.Stdout.Text(nil))
+	defer killPids(pids)
+	assert.Equal(t, callruntime.Cancelled, res.Outcome)
+	requireGone(t, pids, 0)
+	_, err = r.Run(context.Background(), spec("ok"))
+	assert.True(t, err != nil && !errors.Is(err, callruntime.ErrNotFound))
+}

@@ -1,0 +1,144 @@
+package callruntime
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// DefaultKillGrace is how long a tree is given between SIGTERM and SIGKILL
+// when [Spec.KillGrace] is zero.
+const DefaultKillGrace = 2 * time.Second
+
+// A Spec describes one CLI invocation.
+type Spec struct {
+	// Path is the absolute path of the program. It is never looked up on
+	// PATH and never given to a shell.
+	Path string
+	// Args are the arguments after the program name, passed as they are.
+	Args []string
+	// Env is the whole environment of the process, as "KEY=value" strings.
+	// Nil or empty means an empty environment: nothing is inherited.
+	Env []string
+	// Dir is the working directory; empty means the caller's.
+	Dir string
+
+	// Timeout bounds the call from the moment Run is called. Zero means no
+	// timeout of its own (the ctx may still end the call).
+	Timeout time.Duration
+	// KillGrace is how long the tree is given to exit after SIGTERM before
+	// it is killed. If zero, [DefaultKillGrace].
+	KillGrace time.Duration
+
+	// MaxStdout and MaxStderr cap what is kept of each stream (half from the
+	// start, half from the end). If zero, [DefaultOutputCap].
+	MaxStdout, MaxStderr int
+
+	// Filter, if set, is called once per stream for a [Filter] that rewrites
+	// that stream before it is captured or observed.
+	Filter func() Filter
+	// OnLine, if set, is called with each output line while the process
+	// runs, from a goroutine of its own. It can never block the readers:
+	// when it falls behind, lines are dropped and counted in
+	// [Line.Dropped]. A panic in it is contained and it is not called
+	// again. It is never called after Run returns; Run waits for a call in
+	// progress, so it should return promptly.
+	OnLine func(Line)
+
+	// MemoryLimit, if positive, is a ceiling in bytes on the resident memory
+	// of the whole tree. Exceeding it kills the tree and ends the call with
+	// [ResourceExceeded]. The kernel enforces it where cgroup v2's memory
+	// controller is available; elsewhere a watchdog samples the tree's RSS
+	// every [MemorySampleInterval].
+	MemoryLimit int64
+}
+
+// MemorySampleInterval is how often the memory watchdog sums the tree's RSS.
+var MemorySampleInterval = 100 * time.Millisecond
+
+// Outcome says how a call ended.
+type Outcome int
+
+const (
+	// Exited: the program exited by itself; see [Result.ExitCode].
+	Exited Outcome = iota + 1
+	// Signaled: the program was killed by a signal nobody in this package
+	// sent (it crashed, or something outside killed it).
+	Signaled
+	// TimedOut: the [Spec.Timeout] (or a ctx deadline whose cause is
+	// [ErrTimeout]) expired and the tree was stopped.
+	TimedOut
+	// Cancelled: the caller's ctx was cancelled and the tree was stopped.
+	Cancelled
+	// ResourceExceeded: the tree went over [Spec.MemoryLimit] and was
+	// killed.
+	ResourceExceeded
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Exited:
+		return "exited"
+	case Signaled:
+		return "signaled"
+	case TimedOut:
+		return "timed_out"
+	case Cancelled:
+		return "cancelled"
+	case ResourceExceeded:
+		return "resource_exceeded"
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
+// Result is what Run reports of a call that started.
+type Result struct {
+	Outcome Outcome
+	// ExitCode is the program's exit code when Outcome is Exited; -1
+	// otherwise.
+	ExitCode int
+	// Signal names the signal that ended the program ("SIGSEGV"), when it
+	// was ended by one — ours included.
+	Signal string
+	Stdout Output
+	Stderr Output
+	// Duration runs from the call's start to Run's return.
+	Duration time.Duration
+	// TreeDead is true when the supervisor confirmed that every process the
+	// call started is gone. It can only be confirmed by a mechanism that
+	// sees the whole tree (cgroup, /proc walk, Job Object); with a bare
+	// process group it stays false.
+	TreeDead bool
+	// Tree names the mechanism that tracked the tree ("cgroup",
+	// "procwalk", "pgroup", "job").
+	Tree string
+	// PeakRSS is the largest resident size of the whole tree the memory
+	// watchdog saw, in bytes; zero when it did not run.
+	PeakRSS int64
+}
+
+// ErrTimeout is the cause of a context that ended because a call's time was
+// up. Run uses it for [Spec.Timeout]; a caller that sets its own deadline with
+// context.WithTimeoutCause(ctx, d, ErrTimeout) gets [TimedOut] too.
+var ErrTimeout = errors.New("callruntime: timed out")
+
+// ErrResourceExceeded is the cause recorded when the tree outgrew its
+// [Spec.MemoryLimit].
+var ErrResourceExceeded = errors.New("callruntime: resource ceiling exceeded")
+
+// ErrNotFound and ErrNotExecutable tell why a program could not be started;
+// [StartError] wraps them.
+var (
+	ErrNotFound      = errors.New("program not found")
+	ErrNotExecutable = errors.New("program not executable")
+)
+
+// StartError is returned by Run when the program could not be started. Use
+// errors.Is with [ErrNotFound] or [ErrNotExecutable] to tell the common cases.
+type StartError struct {
+	Path string
+	Err  error
+}
+
+func (e *StartError) Error() string { return "starting " + e.Path + ": " + e.Err.Error() }
+func (e *StartError) Unwrap() error { return e.Err }

@@ -1,0 +1,296 @@
+// Command fakecli is the fake CLI the tests drive instead of the real aeat.
+//
+// It runs a sequence of steps given as arguments, separated by "+":
+//
+//	fakecli ignore-term + tree setsid,daemon + sleep 10s
+//
+// Every step is deterministic and driven only by its arguments, so a test
+// can build any fault it needs: a slow call, a crash, a flood, a process
+// tree that escapes its process group. Processes it starts report their pid
+// on stdout as "pid ROLE N" lines so a test can prove they are gone.
+//
+// Steps:
+//
+//	ok                      print "ok" and go on
+//	argv                    print the argv (after the program name) as a JSON array
+//	env                     print the environment as a sorted JSON object
+//	cwd                     print the working directory
+//	echo TEXT               print TEXT
+//	json                    print a small JSON document
+//	stderr TEXT             write TEXT and a newline to stderr
+//	sleep DURATION          sleep (a Go duration)
+//	hang                    sleep forever
+//	exit N                  exit with code N
+//	lines N INTERVAL        print N numbered lines, INTERVAL apart
+//	flood STREAM BYTES [nonl]
+//	                        write BYTES bytes to stdout, stderr or both,
+//	                        in 80-byte lines, or without any newline with nonl
+//	badutf8                 print bytes that are not valid UTF-8
+//	stdin                   read stdin to EOF and print how many bytes came
+//	ignore-term             ignore SIGTERM from now on (this process only)
+//	pid                     print "pid self N"
+//	pem                     print a text with a PEM private key in the middle
+//	alloc BYTES             allocate and touch BYTES of memory, then go on
+//	tree KINDS              start descendants, each of which reports its pid and
+//	                        sleeps forever; KINDS is a comma list of:
+//	                          plain     an ordinary child
+//	                          setsid    a child in a new session (as Playwright
+//	                                    starts a browser)
+//	                          daemon    a double-forked daemon (its parent exits)
+//	                          holder    a child that keeps stdout open
+//	                          stubborn  a child that ignores SIGTERM
+//	                          hog:BYTES a child that allocates BYTES
+//	crash SIGNAL            kill itself with SIGNAL (e.g. SEGV, KILL)
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	args := os.Args[1:]
+	if len(args) > 0 && args[0] == "child" {
+		child(args[1:])
+		return
+	}
+	if len(args) > 0 && args[0] == "daemonize" {
+		// The middle process of a double fork: start the daemon and leave,
+		// so the daemon is orphaned.
+		c := exec.Command(self(), "child", "daemon")
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		c.SysProcAttr = newSession()
+		must(c.Start())
+		return
+	}
+	for _, step := range splitSteps(args) {
+		run(step)
+	}
+}
+
+func splitSteps(args []string) [][]string {
+	var steps [][]string
+	var cur []string
+	for _, a := range args {
+		if a == "+" {
+			steps = append(steps, cur)
+			cur = nil
+			continue
+		}
+		cur = append(cur, a)
+	}
+	if len(cur) > 0 {
+		steps = append(steps, cur)
+	}
+	return steps
+}
+
+func run(step []string) {
+	if len(step) == 0 {
+		return
+	}
+	arg := func(i int) string {
+		if i >= len(step) {
+			fail("step %q needs %d arguments", step[0], i)
+		}
+		return step[i]
+	}
+	out := os.Stdout
+	switch step[0] {
+	case "ok":
+		fmt.Fprintln(out, "ok")
+	case "argv":
+		b, _ := json.Marshal(os.Args[1:])
+		fmt.Fprintln(out, string(b))
+	case "env":
+		env := map[string]string{}
+		for _, kv := range os.Environ() {
+			k, v, _ := strings.Cut(kv, "=")
+			env[k] = v
+		}
+		b, _ := json.Marshal(env)
+		fmt.Fprintln(out, string(b))
+	case "cwd":
+		wd, err := os.Getwd()
+		must(err)
+		fmt.Fprintln(out, wd)
+	case "echo":
+		fmt.Fprintln(out, arg(1))
+	case "json":
+		fmt.Fprintln(out, `{"modelo":"303","periodo":"1T","resultado":123.45}`)
+	case "stderr":
+		fmt.Fprintln(os.Stderr, arg(1))
+	case "sleep":
+		d, err := time.ParseDuration(arg(1))
+		must(err)
+		time.Sleep(d)
+	case "hang":
+		forever()
+	case "exit":
+		n, err := strconv.Atoi(arg(1))
+		must(err)
+		os.Exit(n)
+	case "lines":
+		n, err := strconv.Atoi(arg(1))
+		must(err)
+		d, err := time.ParseDuration(arg(2))
+		must(err)
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(out, "line %d\n", i)
+			if i < n {
+				time.Sleep(d)
+			}
+		}
+	case "flood":
+		n, err := strconv.ParseInt(arg(2), 10, 64)
+		must(err)
+		nonl := len(step) > 3 && step[3] == "nonl"
+		switch arg(1) {
+		case "stdout":
+			flood(os.Stdout, n, nonl)
+		case "stderr":
+			flood(os.Stderr, n, nonl)
+		case "both":
+			done := make(chan struct{})
+			go func() { flood(os.Stderr, n, nonl); close(done) }()
+			flood(os.Stdout, n, nonl)
+			<-done
+		default:
+			fail("flood: unknown stream %q", step[1])
+		}
+	case "badutf8":
+		_, _ = out.Write([]byte("valid \xff\xfe invalid \xc3\x28 end\n"))
+	case "stdin":
+		n, err := io.Copy(io.Discard, os.Stdin)
+		must(err)
+		fmt.Fprintf(out, "stdin %d bytes\n", n)
+	case "ignore-term":
+		signal.Ignore(syscall.SIGTERM)
+	case "pid":
+		fmt.Fprintf(out, "pid self %d\n", os.Getpid())
+	case "pem":
+		fmt.Fprint(out, "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nsecretsecret\n-----END RSA PRIVATE KEY-----\nafter\n")
+	case "alloc":
+		n, err := strconv.ParseInt(arg(1), 10, 64)
+		must(err)
+		hold = touch(n)
+	case "tree":
+		for _, kind := range strings.Split(arg(1), ",") {
+			spawn(kind)
+		}
+	case "crash":
+		crash(arg(1))
+	default:
+		fail("unknown step %q", step[0])
+	}
+}
+
+// hold keeps allocated memory reachable.
+var hold []byte
+
+func touch(n int64) []byte {
+	b := make([]byte, n)
+	for i := int64(0); i < n; i += 4096 {
+		b[i] = 1
+	}
+	return b
+}
+
+func flood(w io.Writer, n int64, nonl bool) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	line := []byte(strings.Repeat("x", 79) + "\n")
+	if nonl {
+		line = []byte(strings.Repeat("y", 80))
+	}
+	for n > 0 {
+		chunk := line
+		if int64(len(chunk)) > n {
+			chunk = chunk[:n]
+		}
+		if _, err := bw.Write(chunk); err != nil {
+			os.Exit(3)
+		}
+		n -= int64(len(chunk))
+	}
+	_ = bw.Flush()
+}
+
+func spawn(kind string) {
+	var c *exec.Cmd
+	switch {
+	case kind == "daemon":
+		c = exec.Command(self(), "daemonize")
+	case kind == "setsid":
+		c = exec.Command(self(), "child", kind)
+		c.SysProcAttr = newSession()
+	case kind == "plain", kind == "holder", kind == "stubborn", strings.HasPrefix(kind, "hog:"):
+		c = exec.Command(self(), "child", kind)
+	default:
+		fail("tree: unknown kind %q", kind)
+	}
+	// Every descendant shares stdout so its pid line reaches the capture;
+	// the holder's whole point is that it keeps that pipe open.
+	c.Stdout, c.Stderr = os.Stdout, os.Stderr
+	must(c.Start())
+	if kind == "daemon" {
+		must(c.Wait())
+	}
+}
+
+func child(args []string) {
+	role := "child"
+	if len(args) > 0 {
+		role = args[0]
+	}
+	if role == "stubborn" {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if n, ok := strings.CutPrefix(role, "hog:"); ok {
+		size, err := strconv.ParseInt(n, 10, 64)
+		must(err)
+		hold = touch(size)
+	}
+	fmt.Fprintf(os.Stdout, "pid %s %d\n", role, os.Getpid())
+	if role != "holder" {
+		// Everyone but the holder lets go of the pipes, so only the
+		// holder is keeping the caller's reader waiting.
+		devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		must(err)
+		redirect(devnull)
+	}
+	forever()
+}
+
+// forever sleeps for good. (A bare select{} would be reported by the Go
+// runtime as a deadlock and crash.)
+func forever() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+func self() string {
+	p, err := os.Executable()
+	must(err)
+	return p
+}
+
+func must(err error) {
+	if err != nil {
+		fail("%v", err)
+	}
+}
+
+func fail(format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "fakecli: "+format+"\n", a...)
+	os.Exit(99)
+}
