@@ -1,0 +1,180 @@
+package annotations_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// repoManifests is every manifest shipped in the repository: the examples and
+// the built-in demo.
+func repoManifests(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, glob := range []string{"../../examples/*.json", "../demo/*.manifest.json"} {
+		m, err := filepath.Glob(glob)
+		require.NoError(t, err)
+		out = append(out, m...)
+	}
+	require.NotEmpty(t, out)
+	return out
+}
+
+// TestInvariants holds every shipped manifest to what hosts and models need:
+// a title, all four hints explicit and coherent, names within budget,
+// schemas that resolve, and no warnings.
+func TestInvariants(t *testing.T) {
+	for _, path := range repoManifests(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			raw, err := os.ReadFile(path)
+			require.NoError(t, err)
+			m, err := annotations.Load(path)
+			require.NoError(t, err)
+			assert.Empty(t, m.Warnings)
+			var doc struct {
+				Tools []struct {
+					Annotations map[string]json.RawMessage `json:"annotations"`
+				} `json:"tools"`
+			}
+			require.NoError(t, json.Unmarshal(raw, &doc))
+			for i, tl := range m.Tools {
+				assert.NotEmpty(t, tl.Title, tl.Name)
+				assert.NotEmpty(t, tl.Description, tl.Name)
+				assert.LessOrEqual(t, len(tl.Name), annotations.NameBudget, tl.Name)
+				for _, h := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+					assert.Contains(t, doc.Tools[i].Annotations, h, "%s: %s must be explicit", tl.Name, h)
+				}
+				assert.False(t, tl.Hints.ReadOnly && tl.Hints.Destructive, tl.Name)
+				if tl.Hints.ReadOnly {
+					assert.True(t, tl.Hints.Idempotent, "%s: a read is idempotent", tl.Name)
+				}
+				require.NotNil(t, tl.InputSchema(), tl.Name)
+				_, err := tl.InputSchema().CloneSchemas().Resolve(nil)
+				assert.NoError(t, err, tl.Name)
+			}
+		})
+	}
+}
+
+func manifestSchema(t testing.TB) *jsonschema.Resolved {
+	t.Helper()
+	raw, err := os.ReadFile("../../schema/manifest.v1.schema.json")
+	require.NoError(t, err)
+	var s jsonschema.Schema
+	require.NoError(t, json.Unmarshal(raw, &s))
+	rs, err := s.Resolve(nil)
+	require.NoError(t, err)
+	return rs
+}
+
+// TestManifestSchemaInSync keeps schema/manifest.v1.schema.json (what editors
+// check) in step with the loader: the same keys at every level, every shipped
+// manifest accepted by both, and the rules the schema can express rejected by
+// both.
+func TestManifestSchemaInSync(t *testing.T) {
+	rs := manifestSchema(t)
+	s := rs.Schema()
+	keys := func(ps map[string]*jsonschema.Schema) []string {
+		var out []string
+		for k := range ps {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	// The loader names its known keys in its "unknown key" errors.
+	known := func(data string) []string {
+		_, err := annotations.Parse([]byte(data), "")
+		require.Error(t, err)
+		m := regexp.MustCompile(`known: ([^)]*)\)`).FindStringSubmatch(err.Error())
+		require.NotNil(t, m, err.Error())
+		out := strings.Split(m[1], ", ")
+		sort.Strings(out)
+		return out
+	}
+	assert.Equal(t, keys(s.Properties), known(`{"zz": 1}`), "top level")
+	assert.Equal(t, keys(s.Properties["cli"].Properties), known(`{"version": 1, "cli": {"zz": 1}, "tools": []}`), "cli")
+	assert.Equal(t, keys(s.Properties["cli"].Properties["env"].Properties), known(`{"version": 1, "cli": {"command": "a", "env": {"zz": 1}}, "tools": []}`), "cli.env")
+	toolDef := s.Defs["tool"]
+	assert.Equal(t, keys(toolDef.Properties), known(string(manifestWith(`{"zz": 1}`))), "tool")
+	assert.Equal(t, keys(toolDef.Properties["annotations"].Properties), known(string(manifestWith(`{"name": "a", "annotations": {"zz": 1}}`))), "annotations")
+	assert.Equal(t, keys(s.Defs["param"].Properties), known(string(manifestWith(tool("a", `"params": [{"zz": 1}]`)))), "param")
+
+	for _, path := range repoManifests(t) {
+		raw, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var v any
+		require.NoError(t, json.Unmarshal(raw, &v))
+		assert.NoError(t, rs.Validate(v), path)
+	}
+	for _, tc := range schemaCases {
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(tc.data), &v), tc.name)
+		_, loadErr := annotations.Parse([]byte(tc.data), "")
+		schemaErr := rs.Validate(v)
+		assert.Equal(t, tc.valid, loadErr == nil, "loader on %s: %v", tc.name, loadErr)
+		assert.Equal(t, tc.valid, schemaErr == nil, "schema on %s: %v", tc.name, schemaErr)
+	}
+}
+
+var schemaCases = []struct {
+	name  string
+	data  string
+	valid bool
+}{
+	{"minimal", string(manifestWith(tool("a"))), true},
+	{"every param kind", renderTool, true},
+	{"unknown key", string(manifestWith(tool("a", `"zz": 1`))), false},
+	{"bad name", string(manifestWith(tool("A"))), false},
+	{"missing hint", string(manifestWith(`{"name": "a", "title": "T", "description": "D", "command": ["x"], "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true}}`)), false},
+	{"read-only and destructive", string(manifestWith(`{"name": "a", "title": "T", "description": "D", "command": ["x"], "annotations": {"readOnlyHint": true, "destructiveHint": true, "idempotentHint": true, "openWorldHint": false}}`)), false},
+	{"flag and positional", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "string", "flag": "--n", "positional": true}]`))), false},
+	{"neither", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "string"}]`))), false},
+	{"positional false with flag", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "string", "flag": "--n", "positional": false}]`))), true},
+	{"bad type", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "object", "flag": "--n"}]`))), false},
+	{"bad output", string(manifestWith(tool("a", `"output": "xml"`))), false},
+	{"bad timeout", string(manifestWith(tool("a", `"timeout": "soon"`))), false},
+	{"good timeout", string(manifestWith(tool("a", `"timeout": "1m30s"`))), true},
+	{"version 2", `{"version": 2, "cli": {"command": "a"}, "tools": [` + tool("a") + `]}`, false},
+	{"no tools", `{"version": 1, "cli": {"command": "a"}, "tools": []}`, false},
+	{"empty command", `{"version": 1, "cli": {"command": ""}, "tools": [` + tool("a") + `]}`, false},
+	{"bad env name", `{"version": 1, "cli": {"command": "a", "env": {"pass": ["A-B"]}}, "tools": [` + tool("a") + `]}`, false},
+}
+
+// FuzzLoad: no input makes the loader panic, and whatever it accepts is
+// usable: every tool has a resolved schema and renders its defaults.
+func FuzzLoad(f *testing.F) {
+	seeds, _ := filepath.Glob("testdata/manifests/*.json")
+	for _, s := range seeds {
+		b, err := os.ReadFile(s)
+		if err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(renderTool))
+	f.Add([]byte(`{"version": 1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := annotations.Parse(data, "fuzz.json")
+		if err != nil {
+			assert.NotEmpty(t, err.Error())
+			return
+		}
+		for _, tl := range m.Tools {
+			require.NotNil(t, tl.InputSchema())
+			args, err := tl.Validate(nil)
+			if err != nil {
+				continue // required params
+			}
+			_, _ = tl.Render(args)
+		}
+	})
+}

@@ -1,0 +1,234 @@
+package annotations_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// renderTool has one parameter of every kind the contract knows.
+const renderTool = `{
+  "version": 1,
+  "cli": {"command": "aeat", "args": ["--format", "json"]},
+  "tools": [{
+    "name": "t", "title": "T", "description": "D", "command": ["modelo", "303", "pull"],
+    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true},
+    "params": [
+      {"name": "year", "type": "integer", "flag": "--year"},
+      {"name": "ratio", "type": "number", "flag": "--ratio"},
+      {"name": "period", "type": "string", "flag": "--period"},
+      {"name": "dry_run", "type": "boolean", "flag": "--dry-run", "negate": "--no-dry-run"},
+      {"name": "verbose", "type": "boolean", "flag": "-v"},
+      {"name": "tags", "type": "array", "items": "string", "flag": "--tag"},
+      {"name": "limit", "type": "integer", "flag": "--limit", "default": 50},
+      {"name": "nif", "type": "string", "positional": true},
+      {"name": "files", "type": "array", "items": "string", "positional": true}
+    ]
+  }]
+}`
+
+func loadRenderTool(t testing.TB) *annotations.Tool {
+	t.Helper()
+	m, err := annotations.Parse([]byte(renderTool), "")
+	require.NoError(t, err)
+	return m.Tools[0]
+}
+
+func render(t *testing.T, tl *annotations.Tool, args string) ([]string, error) {
+	t.Helper()
+	v, err := tl.Validate(json.RawMessage(args))
+	if err != nil {
+		return nil, err
+	}
+	return tl.Render(v)
+}
+
+func TestRender(t *testing.T) {
+	tl := loadRenderTool(t)
+	prefix := []string{"--format", "json", "modelo", "303", "pull"}
+	tests := []struct {
+		name string
+		args string
+		want []string
+	}{
+		{"nothing: defaults only", `{}`, []string{"--limit=50"}},
+		{"null arguments", `null`, []string{"--limit=50"}},
+		{"flags in params order, one token each", `{"period": "1T", "year": 2025}`, []string{"--year=2025", "--period=1T", "--limit=50"}},
+		{"value with spaces and shell syntax stays one token", `{"period": "1T; rm -rf / $(x) 'q'"}`, []string{"--period=1T; rm -rf / $(x) 'q'", "--limit=50"}},
+		{"value that looks like a flag is the flag's value", `{"period": "--dry-run"}`, []string{"--period=--dry-run", "--limit=50"}},
+		{"boolean true", `{"dry_run": true, "verbose": true}`, []string{"--dry-run", "-v", "--limit=50"}},
+		{"boolean false with negate", `{"dry_run": false}`, []string{"--no-dry-run", "--limit=50"}},
+		{"boolean false without negate is omitted", `{"verbose": false}`, []string{"--limit=50"}},
+		{"array repeats its flag", `{"tags": ["a", "b c", ""]}`, []string{"--tag=a", "--tag=b c", "--tag=", "--limit=50"}},
+		{"empty array", `{"tags": []}`, []string{"--limit=50"}},
+		{"explicit value replaces the default", `{"limit": 7}`, []string{"--limit=7"}},
+		{"number", `{"ratio": 0.1}`, []string{"--ratio=0.1", "--limit=50"}},
+		{"big integer without exponent", `{"year": 123456789012}`, []string{"--year=123456789012", "--limit=50"}},
+		{"positional after --", `{"nif": "B12345678"}`, []string{"--limit=50", "--", "B12345678"}},
+		{"positional starting with a dash", `{"nif": "-rf"}`, []string{"--limit=50", "--", "-rf"}},
+		{"positional array last", `{"nif": "X", "files": ["--a", "b"]}`, []string{"--limit=50", "--", "X", "--a", "b"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			argv, err := render(t, tl, tc.args)
+			require.NoError(t, err)
+			assert.Equal(t, append(append([]string{}, prefix...), tc.want...), argv)
+		})
+	}
+}
+
+func TestRender_RejectsNUL(t *testing.T) {
+	tl := loadRenderTool(t)
+	for _, args := range []string{`{"period": "a\u0000b"}`, `{"tags": ["ok", "\u0000"]}`, `{"nif": "\u0000"}`} {
+		_, err := render(t, tl, args)
+		var verr *annotations.ValidationError
+		require.ErrorAs(t, err, &verr, args)
+		assert.Equal(t, "contains a NUL byte", verr.Msg)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	m, err := annotations.Parse([]byte(`{"version": 1, "cli": {"command": "aeat"}, "tools": [{
+		"name": "t", "title": "T", "description": "D", "command": ["x"],
+		"annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true},
+		"params": [
+			{"name": "year", "type": "integer", "required": true, "flag": "--year", "minimum": 2000, "maximum": 2100},
+			{"name": "period", "type": "string", "enum": ["1T", "2T", "3T", "4T"], "flag": "--period"},
+			{"name": "nif", "type": "string", "positional": true, "pattern": "^[0-9A-Z]{9}$"},
+			{"name": "note", "type": "string", "flag": "--note", "minLength": 2, "maxLength": 5},
+			{"name": "codes", "type": "array", "items": "integer", "flag": "--code", "minimum": 1}
+		]}]}`), "")
+	require.NoError(t, err)
+	tl := m.Tools[0]
+	tests := []struct {
+		args, field, msg string
+	}{
+		{`[]`, "", "arguments must be an object, not an array"},
+		{`"x"`, "", "arguments must be an object, not a string"},
+		{`{"year": 2025`, "", "arguments are not valid JSON: unexpected end of JSON input"},
+		{`{}`, "year", "is required"},
+		{`{"year": 2025, "yaer": 1}`, "yaer", "unknown argument; this tool takes year, period, nif, note, codes"},
+		{`{"year": "2025"}`, "year", "must be an integer (got a string)"},
+		{`{"year": 2025.5}`, "year", "must be an integer (got 2025.5)"},
+		{`{"year": 1999}`, "year", "must be at least 2000 (got 1999)"},
+		{`{"year": 2101}`, "year", "must be at most 2100 (got 2101)"},
+		{`{"year": 2025, "period": "5T"}`, "period", "must be one of 1T, 2T, 3T, 4T (got 5T)"},
+		{`{"year": 2025, "nif": "b1234567"}`, "nif", `"b1234567" does not match the pattern ^[0-9A-Z]{9}$`},
+		{`{"year": 2025, "note": "a"}`, "note", "must be at least 2 characters long (got 1)"},
+		{`{"year": 2025, "note": "abcdef"}`, "note", "must be at most 5 characters long (got 6)"},
+		{`{"year": 2025, "codes": [1, 0]}`, "codes", "item 1: must be at least 1 (got 0)"},
+		{`{"year": 2025, "codes": 1}`, "codes", "must be an array of integers (got a number)"},
+		{`{"year": null}`, "year", "must be an integer (got null)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.args, func(t *testing.T) {
+			_, err := tl.Validate(json.RawMessage(tc.args))
+			var verr *annotations.ValidationError
+			require.ErrorAs(t, err, &verr)
+			assert.Equal(t, tc.field, verr.Field)
+			assert.Equal(t, tc.msg, verr.Msg)
+		})
+	}
+	args, err := tl.Validate(json.RawMessage(`{"year": 2025, "period": "1T", "nif": "B12345678", "codes": [1, 2]}`))
+	require.NoError(t, err)
+	assert.Equal(t, "1T", args["period"])
+}
+
+// FuzzRender checks the argv contract for any arguments that validate: the
+// argv parses back to the same values, no value lands before "--" as an
+// option or is split or merged, and nothing but a declared flag starts with
+// "-" before "--".
+func FuzzRender(f *testing.F) {
+	f.Add("1T", "B12345678", "a\x1fb", "--x\x1f-y", int64(2025), 0.5, true, true)
+	f.Add("--dry-run", "-rf", "", "", int64(-1), -1e300, false, false)
+	f.Add("a=b", "--", "--tag=x", "--\x1f--", int64(0), 0.0, true, false)
+	tl := loadRenderTool(f)
+	flags := map[string]string{} // flag -> param
+	for _, p := range tl.Params {
+		if p.Flag != "" {
+			flags[p.Flag] = p.Name
+		}
+	}
+	f.Fuzz(func(t *testing.T, period, nif, tags, files string, year int64, ratio float64, dry, hasDry bool) {
+		if !utf8.ValidString(period + nif + tags + files) {
+			return // JSON cannot carry it: MCP arguments never hold invalid UTF-8
+		}
+		args := map[string]any{"period": period, "nif": nif, "year": year, "ratio": ratio}
+		if tags != "" {
+			args["tags"] = strings.Split(tags, "\x1f")
+		}
+		if files != "" {
+			args["files"] = strings.Split(files, "\x1f")
+		}
+		if hasDry {
+			args["dry_run"] = dry
+		}
+		raw, err := json.Marshal(args)
+		if err != nil {
+			return // NaN, Inf
+		}
+		v, err := tl.Validate(raw)
+		if err != nil {
+			return
+		}
+		argv, err := tl.Render(v)
+		if err != nil {
+			if strings.ContainsRune(period+nif+tags+files, 0) {
+				return
+			}
+			t.Fatalf("render: %v", err)
+		}
+		got := parseBack(t, argv[5:], flags)
+		assert.Equal(t, period, got["period"][0])
+		assert.Equal(t, []string{nif}, got["nif"][:1])
+		assert.Equal(t, strconv.FormatInt(year, 10), got["year"][0])
+		back, err := strconv.ParseFloat(got["ratio"][0], 64)
+		require.NoError(t, err)
+		assert.Equal(t, ratio, back)
+		if tags != "" {
+			assert.Equal(t, strings.Split(tags, "\x1f"), got["tags"])
+		}
+		wantPos := []string{nif}
+		if files != "" {
+			wantPos = append(wantPos, strings.Split(files, "\x1f")...)
+		}
+		assert.Equal(t, wantPos, got["nif"])
+		if hasDry {
+			assert.Equal(t, fmt.Sprint(dry), got["dry_run"][0])
+		}
+	})
+}
+
+// parseBack reads an argv the way a CLI's option parser would.
+func parseBack(t *testing.T, argv []string, flags map[string]string) map[string][]string {
+	got := map[string][]string{}
+	for i, tok := range argv {
+		if tok == "--" {
+			got["nif"] = append([]string{}, argv[i+1:]...)
+			return got
+		}
+		switch {
+		case tok == "--dry-run":
+			got["dry_run"] = append(got["dry_run"], "true")
+		case tok == "--no-dry-run":
+			got["dry_run"] = append(got["dry_run"], "false")
+		case tok == "-v":
+			got["verbose"] = append(got["verbose"], "true")
+		default:
+			name, val, ok := strings.Cut(tok, "=")
+			param, declared := flags[name]
+			if !ok || !declared {
+				t.Fatalf("token %q before -- is not a declared flag", tok)
+			}
+			got[param] = append(got[param], val)
+		}
+	}
+	return got
+}
