@@ -250,14 +250,10 @@ func (p *parser) manifest(data []byte) *Manifest {
 	var raw json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syn):
+		if errors.As(err, &syn) {
 			line, col := position(data, syn.Offset)
 			p.fail("", "invalid JSON at line %d, column %d: %v", line, col, syn)
-		case errors.As(err, &typ):
-			p.fail("", "invalid JSON: %v", err)
-		default:
+		} else {
 			p.fail("", "invalid JSON: %v", err)
 		}
 		return nil

@@ -3,7 +3,6 @@ package annotations
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,7 +85,7 @@ func isExecutableFile(p string) bool {
 	if runtime.GOOS == "windows" {
 		return true
 	}
-	return fi.Mode()&0o111 != 0 || errors.Is(err, fs.ErrPermission)
+	return fi.Mode()&0o111 != 0
 }
 
 // WorkDir is the directory calls run in, as cli.cwd says: "" for the

@@ -231,21 +231,16 @@ func (t *Tool) paramList() string {
 	return strings.Join(names, ", ")
 }
 
-// cleanSchemaError keeps the reason of a jsonschema-go error and drops its
-// internal schema paths.
+// cleanSchemaError keeps the reason of a jsonschema-go error and drops the
+// "validating <path>: " prefixes it nests.
 func cleanSchemaError(err error) string {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, ": "); i >= 0 && strings.HasPrefix(msg, "validating") {
-		// "validating root: validating /properties/x: minimum: 1 is less than 2"
-		parts := strings.Split(msg, ": ")
-		for j, part := range parts {
-			if !strings.HasPrefix(part, "validating") {
-				return strings.Join(parts[j:], ": ")
-			}
+	parts := strings.Split(err.Error(), ": ")
+	for i, part := range parts {
+		if !strings.HasPrefix(part, "validating") {
+			return strings.Join(parts[i:], ": ")
 		}
-		return msg[i+2:]
 	}
-	return msg
+	return err.Error()
 }
 
 func jsonType(v any) string {

@@ -1,6 +1,7 @@
 package callruntime
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -37,21 +38,7 @@ func (o Output) Text(marker func(omitted int64) string) string {
 }
 
 func defaultMarker(n int64) string {
-	return "\n[… " + itoa(n) + " bytes omitted …]\n"
-}
-
-func itoa(n int64) string {
-	var b [20]byte
-	i := len(b)
-	if n == 0 {
-		return "0"
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
+	return "\n[… " + strconv.FormatInt(n, 10) + " bytes omitted …]\n"
 }
 
 // headTail keeps the first and the last max/2 bytes written to it, in the

@@ -30,13 +30,15 @@ type Runner struct {
 	mu      sync.Mutex
 	running map[*call]struct{}
 	closed  bool
+	calls   sync.WaitGroup // Runs in flight; Add only while !closed
 }
 
 // call is one Run in flight, as Close sees it.
 type call struct{ stop context.CancelCauseFunc }
 
-// errRunnerClosed is the cause given to calls still running when Close is called.
-var errRunnerClosed = errors.New("callruntime: runner closed")
+// ErrRunnerClosed is returned by Run after [Runner.Close], and is the cause
+// given to the calls Close stops.
+var ErrRunnerClosed = errors.New("callruntime: runner closed")
 
 // NewRunner probes the machine's supervision mechanisms and returns a Runner
 // that uses the best of them. It fails only when the platform offers no way
@@ -84,18 +86,10 @@ func (r *Runner) Close() error {
 	r.mu.Lock()
 	r.closed = true
 	for c := range r.running {
-		c.stop(errRunnerClosed)
+		c.stop(ErrRunnerClosed)
 	}
 	r.mu.Unlock()
-	for {
-		r.mu.Lock()
-		n := len(r.running)
-		r.mu.Unlock()
-		if n == 0 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	r.calls.Wait()
 	return r.plat.close()
 }
 
@@ -125,14 +119,16 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		return Result{}, errRunnerClosed
+		return Result{}, ErrRunnerClosed
 	}
 	r.running[c] = struct{}{}
+	r.calls.Add(1)
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
 		delete(r.running, c)
 		r.mu.Unlock()
+		r.calls.Done()
 	}()
 
 	if ctx.Err() != nil {

@@ -5,7 +5,6 @@ package callruntime_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -396,5 +395,5 @@ func TestRunner_CloseStopsCalls(t *testing.T) {
 	assert.Equal(t, callruntime.Cancelled, res.Outcome)
 	requireGone(t, pids, 0)
 	_, err = r.Run(context.Background(), spec("ok"))
-	assert.True(t, err != nil && !errors.Is(err, callruntime.ErrNotFound))
+	assert.ErrorIs(t, err, callruntime.ErrRunnerClosed)
 }
