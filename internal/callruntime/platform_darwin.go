@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// bsdPlatform is macOS. It has no cgroups, pidfds,
+// darwinPlatform is macOS. It has no cgroups, pidfds,
 // Pdeathsig, subreaper or PID namespaces (and syscall.SysProcAttr lacks
 // those fields), so a call's tree is its process group plus, where the
 // process table can be read (macOS: sysctl kern.proc.all), every descendant
@@ -21,13 +21,13 @@ import (
 // group (a double-forked daemon) is re-parented to launchd and cannot be
 // attributed; a SIGKILLed server leaves its calls running (the server's
 // parent watchdog covers the other ways a server goes).
-type bsdPlatform struct {
+type darwinPlatform struct {
 	disabled map[Mechanism]bool
 	walk     bool
 }
 
 func newPlatform(disabled map[Mechanism]bool) (platform, error) {
-	p := &bsdPlatform{disabled: disabled}
+	p := &darwinPlatform{disabled: disabled}
 	if !disabled[TreeWalk] {
 		_, err := processTable()
 		p.walk = err == nil
@@ -35,7 +35,7 @@ func newPlatform(disabled map[Mechanism]bool) (platform, error) {
 	return p, nil
 }
 
-func (p *bsdPlatform) report() Report {
+func (p *darwinPlatform) report() Report {
 	tree := "pgroup"
 	if p.walk {
 		tree = "procwalk"
@@ -58,9 +58,9 @@ func (p *bsdPlatform) report() Report {
 	}
 }
 
-func (p *bsdPlatform) close() error { return nil }
+func (p *darwinPlatform) close() error { return nil }
 
-func (p *bsdPlatform) newTree(*Spec) (tree, error) { return &groupTree{walk: p.walk}, nil }
+func (p *darwinPlatform) newTree(*Spec) (tree, error) { return &groupTree{walk: p.walk}, nil }
 
 type groupTree struct {
 	walk   bool
@@ -173,12 +173,12 @@ func (t *groupTree) alive() bool {
 	return unix.Kill(-t.leader, 0) == nil && !zombie(t.leader)
 }
 
-type bsdProc struct {
+type darwinProc struct {
 	pid, ppid, pgid int
 	zombie          bool
 }
 
-func (p *bsdPlatform) treeName() string { return p.report().Tree }
+func (p *darwinPlatform) treeName() string { return p.report().Tree }
 
 // killGroup signals a process group; a group that is already gone is fine.
 func killGroup(pgid int, sig syscall.Signal) bool {

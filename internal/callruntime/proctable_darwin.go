@@ -5,14 +5,14 @@ import "golang.org/x/sys/unix"
 // sZombie is SZOMB in <sys/proc.h>.
 const sZombie = 5
 
-func processTable() ([]bsdProc, error) {
+func processTable() ([]darwinProc, error) {
 	kps, err := unix.SysctlKinfoProcSlice("kern.proc.all")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]bsdProc, 0, len(kps))
+	out := make([]darwinProc, 0, len(kps))
 	for _, kp := range kps {
-		out = append(out, bsdProc{
+		out = append(out, darwinProc{
 			pid:    int(kp.Proc.P_pid),
 			ppid:   int(kp.Eproc.Ppid),
 			pgid:   int(kp.Eproc.Pgid),

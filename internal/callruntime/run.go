@@ -313,17 +313,18 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 
 	readersDone := make(chan struct{})
 	go func() { readers.Wait(); close(readersDone) }()
+	backstop := time.NewTimer(readersBackstop)
 	select {
 	case <-readersDone:
-	case <-time.After(readersBackstop):
-		// Something outside the tree still holds a pipe: stop reading.
-		outR.Close()
-		errR.Close()
-		<-readersDone
+	case <-backstop.C:
+		// Something outside the tree still holds a pipe: closing our ends
+		// stops the readers.
 		dead = false
 	}
+	backstop.Stop()
 	outR.Close()
 	errR.Close()
+	<-readersDone
 	if disp != nil {
 		disp.close()
 	}
