@@ -1,0 +1,140 @@
+// Package i18n holds the operator-facing messages of aeat-mcp in the
+// languages of the AEAT sede — English, Spanish, Catalan, Galician and Basque
+// — and picks one from a language tag or the POSIX locale variables.
+//
+// Every message has a stable [Key] and an English text. Placeholders are
+// indexed (%[1]s, %[2]d) so a translation may reorder them; a test checks that
+// every key exists in every catalog with the same placeholders. Tool names,
+// descriptions and schemas are not translated: they are the manifest's.
+// This package is a leaf: it imports nothing of the project.
+package i18n
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"golang.org/x/text/language"
+)
+
+// Key names one message.
+type Key string
+
+// The messages. Placeholders are documented by the English text.
+const (
+	TierLive   Key = "tier.live"
+	TierMutate Key = "tier.mutate"
+	TierRead   Key = "tier.read"
+
+	Timeout            Key = "call.timeout"
+	TimeoutMayBeHalf   Key = "call.timeout.partial"
+	ExitCode           Key = "call.exit"
+	ExitSignal         Key = "call.signal"
+	Stderr             Key = "call.stderr"
+	Stdout             Key = "call.stdout"
+	NoOutput           Key = "call.no_output"
+	Cancelled          Key = "call.cancelled"
+	ResourceExceeded   Key = "call.resource_exceeded"
+	InvalidArguments   Key = "call.invalid_arguments"
+	InvalidArgsNoField Key = "call.invalid_arguments.no_field"
+	CLIUnavailable     Key = "call.cli_unavailable"
+	Internal           Key = "call.internal"
+	Truncated          Key = "output.truncated"
+
+	RefusedReadOnly      Key = "gate.read_only"
+	RefusedCannotConfirm Key = "gate.cannot_confirm"
+	RefusedDeclined      Key = "gate.declined"
+	ConfirmPrompt        Key = "gate.confirm_prompt"
+	ConfirmField         Key = "gate.confirm_field"
+
+	ProgressRunning Key = "progress.running"
+	ProgressWaiting Key = "progress.waiting"
+)
+
+// Galician and Basque, which x/text/language has no constants for.
+var (
+	Galician = language.MustParse("gl")
+	Basque   = language.MustParse("eu")
+)
+
+// Supported lists the catalogs, English first (the fallback).
+var Supported = []language.Tag{language.English, language.Spanish, language.Catalan, Galician, Basque}
+
+var matcher = language.NewMatcher(Supported)
+
+// Printer formats messages in one language.
+type Printer struct {
+	tag     language.Tag
+	catalog map[Key]string
+}
+
+// For returns the Printer for the supported language closest to tag.
+func For(tag language.Tag) *Printer {
+	_, i, _ := matcher.Match(tag)
+	return &Printer{tag: Supported[i], catalog: catalogs[Supported[i]]}
+}
+
+// Parse picks the Printer for a tag as users write it: a BCP 47 tag ("es",
+// "ca-ES-valencia") or a POSIX locale ("es_ES.UTF-8", "eu_ES@euro"). "C",
+// "POSIX" and anything unreadable give English.
+func Parse(s string) *Printer {
+	if t, ok := parseLocale(s); ok {
+		return For(t)
+	}
+	return For(language.English)
+}
+
+func parseLocale(s string) (language.Tag, bool) {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, ".@"); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" || s == "C" || s == "POSIX" {
+		return language.Und, false
+	}
+	t, err := language.Parse(strings.ReplaceAll(s, "_", "-"))
+	if err != nil {
+		return language.Und, false
+	}
+	return t, true
+}
+
+// FromEnvironment picks the language as aeat-mcp does when --lang is not
+// given: AEAT_MCP_LANG, then LC_ALL, LC_MESSAGES, LANG; English otherwise.
+func FromEnvironment() *Printer { return FromLookup(os.LookupEnv) }
+
+// FromLookup is FromEnvironment with an injectable environment.
+func FromLookup(lookup func(string) (string, bool)) *Printer {
+	for _, name := range []string{"AEAT_MCP_LANG", "LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v, ok := lookup(name); ok && v != "" {
+			if t, ok := parseLocale(v); ok {
+				return For(t)
+			}
+		}
+	}
+	return For(language.English)
+}
+
+// Tag is the language of p's messages.
+func (p *Printer) Tag() language.Tag { return p.tag }
+
+// Sprintf formats the message key with args.
+func (p *Printer) Sprintf(key Key, args ...any) string {
+	format, ok := p.catalog[key]
+	if !ok {
+		format = catalogs[language.English][key]
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+// Tier is the localized name of a tier ("live", "mutate", "read").
+func (p *Printer) Tier(tier string) string {
+	switch tier {
+	case "live":
+		return p.Sprintf(TierLive)
+	case "mutate":
+		return p.Sprintf(TierMutate)
+	default:
+		return p.Sprintf(TierRead)
+	}
+}
