@@ -4,6 +4,10 @@
 //
 //	fakecli ignore-term + tree setsid,daemon + sleep 10s
 //
+// A "--" argument is dropped, so a manifest's positionals (rendered after
+// "--") become arguments of the last step; steps ignore arguments they do
+// not use, so rendered flags may trail a step too.
+//
 // Every step is deterministic and driven only by its arguments, so a test
 // can build any fault it needs: a slow call, a crash, a flood, a process
 // tree that escapes its process group. Processes it starts report their pid
@@ -81,6 +85,11 @@ func splitSteps(args []string) [][]string {
 	var steps [][]string
 	var cur []string
 	for _, a := range args {
+		if a == "--" {
+			// The end-of-options marker a manifest renders before
+			// positionals: the values after it join the current step.
+			continue
+		}
 		if a == "+" {
 			steps = append(steps, cur)
 			cur = nil

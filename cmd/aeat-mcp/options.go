@@ -1,0 +1,165 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/server"
+	"github.com/spf13/pflag"
+)
+
+// options are the common flags of every command (DESIGN.md §6). Each has an
+// AEAT_MCP_* environment twin, for hosts whose config sets env more easily
+// than args.
+type options struct {
+	manifest       string
+	cli            string
+	lang           string
+	timeoutRead    time.Duration
+	timeoutMutate  time.Duration
+	timeoutLive    time.Duration
+	killGrace      time.Duration
+	maxResultBytes int
+	maxMemoryMiB   int64
+	passEnv        []string
+	readOnly       bool
+	confirm        string
+	logLevel       string
+	logFormat      string
+	logFile        string
+}
+
+func (o *options) register(fs *pflag.FlagSet) {
+	fs.StringVar(&o.manifest, "manifest", "", "the manifest file (env AEAT_MCP_MANIFEST)")
+	fs.StringVar(&o.cli, "cli", "", "path of the CLI, overriding the manifest's cli.command")
+	fs.StringVar(&o.lang, "lang", "", "language of messages: en, es, ca, gl, eu (default from AEAT_MCP_LANG, LC_ALL, LC_MESSAGES, LANG)")
+	fs.DurationVar(&o.timeoutRead, "timeout-read", annotations.DefaultReadTimeout, "ceiling of READ tools (local reads)")
+	fs.DurationVar(&o.timeoutMutate, "timeout-mutate", annotations.DefaultMutateTimeout, "ceiling of MUTATE tools (local changes)")
+	fs.DurationVar(&o.timeoutLive, "timeout-live", annotations.DefaultLiveTimeout, "ceiling of LIVE tools (the portal, a browser)")
+	fs.DurationVar(&o.killGrace, "kill-grace", callruntime.DefaultKillGrace, "time between SIGTERM and SIGKILL when a call is stopped")
+	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
+	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
+	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see (repeatable)")
+	fs.BoolVar(&o.readOnly, "read-only", false, "advertise and allow only read-only tools")
+	fs.StringVar(&o.confirm, "confirm", server.ConfirmAsk, "destructive tools: ask (the user, through the host; refuse if it cannot ask) or never")
+	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&o.logFormat, "log-format", "text", "text or json")
+	fs.StringVar(&o.logFile, "log-file", "", "write logs here instead of stderr")
+}
+
+// envName is a flag's environment twin: --timeout-live is AEAT_MCP_TIMEOUT_LIVE.
+func envName(flag string) string {
+	return "AEAT_MCP_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}
+
+// applyEnv sets every flag the command line left alone from its
+// environment twin. A bad value is a usage error that names the variable.
+func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
+	var err error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if err != nil || f.Changed || f.Name == "lang" {
+			return // --lang's environment is AEAT_MCP_LANG, read with the locale variables
+		}
+		v, ok := lookup(envName(f.Name))
+		if !ok || v == "" {
+			return
+		}
+		if e := fs.Set(f.Name, v); e != nil {
+			err = fmt.Errorf("%s=%q: %w", envName(f.Name), v, e)
+		}
+	})
+	return err
+}
+
+func (o *options) printer() *i18n.Printer {
+	if o.lang != "" {
+		return i18n.Parse(o.lang)
+	}
+	return i18n.FromEnvironment()
+}
+
+// logger builds the slog logger: stderr (or --log-file), never stdout,
+// which carries JSON-RPC and nothing else.
+func (o *options) logger(stderr io.Writer) (*slog.Logger, func(), error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		return nil, nil, fmt.Errorf("--log-level: %w", err)
+	}
+	w, closeFn := stderr, func() {}
+	if o.logFile != "" {
+		f, err := os.OpenFile(o.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--log-file: %w", err)
+		}
+		w, closeFn = f, func() { f.Close() }
+	}
+	hopts := &slog.HandlerOptions{Level: level}
+	switch o.logFormat {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, hopts)), closeFn, nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, hopts)), closeFn, nil
+	}
+	closeFn()
+	return nil, nil, fmt.Errorf("--log-format must be text or json, not %q", o.logFormat)
+}
+
+// loadManifest loads --manifest. A manifest that does not load is a usage
+// error listing every problem: serving half a manifest, or guessing missing
+// hints, is worse than not serving.
+func (o *options) loadManifest() (*annotations.Manifest, error) {
+	if o.manifest == "" {
+		return nil, &exitError{exitUsage, fmt.Errorf("no manifest: pass --manifest FILE (or set AEAT_MCP_MANIFEST)")}
+	}
+	m, err := annotations.Load(o.manifest)
+	if err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
+	return m, nil
+}
+
+// selfDir is the directory of the running binary, where a bare cli.command
+// is looked for first.
+func selfDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return filepath.Dir(exe)
+}
+
+// serverConfig turns the options into a server.Config. The CLI not
+// resolving is not an error: the server starts and each call explains.
+func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, logger *slog.Logger) server.Config {
+	cliPath, cliErr := m.ResolveCommand(o.cli, selfDir())
+	if cliErr != nil {
+		logger.Warn("CLI unavailable; every call will say so", "error", cliErr)
+	}
+	return server.Config{
+		Manifest:       m,
+		CLIPath:        cliPath,
+		CLIError:       cliErr,
+		Runner:         r,
+		Ceilings:       annotations.Ceilings{Read: o.timeoutRead, Mutate: o.timeoutMutate, Live: o.timeoutLive},
+		KillGrace:      o.killGrace,
+		MaxResultBytes: o.maxResultBytes,
+		MemoryLimit:    o.maxMemoryMiB << 20,
+		PassEnv:        o.passEnv,
+		ReadOnly:       o.readOnly,
+		Confirm:        o.confirm,
+		Printer:        o.printer(),
+		Logger:         logger,
+		Version:        version,
+	}
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func newRootCmd() *cobra.Command {
+	opts := &options{}
+	root := &cobra.Command{
+		Use:   "aeat-mcp",
+		Short: "A stdio MCP server that runs a CLI's verbs as supervised tools",
+		Long: `aeat-mcp serves the verbs of a command-line program (first of all aeat,
+the CLI for the AEAT sede) as MCP tools on stdin/stdout. Every call runs
+the CLI without a shell, under a timeout chosen by the verb's annotations,
+and stops the whole process tree when the time is up or the call is
+cancelled.
+
+With no subcommand it serves, as MCP hosts expect.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := applyEnv(cmd.Flags(), lookupEnv); err != nil {
+				return &exitError{exitUsage, err}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd.Context(), opts, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	opts.register(root.PersistentFlags())
+	root.AddCommand(newServeCmd(opts), newVersionCmd())
+	return root
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cmd.Println("aeat-mcp", version)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,305 @@
+//go:build linux
+
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// End-to-end: the built aeat-mcp binary, spawned the way a host spawns it,
+// spoken to over real stdio.
+
+// serverCmd is the aeat-mcp command line for the test manifest.
+func serverCmd(t *testing.T, env []string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"--manifest", testManifestPath(t), "--log-level", "warn"}, args...)...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
+	return cmd
+}
+
+func connectBinary(t *testing.T, era string, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := serverCmd(t, env, args...)
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: era})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs, cmd
+}
+
+func TestE2E_Calls(t *testing.T) {
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			cs, _ := connectBinary(t, era, []string{"AEAT_MCP_LANG=en"}, "--timeout-live", "1s", "--kill-grace", "300ms")
+			t.Run("read", func(t *testing.T) {
+				res := callTool(t, cs, "read_echo", map[string]any{"text": "¡hola!"})
+				assert.Equal(t, "¡hola!\n", text(res))
+				assert.Equal(t, CodeOK, outcome(t, res).Code)
+			})
+			t.Run("live call times out and its tree dies", func(t *testing.T) {
+				res := callTool(t, cs, "live_pull", nil)
+				o := outcome(t, res)
+				assert.Equal(t, CodeTimeout, o.Code)
+				assert.Equal(t, 1.0, o.TimeoutSeconds)
+				assert.True(t, o.TreeDead)
+				assert.Contains(t, text(res), "live_pull did not finish within the 1 s ceiling of its tier (live)")
+				requireNoFakecli(t, time.Second)
+			})
+			t.Run("progress", func(t *testing.T) {
+				var mu sync.Mutex
+				var msgs []string
+				client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
+					ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+						mu.Lock()
+						msgs = append(msgs, req.Params.Message)
+						mu.Unlock()
+					},
+				})
+				cmd := serverCmd(t, []string{"AEAT_MCP_LANG=en"}, "--timeout-live", "1500ms")
+				pcs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: era})
+				require.NoError(t, err)
+				defer pcs.Close()
+				params := &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}}
+				params.SetProgressToken("e2e")
+				_, err = pcs.CallTool(context.Background(), params)
+				require.NoError(t, err)
+				mu.Lock()
+				defer mu.Unlock()
+				require.NotEmpty(t, msgs)
+				assert.Contains(t, strings.Join(msgs, "\n"), "live_pull: ")
+			})
+		})
+	}
+}
+
+func TestE2E_TimeoutRefusalInSpanish(t *testing.T) {
+	cs, _ := connectBinary(t, "2025-11-25", []string{"LANG=es_ES.UTF-8"}, "--timeout-live", "1s")
+	res := callTool(t, cs, "live_pull", nil)
+	assert.Contains(t, text(res), "La herramienta live_pull no terminó dentro del límite de 1 s de su nivel (en línea)")
+	assert.Contains(t, text(res), "--timeout-live")
+	requireNoFakecli(t, time.Second)
+}
+
+func TestE2E_Cancel(t *testing.T) {
+	cs, _ := connectBinary(t, "", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
+		done <- err
+	}()
+	waitForFakecli(t, 3)
+	cancel()
+	require.Error(t, <-done)
+	requireNoFakecli(t, 2*time.Second)
+	res := callTool(t, cs, "read_echo", map[string]any{"text": "still up"})
+	assert.Equal(t, "still up\n", text(res))
+}
+
+func TestE2E_SlowLiveCallsDoNotDelayRead(t *testing.T) {
+	cs, _ := connectBinary(t, "", nil, "--timeout-live", "3s")
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
+		}()
+	}
+	waitForFakecli(t, 6)
+	start := time.Now()
+	res := callTool(t, cs, "read_echo", map[string]any{"text": "quick"})
+	assert.Equal(t, CodeOK, outcome(t, res).Code)
+	assert.Less(t, time.Since(start), time.Second)
+	wg.Wait()
+}
+
+// rawServer starts the binary with pipes a test writes and reads by hand.
+type rawServer struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	errs syncBuffer
+}
+
+// syncBuffer is a strings.Builder safe to read while os/exec writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func startRaw(t *testing.T, args ...string) *rawServer {
+	t.Helper()
+	rs := &rawServer{cmd: serverCmd(t, nil, args...)}
+	var err error
+	rs.in, err = rs.cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := rs.cmd.StdoutPipe()
+	require.NoError(t, err)
+	rs.out = bufio.NewReaderSize(stdout, 1<<20)
+	rs.cmd.Stderr = &rs.errs
+	require.NoError(t, rs.cmd.Start())
+	t.Cleanup(func() { _ = rs.cmd.Process.Kill(); _ = rs.cmd.Wait() })
+	return rs
+}
+
+func (rs *rawServer) send(t *testing.T, line string) {
+	t.Helper()
+	_, err := io.WriteString(rs.in, line+"\n")
+	require.NoError(t, err)
+}
+
+func (rs *rawServer) recv(t *testing.T) map[string]any {
+	t.Helper()
+	line, err := rs.out.ReadString('\n')
+	require.NoError(t, err, "server output ended; stderr: %s", rs.errs.String())
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+	return m
+}
+
+func errorCode(m map[string]any) float64 {
+	e, _ := m["error"].(map[string]any)
+	c, _ := e["code"].(float64)
+	return c
+}
+
+const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// TestE2E_MalformedInput: every malformed line gets the JSON-RPC error the
+// spec names, never code 0, and the server stays up and answers.
+func TestE2E_MalformedInput(t *testing.T) {
+	rs := startRaw(t)
+	rs.send(t, initLine)
+	require.Contains(t, rs.recv(t), "result")
+	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	tests := []struct {
+		line string
+		code float64
+	}{
+		{`{not json`, -32700},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32600},
+		{`{"jsonrpc":"1.0","id":2,"method":"ping"}`, -32600},
+		{`{"id":3,"method":"ping"}`, -32600},
+		{`{"jsonrpc":"2.0","id":4}`, -32600},
+		{`{"jsonrpc":"2.0","id":5,"method":7}`, -32600},
+		{`"hello"`, -32600},
+		{`{"jsonrpc":"2.0","id":6,"method":"no/such/method"}`, -32601},
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"x"}`, -32602},
+		{`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"no_such_tool"}}`, -32602},
+	}
+	for _, tc := range tests {
+		rs.send(t, tc.line)
+		resp := rs.recv(t)
+		assert.Equal(t, tc.code, errorCode(resp), "%s -> %v", tc.line, resp)
+	}
+	rs.send(t, `{"jsonrpc":"2.0","id":9,"method":"ping"}`)
+	resp := rs.recv(t)
+	assert.Equal(t, 9.0, resp["id"])
+	assert.Contains(t, resp, "result", "the server is still up")
+}
+
+// TestE2E_BigLine: a 10 MiB line is read and answered (as a call whose
+// argument no operating system would pass on a command line).
+func TestE2E_BigLine(t *testing.T) {
+	rs := startRaw(t)
+	rs.send(t, initLine)
+	rs.recv(t)
+	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	big := strings.Repeat("x", 10<<20)
+	rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_echo","arguments":{"text":%q}}}`, big))
+	resp := rs.recv(t)
+	res, _ := resp["result"].(map[string]any)
+	require.NotNil(t, res, "%v", resp["error"])
+	meta := res["_meta"].(map[string]any)[OutcomeKey].(map[string]any)
+	assert.Equal(t, CodeInvalidArguments, meta["code"])
+	rs.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	assert.Contains(t, rs.recv(t), "result")
+}
+
+// TestE2E_StdinEOF: the host closes our stdin with a call in flight: the
+// call's tree is killed and the server exits 0 within 1 s.
+func TestE2E_StdinEOF(t *testing.T) {
+	rs := startRaw(t)
+	rs.send(t, initLine)
+	rs.recv(t)
+	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
+	waitForFakecli(t, 3)
+	pids := fakecliPids()
+	start := time.Now()
+	require.NoError(t, rs.in.Close())
+	err := rs.cmd.Wait()
+	assert.NoError(t, err, "exit 0; stderr: %s", rs.errs.String())
+	assert.Less(t, time.Since(start), time.Second)
+	requireGone(t, pids, 500*time.Millisecond)
+}
+
+// TestE2E_SIGTERM: the host sends SIGTERM with a call in flight.
+func TestE2E_SIGTERM(t *testing.T) {
+	rs := startRaw(t)
+	rs.send(t, initLine)
+	rs.recv(t)
+	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
+	waitForFakecli(t, 3)
+	pids := fakecliPids()
+	start := time.Now()
+	require.NoError(t, rs.cmd.Process.Signal(syscall.SIGTERM))
+	err := rs.cmd.Wait()
+	assert.NoError(t, err, "exit 0; stderr: %s", rs.errs.String())
+	assert.Less(t, time.Since(start), time.Second)
+	requireGone(t, pids, 500*time.Millisecond)
+}
+
+func TestE2E_BrokenManifest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"version": 1, "cli": {"command": "aeat"}, "tools": [
+		{"name": "a", "title": "T", "description": "D", "command": ["x"], "annotations": {"readOnlyHint": true}},
+		{"name": "Bad-Name"}]}`), 0o644))
+	cmd := exec.Command(binary, "--manifest", path)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	assert.Equal(t, 2, ee.ExitCode())
+	assert.Contains(t, stderr.String(), `tool "a": annotations.destructiveHint: missing`)
+	assert.Contains(t, stderr.String(), `tools[1].name: "Bad-Name" must match`)
+}
+
+func TestE2E_MissingCLIStillServes(t *testing.T) {
+	cs, _ := connectBinary(t, "", nil, "--cli", "/nonexistent/aeat")
+	res := callTool(t, cs, "read_echo", map[string]any{"text": "x"})
+	assert.Equal(t, CodeCLIUnavailable, outcome(t, res).Code)
+	assert.Contains(t, text(res), "/nonexistent/aeat")
+}

@@ -1,0 +1,195 @@
+//go:build linux
+
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
+)
+
+// fakecli and binary are built once for the package: the fake CLI the test
+// manifest runs, and aeat-mcp itself for the end-to-end tests.
+var fakecli, binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "server-test")
+	if err != nil {
+		panic(err)
+	}
+	fakecli = filepath.Join(dir, "fakecli")
+	binary = filepath.Join(dir, "aeat-mcp")
+	for out, pkg := range map[string]string{fakecli: "../../testdata/fakecli", binary: "../../cmd/aeat-mcp"} {
+		build := exec.Command("go", "build", "-o", out, pkg)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building", pkg, err)
+			os.Exit(2)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Protocol eras a test runs in: the SDK's default (session-less) and the
+// initialize handshake today's hosts send.
+var eras = []string{"", "2025-11-25"}
+
+func eraName(v string) string {
+	if v == "" {
+		return "2026-07-28"
+	}
+	return v
+}
+
+// testManifestPath writes the test manifest with the fake CLI's path in it.
+func testManifestPath(t testing.TB) string {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/test.manifest.json")
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "test.manifest.json")
+	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(raw), "FAKECLI", fakecli)), 0o644))
+	return path
+}
+
+func loadManifest(t testing.TB) *annotations.Manifest {
+	t.Helper()
+	m, err := annotations.Load(testManifestPath(t))
+	require.NoError(t, err)
+	return m
+}
+
+// newServer builds a server over the test manifest; adjust may change the
+// config first.
+func newServer(t testing.TB, adjust func(*Config)) *Server {
+	t.Helper()
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	m := loadManifest(t)
+	cfg := Config{
+		Manifest:  m,
+		CLIPath:   fakecli,
+		Runner:    r,
+		Ceilings:  annotations.Ceilings{Read: 10 * time.Second, Mutate: 10 * time.Second, Live: 10 * time.Second},
+		KillGrace: 300 * time.Millisecond,
+		Printer:   i18n.For(language.English),
+	}
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	s, err := New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(s.Shutdown)
+	return s
+}
+
+// connect opens a client session to s over in-memory transports, in the
+// given protocol era ("" for the SDK's default).
+func connect(t testing.TB, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// outcome reads a result's _meta["aeat-mcp/outcome"].
+func outcome(t testing.TB, res *mcp.CallToolResult) Outcome {
+	t.Helper()
+	require.NotNil(t, res.Meta, "no _meta on the result")
+	raw, err := json.Marshal(res.Meta[OutcomeKey])
+	require.NoError(t, err)
+	var o Outcome
+	require.NoError(t, json.Unmarshal(raw, &o))
+	return o
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func callTool(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(t, err)
+	return res
+}
+
+// requireGone polls kill(pid, 0) until every pid answers ESRCH.
+func requireGone(t testing.TB, pids map[string]int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for role, pid := range pids {
+		for !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) && !isZombieNotOurs(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s (pid %d) still alive after %v", role, pid, within)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// isZombieNotOurs: a dead process whose parent is not this test process
+// (the server's, when it is a separate process) waits for its reaper; it is
+// dead all the same.
+func isZombieNotOurs(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(f) > 1 && f[0] == "Z" && f[1] != strconv.Itoa(os.Getpid())
+}
+
+func killPids(pids map[string]int) {
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// fakecliPids lists the live processes running this package's fakecli.
+func fakecliPids() map[string]int {
+	out := map[string]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if exe, err := os.Readlink("/proc/" + e.Name() + "/exe"); err == nil && exe == fakecli && !isZombieNotOurs(pid) {
+			out[e.Name()] = pid
+		}
+	}
+	return out
+}

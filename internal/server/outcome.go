@@ -1,0 +1,98 @@
+package server
+
+import (
+	"math"
+	"unicode/utf8"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// OutcomeKey is the _meta key of every result's outcome.
+const OutcomeKey = "aeat-mcp/outcome"
+
+// Outcome codes (DESIGN.md §5).
+const (
+	CodeOK               = "ok"
+	CodeExit             = "exit"
+	CodeTimeout          = "timeout"
+	CodeCancelled        = "cancelled"
+	CodeInvalidArguments = "invalid_arguments"
+	CodeCLIUnavailable   = "cli_unavailable"
+	CodeResourceExceeded = "resource_exceeded"
+	CodeRefused          = "refused"
+	CodeInternal         = "internal"
+)
+
+// Outcome is the stable, language-free account of a call that programs and
+// tests read; people read the localized text next to it.
+type Outcome struct {
+	Code           string  `json:"code"`
+	Tool           string  `json:"tool"`
+	Tier           string  `json:"tier"`
+	TimeoutSeconds float64 `json:"timeout_seconds"`
+	TimedOut       bool    `json:"timed_out"`
+	Retryable      bool    `json:"retryable"`
+	DurationMS     int64   `json:"duration_ms"`
+	ExitCode       *int    `json:"exit_code,omitempty"`
+	Signal         string  `json:"signal,omitempty"`
+	// Field is set for invalid_arguments: the parameter as declared or the
+	// unknown property; "" when the arguments were not an object.
+	Field *string `json:"field,omitempty"`
+	// Reason is set for refused: read_only, cannot_confirm, declined.
+	Reason string `json:"reason,omitempty"`
+	// TreeDead says the supervisor confirmed that nothing the call started
+	// is still running.
+	TreeDead bool `json:"tree_dead"`
+}
+
+// result builds a tool result: text, the outcome in _meta, isError for
+// anything but ok.
+func result(o Outcome, text string, structured any) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: text}},
+		IsError: o.Code != CodeOK,
+		Meta:    mcp.Meta{OutcomeKey: o},
+	}
+	if !res.IsError && structured != nil {
+		res.StructuredContent = structured
+	}
+	return res
+}
+
+func seconds(t *annotations.Tool, c annotations.Ceilings) float64 {
+	return math.Round(t.Ceiling(c).Seconds()*1000) / 1000
+}
+
+// fit cuts text to at most max bytes, keeping its start and its end (where
+// errors are) with marker between them, on rune boundaries.
+func fit(text string, max int, marker func(int) string) string {
+	if len(text) <= max {
+		return text
+	}
+	m := marker(len(text))
+	room := max - len(m) - 2
+	if room <= 0 {
+		return text[:cutBefore(text, max)]
+	}
+	head := cutBefore(text, room/2)
+	tailStart := cutAfter(text, len(text)-(room-head))
+	m = marker(tailStart - head)
+	return text[:head] + "\n" + m + "\n" + text[tailStart:]
+}
+
+// cutBefore returns the largest rune boundary ≤ i.
+func cutBefore(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+// cutAfter returns the smallest rune boundary ≥ i.
+func cutAfter(s string, i int) int {
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return i
+}

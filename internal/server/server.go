@@ -1,0 +1,217 @@
+// Package server is where the manifest and the runtime meet MCP: it
+// advertises one tool per manifest verb over the official Go SDK and runs
+// each call through the supervised runtime.
+//
+// A call goes: arguments validated against the tool's schema (nothing is
+// spawned on failure) → gates (destructive verbs ask the user, or fail
+// closed) → a slot of the tool's tier (the wait counts toward its ceiling)
+// → argv rendered → [callruntime.Runner.Run] under the tier's ceiling →
+// a result with a language-free outcome in _meta["aeat-mcp/outcome"] and a
+// localized text. Every failure of the CLI is a tool result with isError,
+// never a protocol error; a panic becomes an "internal" result.
+//
+// The package does not parse flags or own the process: cmd/aeat-mcp builds
+// a [Config] and calls [Serve]. It does not run processes itself either:
+// callruntime does.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Confirmation policies for destructive tools.
+const (
+	// ConfirmAsk asks the user through the host (elicitation); a host that
+	// cannot ask gets a refusal.
+	ConfirmAsk = "ask"
+	// ConfirmNever runs destructive tools without asking.
+	ConfirmNever = "never"
+)
+
+// Defaults of a [Config].
+const (
+	DefaultMaxResultBytes = 64 << 10
+	DefaultHeartbeat      = 5 * time.Second
+)
+
+// DefaultSlots are the per-tier concurrency caps: local mutations one at a
+// time so they never race; a few browsers at once; reads freely.
+var DefaultSlots = map[annotations.Tier]int{annotations.Read: 8, annotations.Mutate: 1, annotations.Live: 2}
+
+// Config is everything a server needs; cmd/aeat-mcp fills it from flags.
+type Config struct {
+	Manifest *annotations.Manifest
+	// CLIPath is the resolved, absolute path of the CLI. When empty,
+	// CLIError says why, and every call explains it.
+	CLIPath  string
+	CLIError error
+	Runner   *callruntime.Runner
+
+	Ceilings  annotations.Ceilings
+	KillGrace time.Duration
+	// MaxResultBytes bounds all the text of one result. If zero,
+	// DefaultMaxResultBytes.
+	MaxResultBytes int
+	// MemoryLimit, if positive, bounds each call's tree (bytes).
+	MemoryLimit int64
+	// PassEnv names more variables of the server's environment the CLI may
+	// see (--pass-env), on top of the manifest's cli.env.pass.
+	PassEnv  []string
+	ReadOnly bool
+	// Confirm is ConfirmAsk (default) or ConfirmNever.
+	Confirm string
+	// Slots caps concurrent calls per tier. Missing tiers use DefaultSlots.
+	Slots map[annotations.Tier]int
+	// Heartbeat is the progress interval. If zero, DefaultHeartbeat.
+	Heartbeat time.Duration
+	Printer   *i18n.Printer
+	Logger    *slog.Logger
+	Version   string
+}
+
+// Server is an MCP server for one manifest.
+type Server struct {
+	cfg   Config
+	mcp   *mcp.Server
+	env   []string
+	slots map[annotations.Tier]chan struct{}
+	tools map[string]*annotations.Tool
+
+	// lifetime ends when the server is told to stop; every call's context
+	// is tied to it, because the SDK does not cancel handlers on shutdown.
+	lifetime context.Context
+	stop     context.CancelCauseFunc
+}
+
+// ErrShuttingDown is the cause of calls stopped because the server is
+// going away.
+var ErrShuttingDown = errors.New("server shutting down")
+
+// New builds the server and its tools.
+func New(cfg Config) (*Server, error) {
+	if cfg.Manifest == nil {
+		return nil, errors.New("server: no manifest")
+	}
+	if cfg.Runner == nil {
+		return nil, errors.New("server: no runner")
+	}
+	if cfg.Ceilings == (annotations.Ceilings{}) {
+		cfg.Ceilings = annotations.DefaultCeilings
+	}
+	if cfg.MaxResultBytes <= 0 {
+		cfg.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = DefaultHeartbeat
+	}
+	if cfg.Confirm == "" {
+		cfg.Confirm = ConfirmAsk
+	}
+	if cfg.Confirm != ConfirmAsk && cfg.Confirm != ConfirmNever {
+		return nil, fmt.Errorf("server: confirm must be %q or %q, not %q", ConfirmAsk, ConfirmNever, cfg.Confirm)
+	}
+	if cfg.Printer == nil {
+		cfg.Printer = i18n.FromEnvironment()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, slots: map[annotations.Tier]chan struct{}{}}
+	s.lifetime, s.stop = context.WithCancelCause(context.Background())
+	s.env = BuildEnv(cfg.Manifest.CLI, cfg.PassEnv, environ)
+	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
+		n := cfg.Slots[tier]
+		if n <= 0 {
+			n = DefaultSlots[tier]
+		}
+		s.slots[tier] = make(chan struct{}, n)
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "aeat-mcp", Title: "aeat-mcp", Version: cfg.Version},
+		&mcp.ServerOptions{Instructions: s.instructions(), Logger: cfg.Logger})
+	for _, t := range s.Tools() {
+		s.tools[t.Name] = t
+		s.mcp.AddTool(mcpTool(t), s.handler(t))
+	}
+	return s, nil
+}
+
+// Tools are the manifest's tools this server advertises: all of them, or
+// the read-only ones under --read-only.
+func (s *Server) Tools() []*annotations.Tool {
+	var out []*annotations.Tool
+	for _, t := range s.cfg.Manifest.Tools {
+		if s.cfg.ReadOnly && !t.Hints.ReadOnly {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// MCP returns the SDK server, for transports.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Shutdown stops every call in flight (their trees are killed as on
+// cancellation) and refuses new ones. It does not wait.
+func (s *Server) Shutdown() { s.stop(ErrShuttingDown) }
+
+// mcpTool is the tool as hosts see it: the manifest's name, title,
+// description and schema, and all four hints explicit.
+func mcpTool(t *annotations.Tool) *mcp.Tool {
+	destructive, openWorld := t.Hints.Destructive, t.Hints.OpenWorld
+	return &mcp.Tool{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: t.InputSchema(),
+		Annotations: &mcp.ToolAnnotations{
+			Title:           t.Title,
+			ReadOnlyHint:    t.Hints.ReadOnly,
+			DestructiveHint: &destructive,
+			IdempotentHint:  t.Hints.Idempotent,
+			OpenWorldHint:   &openWorld,
+		},
+	}
+}
+
+// instructions tell the model, briefly, what the tools are and how calls
+// behave.
+func (s *Server) instructions() string {
+	tiers := map[annotations.Tier][]string{}
+	for _, t := range s.Tools() {
+		tiers[t.Tier()] = append(tiers[t.Tier()], t.Name)
+	}
+	var b strings.Builder
+	b.WriteString("These tools run a command-line program (")
+	b.WriteString(s.cfg.Manifest.CLI.Command)
+	b.WriteString(") one verb per tool; arguments are passed as declared in each tool's schema, never through a shell. ")
+	b.WriteString("Each call has a time ceiling set by its tier: ")
+	var parts []string
+	for _, tier := range []annotations.Tier{annotations.Live, annotations.Mutate, annotations.Read} {
+		names := tiers[tier]
+		if len(names) == 0 {
+			continue
+		}
+		sort.Strings(names)
+		parts = append(parts, fmt.Sprintf("%s %ds (%s)", tier, int(s.cfg.Ceilings.For(tier).Seconds()), strings.Join(names, ", ")))
+	}
+	b.WriteString(strings.Join(parts, "; "))
+	b.WriteString(". Live tools reach the AEAT portal through a browser and are slow: expect progress updates, and do not call the same live tool twice in parallel. ")
+	b.WriteString("A call that runs out of time is stopped with everything it started, and the result says so: retry once, then ask the user. ")
+	b.WriteString("Destructive tools may ask the user to confirm. Every result carries a language-free outcome in _meta[\"aeat-mcp/outcome\"].")
+	return b.String()
+}

@@ -1,0 +1,355 @@
+//go:build linux
+
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestTools(t *testing.T) {
+	s := newServer(t, nil)
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			cs := connect(t, s, era, nil)
+			res, err := cs.ListTools(context.Background(), nil)
+			require.NoError(t, err)
+			require.Len(t, res.Tools, len(s.cfg.Manifest.Tools))
+			for _, tl := range res.Tools {
+				require.NotNil(t, tl.Annotations, tl.Name)
+				assert.NotEmpty(t, tl.Title, tl.Name)
+				assert.Equal(t, tl.Title, tl.Annotations.Title)
+				raw, err := json.Marshal(tl.Annotations)
+				require.NoError(t, err)
+				for _, h := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+					assert.Contains(t, string(raw), `"`+h+`"`, "%s: %s must be explicit on the wire", tl.Name, h)
+				}
+			}
+		})
+	}
+	t.Run("read-only advertises only read-only tools", func(t *testing.T) {
+		ro := newServer(t, func(c *Config) { c.ReadOnly = true })
+		cs := connect(t, ro, "", nil)
+		res, err := cs.ListTools(context.Background(), nil)
+		require.NoError(t, err)
+		for _, tl := range res.Tools {
+			assert.True(t, tl.Annotations.ReadOnlyHint, tl.Name)
+		}
+		_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "destroy"})
+		assert.Error(t, err, "a tool that is not advertised cannot be called")
+	})
+}
+
+func TestCall_Results(t *testing.T) {
+	s := newServer(t, nil)
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			cs := connect(t, s, era, nil)
+			t.Run("ok", func(t *testing.T) {
+				res := callTool(t, cs, "read_echo", map[string]any{"text": "hola"})
+				o := outcome(t, res)
+				assert.False(t, res.IsError)
+				assert.Equal(t, "hola\n", text(res))
+				assert.Equal(t, CodeOK, o.Code)
+				assert.Equal(t, "read_echo", o.Tool)
+				assert.Equal(t, "read", o.Tier)
+				assert.Equal(t, 10.0, o.TimeoutSeconds)
+				assert.True(t, o.TreeDead)
+				assert.Nil(t, res.StructuredContent)
+			})
+			t.Run("json output is also structured", func(t *testing.T) {
+				res := callTool(t, cs, "read_json", nil)
+				assert.False(t, res.IsError)
+				assert.Equal(t, map[string]any{"modelo": "303", "periodo": "1T", "resultado": 123.45}, res.StructuredContent)
+			})
+			t.Run("argv is rendered, never a shell", func(t *testing.T) {
+				res := callTool(t, cs, "read_argv", map[string]any{"year": 2025, "tags": []string{"a b", "$(id)"}, "nif": "-rf"})
+				require.False(t, res.IsError, text(res))
+				line := strings.SplitN(text(res), "\n", 2)[0]
+				var argv []string
+				require.NoError(t, json.Unmarshal([]byte(line), &argv))
+				assert.Equal(t, []string{"argv", "+", "ok", "--year=2025", "--tag=a b", "--tag=$(id)", "--", "-rf"}, argv)
+			})
+			t.Run("non-zero exit", func(t *testing.T) {
+				res := callTool(t, cs, "read_fail", map[string]any{"code": "3"})
+				o := outcome(t, res)
+				assert.True(t, res.IsError)
+				assert.Nil(t, res.StructuredContent)
+				assert.Equal(t, CodeExit, o.Code)
+				require.NotNil(t, o.ExitCode)
+				assert.Equal(t, 3, *o.ExitCode)
+				assert.Equal(t, "read_fail failed: the CLI exited with code 3.\n\nError output (last part):\nboom\n\n\nOutput:\npartial\n", text(res))
+			})
+			t.Run("invalid arguments: nothing runs", func(t *testing.T) {
+				ran := false
+				testHookBeforeRun = func(string) { ran = true }
+				defer func() { testHookBeforeRun = nil }()
+				for _, tc := range []struct {
+					args  any
+					field string
+				}{
+					{map[string]any{"year": 1999}, "year"},
+					{map[string]any{"period": "5T"}, "period"},
+					{map[string]any{"yaer": 2025}, "yaer"},
+					{map[string]any{"tags": "a"}, "tags"},
+				} {
+					res := callTool(t, cs, "read_argv", tc.args)
+					o := outcome(t, res)
+					assert.True(t, res.IsError)
+					assert.Equal(t, CodeInvalidArguments, o.Code)
+					require.NotNil(t, o.Field)
+					assert.Equal(t, tc.field, *o.Field)
+					assert.Contains(t, text(res), `argument "`+tc.field+`"`)
+				}
+				res := callTool(t, cs, "read_echo", map[string]any{})
+				assert.Equal(t, "text", *outcome(t, res).Field)
+				assert.False(t, ran, "the CLI must not start for invalid arguments")
+			})
+			t.Run("output is capped", func(t *testing.T) {
+				res := callTool(t, cs, "read_flood", nil)
+				assert.False(t, res.IsError)
+				assert.LessOrEqual(t, len(text(res)), DefaultMaxResultBytes)
+				assert.Contains(t, text(res), "bytes left out")
+			})
+			t.Run("private keys are redacted", func(t *testing.T) {
+				res := callTool(t, cs, "read_pem", nil)
+				assert.Equal(t, "before\n[redacted private key]\nafter\n", text(res))
+			})
+		})
+	}
+}
+
+func TestCall_Environment(t *testing.T) {
+	t.Setenv("AEAT_TEST_PASSED", "yes")
+	t.Setenv("AEAT_TEST_SECRET", "no")
+	t.Setenv("AEAT_TEST_FLAG_PASSED", "flag")
+	t.Setenv("LC_TIME", "es_ES.UTF-8")
+	s := newServer(t, func(c *Config) { c.PassEnv = []string{"AEAT_TEST_FLAG_PASSED"} })
+	cs := connect(t, s, "", nil)
+	res := callTool(t, cs, "read_env", nil)
+	var env map[string]string
+	require.NoError(t, json.Unmarshal([]byte(text(res)), &env))
+	assert.Equal(t, "yes", env["AEAT_TEST_PASSED"], "cli.env.pass")
+	assert.Equal(t, "flag", env["AEAT_TEST_FLAG_PASSED"], "--pass-env")
+	assert.Equal(t, "1", env["AEAT_NONINTERACTIVE"], "cli.env.set")
+	assert.Equal(t, "es_ES.UTF-8", env["LC_TIME"], "locale variables are basics")
+	assert.NotEmpty(t, env["PATH"])
+	assert.NotContains(t, env, "AEAT_TEST_SECRET", "the server's environment must not leak")
+}
+
+func TestCall_CLIUnavailable(t *testing.T) {
+	m := loadManifest(t)
+	_, cliErr := m.ResolveCommand("/nonexistent/aeat", "")
+	require.Error(t, cliErr)
+	s := newServer(t, func(c *Config) { c.CLIPath, c.CLIError = "", cliErr })
+	cs := connect(t, s, "", nil)
+	res := callTool(t, cs, "read_echo", map[string]any{"text": "x"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, CodeCLIUnavailable, outcome(t, res).Code)
+	assert.Contains(t, text(res), "/nonexistent/aeat")
+	assert.Contains(t, text(res), "--cli")
+}
+
+func TestCall_Timeout(t *testing.T) {
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			for _, lang := range []string{"en", "es"} {
+				t.Run(lang, func(t *testing.T) {
+					s := newServer(t, func(c *Config) {
+						c.Ceilings.Live = 700 * time.Millisecond
+						c.Printer = i18n.Parse(lang)
+					})
+					cs := connect(t, s, era, nil)
+					res := callTool(t, cs, "live_pull", nil)
+					o := outcome(t, res)
+					assert.True(t, res.IsError)
+					assert.Nil(t, res.StructuredContent)
+					assert.Equal(t, CodeTimeout, o.Code)
+					assert.True(t, o.TimedOut)
+					assert.True(t, o.Retryable)
+					assert.Equal(t, 0.7, o.TimeoutSeconds)
+					assert.True(t, o.TreeDead)
+					msg := text(res)
+					if lang == "en" {
+						assert.Contains(t, msg, "live_pull did not finish within the 0.7 s ceiling of its tier (live)")
+						assert.Contains(t, msg, "--timeout-live")
+					} else {
+						assert.Contains(t, msg, "La herramienta live_pull no terminó dentro del límite de 0.7 s de su nivel (en línea)")
+						assert.Contains(t, msg, "--timeout-live")
+					}
+				})
+			}
+		})
+	}
+	t.Run("a writing tier warns of a partial change", func(t *testing.T) {
+		s := newServer(t, func(c *Config) { c.Ceilings.Live = 500 * time.Millisecond })
+		cs := connect(t, s, "", nil)
+		res := callTool(t, cs, "live_submit", nil)
+		assert.Contains(t, text(res), "the change may have been partly applied")
+	})
+}
+
+// TestCall_Cancel: a client's notifications/cancelled kills the call's tree.
+func TestCall_Cancel(t *testing.T) {
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			s := newServer(t, nil)
+			cs := connect(t, s, era, nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() {
+				_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
+				done <- err
+			}()
+			waitForFakecli(t, 3)
+			cancel()
+			require.Error(t, <-done)
+			requireNoFakecli(t, 2*time.Second)
+		})
+	}
+}
+
+// waitForFakecli waits until at least n fakecli processes run.
+func waitForFakecli(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(fakecliPids()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("fakecli did not start %d processes", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// requireNoFakecli waits until no fakecli started by this test process is
+// left: every tree the server started is gone.
+func requireNoFakecli(t *testing.T, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		pids := fakecliPids()
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			killPids(pids)
+			t.Fatalf("fakecli processes left: %v", pids)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestCall_Progress(t *testing.T) {
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			type note struct {
+				progress, total float64
+				msg             string
+				at              time.Time
+			}
+			var mu sync.Mutex
+			var notes []note
+			s := newServer(t, func(c *Config) {
+				c.Ceilings.Live = 2500 * time.Millisecond
+				c.Heartbeat = 700 * time.Millisecond
+			})
+			cs := connect(t, s, era, &mcp.ClientOptions{
+				ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+					mu.Lock()
+					notes = append(notes, note{req.Params.Progress, req.Params.Total, req.Params.Message, time.Now()})
+					mu.Unlock()
+				},
+			})
+			params := &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}}
+			params.SetProgressToken(42)
+			res, err := cs.CallTool(context.Background(), params)
+			require.NoError(t, err)
+			returned := time.Now()
+			assert.Equal(t, CodeTimeout, outcome(t, res).Code)
+			time.Sleep(300 * time.Millisecond)
+			mu.Lock()
+			defer mu.Unlock()
+			require.GreaterOrEqual(t, len(notes), 3, "progress from lines and heartbeats")
+			// 100 ms lines for 2.5 s: at most twice a second, plus heartbeats.
+			assert.LessOrEqual(t, len(notes), 10)
+			for i, n := range notes {
+				assert.Equal(t, 2.5, n.total)
+				assert.True(t, strings.HasPrefix(n.msg, "live_pull: "), n.msg)
+				assert.True(t, n.at.Before(returned), "progress after the result")
+				if i > 0 {
+					assert.Greater(t, n.progress, notes[i-1].progress, "progress must increase")
+				}
+			}
+			assert.Contains(t, notes[len(notes)-1].msg, " — line ", "the last output line is shown")
+		})
+	}
+}
+
+func TestCall_TierSlots(t *testing.T) {
+	s := newServer(t, func(c *Config) {
+		c.Slots = map[annotations.Tier]int{annotations.Live: 2, annotations.Mutate: 1, annotations.Read: 8}
+		c.Ceilings.Live = 3 * time.Second
+	})
+	cs := connect(t, s, "", nil)
+	t.Run("slow live calls do not delay a quick read", func(t *testing.T) {
+		var wg sync.WaitGroup
+		for i := 0; i < 2; i++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); callTool(t, cs, "live_pull", nil) }()
+		}
+		time.Sleep(300 * time.Millisecond)
+		start := time.Now()
+		res := callTool(t, cs, "read_echo", map[string]any{"text": "quick"})
+		assert.Equal(t, CodeOK, outcome(t, res).Code)
+		assert.Less(t, time.Since(start), time.Second)
+		wg.Wait()
+	})
+	t.Run("waiting for a slot counts toward the ceiling", func(t *testing.T) {
+		s := newServer(t, func(c *Config) {
+			c.Slots = map[annotations.Tier]int{annotations.Read: 1}
+			c.Ceilings.Read = 800 * time.Millisecond
+		})
+		cs := connect(t, s, "", nil)
+		// The first call holds the only slot past the second's ceiling:
+		// it ignores SIGTERM, so it leaves at 800 ms + the 300 ms grace.
+		go callTool(t, cs, "read_stubborn", map[string]any{"duration": "5s"})
+		time.Sleep(100 * time.Millisecond)
+		res := callTool(t, cs, "read_echo", map[string]any{"text": "late"})
+		o := outcome(t, res)
+		assert.Equal(t, CodeTimeout, o.Code)
+		assert.InDelta(t, 800, o.DurationMS, 250, "timed out while waiting for the slot")
+	})
+}
+
+func TestCall_ScratchDir(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.Manifest.CLI.Cwd = annotations.ScratchDir })
+	cs := connect(t, s, "", nil)
+	res := callTool(t, cs, "read_echo", map[string]any{"text": "x"})
+	assert.Equal(t, CodeOK, outcome(t, res).Code)
+}
+
+func TestCall_PanicBecomesInternal(t *testing.T) {
+	s := newServer(t, nil)
+	cs := connect(t, s, "", nil)
+	testHookBeforeRun = func(tool string) {
+		if tool == "read_echo" {
+			panic("boom")
+		}
+	}
+	defer func() { testHookBeforeRun = nil }()
+	res := callTool(t, cs, "read_echo", map[string]any{"text": "x"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, CodeInternal, outcome(t, res).Code)
+	res = callTool(t, cs, "mutate_store", nil)
+	assert.Equal(t, CodeOK, outcome(t, res).Code, "the server stays up after a panic")
+}

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the tool snapshots in testdata/toolsnaps")
+
+// shippedManifests are the manifests whose tools users see.
+var shippedManifests = []string{"../../examples/aeat.manifest.json"}
+
+// TestToolSnapshots pins what hosts see of every shipped tool — name, title,
+// description, input schema, annotations — in
+// testdata/toolsnaps/<manifest>/<tool>.json (sorted keys). A change to a
+// manifest or to schema generation shows up as a diff; `go test
+// ./internal/server -update` rewrites them. A missing snapshot fails.
+func TestToolSnapshots(t *testing.T) {
+	for _, path := range shippedManifests {
+		m, err := annotations.Load(path)
+		require.NoError(t, err)
+		dir := filepath.Join("testdata", "toolsnaps", trimExt(filepath.Base(path)))
+		for _, tl := range m.Tools {
+			t.Run(tl.Name, func(t *testing.T) {
+				got := snapshot(t, tl)
+				file := filepath.Join(dir, tl.Name+".json")
+				if *update {
+					require.NoError(t, os.MkdirAll(dir, 0o755))
+					require.NoError(t, os.WriteFile(file, got, 0o644))
+					return
+				}
+				want, err := os.ReadFile(file)
+				require.NoError(t, err, "no snapshot: run go test ./internal/server -update")
+				assert.Equal(t, string(want), string(got), "stale snapshot: run go test ./internal/server -update and review the diff")
+			})
+		}
+		if !*update {
+			// A snapshot whose tool is gone is stale too.
+			files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+			assert.Len(t, files, len(m.Tools), "snapshots of removed tools in %s", dir)
+		}
+	}
+}
+
+func snapshot(t *testing.T, tl *annotations.Tool) []byte {
+	raw, err := json.Marshal(mcpTool(tl))
+	require.NoError(t, err)
+	var v any
+	require.NoError(t, json.Unmarshal(raw, &v)) // maps marshal with sorted keys
+	out, err := json.MarshalIndent(v, "", "  ")
+	require.NoError(t, err)
+	return append(out, '\n')
+}
+
+func trimExt(name string) string {
+	for ext := filepath.Ext(name); ext != ""; ext = filepath.Ext(name) {
+		name = name[:len(name)-len(ext)]
+	}
+	return name
+}
