@@ -27,7 +27,23 @@ type cgroupHome struct {
 	memory bool   // memory.max can be set on call cgroups
 	kill   bool   // cgroup.kill exists (Linux ≥ 5.14)
 	seq    atomic.Uint64
+	// idle holds call cgroups confirmed empty, kept for the next call:
+	// creating and removing a cgroup costs more than the rest of the
+	// supervision put together. Only cgroups that were never killed and
+	// have no memory.max are pooled: the limit and OOM counters would carry
+	// over, and on Linux 6.18 (seen here) a cgroup once written to
+	// cgroup.kill SIGKILLs every task later cloned into it with
+	// CLONE_INTO_CGROUP.
+	idle chan idleCgroup
 }
+
+type idleCgroup struct {
+	dir string
+	fd  int
+}
+
+// poolSize bounds the idle cgroups a Runner keeps.
+const poolSize = 16
 
 // newCgroupHome finds the cgroup v2 hierarchy and makes our home in the
 // server's cgroup. It fails on cgroup v1-only hosts and where the hierarchy
@@ -48,7 +64,7 @@ func newCgroupHome(wantMemory bool) (*cgroupHome, error) {
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return nil, fmt.Errorf("cgroup v2 at %s is not writable: %w", parent, err)
 	}
-	h := &cgroupHome{dir: dir, rel: filepath.Join(rel, filepath.Base(dir))}
+	h := &cgroupHome{dir: dir, rel: filepath.Join(rel, filepath.Base(dir)), idle: make(chan idleCgroup, poolSize)}
 	if _, err := os.Stat(filepath.Join(dir, "cgroup.kill")); err == nil {
 		h.kill = true
 	}
@@ -111,6 +127,9 @@ func hasWord(b []byte, w string) bool {
 
 // remove kills whatever is left in the home and removes it.
 func (h *cgroupHome) remove() error {
+	for len(h.idle) > 0 {
+		unix.Close((<-h.idle).fd)
+	}
 	entries, _ := os.ReadDir(h.dir)
 	for _, e := range entries {
 		if e.IsDir() {
@@ -143,6 +162,8 @@ func rmdirRetry(dir string) error {
 // cgroupTree is one call's cgroup.
 type cgroupTree struct {
 	p      *linuxPlatform
+	killed bool // cgroup.kill or SIGKILL was used: never pool it
+	slow   bool // something besides the leader had to be stopped
 	leader int
 	home   *cgroupHome
 	dir    string
@@ -152,12 +173,20 @@ type cgroupTree struct {
 
 func (p *linuxPlatform) newCgroupTree(spec *Spec) (tree, error) {
 	h := p.home
+	wantMemory := spec.MemoryLimit > 0 && h.memory
+	if !wantMemory {
+		select {
+		case c := <-h.idle:
+			return &cgroupTree{p: p, home: h, dir: c.dir, fd: c.fd}, nil
+		default:
+		}
+	}
 	dir := filepath.Join(h.dir, "call-"+strconv.FormatUint(h.seq.Add(1), 10))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating call cgroup: %w", err)
 	}
 	t := &cgroupTree{p: p, home: h, dir: dir, fd: -1}
-	if spec.MemoryLimit > 0 && h.memory {
+	if wantMemory {
 		limit := []byte(strconv.FormatInt(spec.MemoryLimit, 10))
 		if os.WriteFile(filepath.Join(dir, "memory.max"), limit, 0) == nil {
 			t.memMax = true
@@ -174,7 +203,7 @@ func (t *cgroupTree) kernelMemoryLimit() bool { return t.memMax }
 
 func (t *cgroupTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	useFD := t.p.cloneFD.Load()
-	if useFD {
+	if useFD && t.fd < 0 {
 		fd, err := unix.Open(t.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			useFD = false
@@ -229,7 +258,11 @@ func cloneRefused(err error) bool {
 func (t *cgroupTree) waitExit(cmd *exec.Cmd) { waitExitNoReap(cmd.Process.Pid) }
 
 func (t *cgroupTree) stop(grace time.Duration, leftovers bool) bool {
-	return escalate(t, grace, leftovers)
+	if leftovers && !t.alive() {
+		return true // the common case: nothing was left behind
+	}
+	t.slow = true
+	return escalate(t, grace, false)
 }
 
 // holds reports whether a process is (or, a zombie, was) in one of our calls'
@@ -272,6 +305,7 @@ func (t *cgroupTree) signalAll(sig syscall.Signal) int {
 }
 
 func (t *cgroupTree) killAll() {
+	t.killed = true
 	if t.home.kill && os.WriteFile(filepath.Join(t.dir, "cgroup.kill"), []byte("1"), 0) == nil {
 		return
 	}
@@ -318,18 +352,30 @@ func (t *cgroupTree) oomKilled() bool {
 func (t *cgroupTree) release() {
 	if t.leader != 0 {
 		t.p.leaders.Delete(t.leader)
-		t.p.reapOrphans(t.home.holds)
-	}
-	if t.fd >= 0 {
-		unix.Close(t.fd)
-		t.fd = -1
+		t.p.reapOrphans(t.home.holds, t.slow)
 	}
 	if t.alive() {
 		// Only reached when Run could not confirm the tree dead; leave
 		// the cgroup for the lifeline or Close to sweep.
+		t.closeFD()
 		return
 	}
+	if !t.memMax && !t.killed {
+		select {
+		case t.home.idle <- idleCgroup{dir: t.dir, fd: t.fd}:
+			return
+		default:
+		}
+	}
+	t.closeFD()
 	_ = rmdirRetry(t.dir)
+}
+
+func (t *cgroupTree) closeFD() {
+	if t.fd >= 0 {
+		unix.Close(t.fd)
+		t.fd = -1
+	}
 }
 
 var pageSize = int64(os.Getpagesize())

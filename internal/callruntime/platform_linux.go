@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -212,7 +213,13 @@ func (p *linuxPlatform) sysProcAttr() *syscall.SysProcAttr {
 // server. It peeks first (waitid WNOWAIT), so a call that left nothing behind
 // pays one system call. Leaders of calls in flight are never touched: their
 // exit status belongs to os/exec.
-func (p *linuxPlatform) reapOrphans(belongs func(procInfo) bool) {
+//
+// With thorough false (the call's tree was gone when its leader exited), a
+// peek that finds only another call's leader — a zombie for the instant
+// before its Run reaps it — skips the /proc scan: with many calls in flight
+// that scan would run on every call. An orphan such a call left (it exited
+// after its parent, before the leader) is then reaped by a later call.
+func (p *linuxPlatform) reapOrphans(belongs func(procInfo) bool, thorough bool) {
 	if !p.subreap {
 		return
 	}
@@ -220,6 +227,9 @@ func (p *linuxPlatform) reapOrphans(belongs func(procInfo) bool) {
 	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
 	if err != nil || info.Signo == 0 {
 		return // no child of ours is a zombie
+	}
+	if _, leader := p.leaders.Load(siginfoPid(&info)); leader && !thorough {
+		return
 	}
 	p.startMu.Lock()
 	defer p.startMu.Unlock()
@@ -234,6 +244,16 @@ func (p *linuxPlatform) reapOrphans(belongs func(procInfo) bool) {
 		var ws unix.WaitStatus
 		_, _ = unix.Wait4(pi.pid, &ws, unix.WNOHANG, nil)
 	}
+}
+
+// siginfoPid reads si_pid, which x/sys/unix leaves in the padding: it follows
+// three ints, aligned to the word size.
+func siginfoPid(info *unix.Siginfo) int {
+	off := uintptr(12)
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		off = 16
+	}
+	return int(*(*int32)(unsafe.Add(unsafe.Pointer(info), off)))
 }
 
 // sweepOrphans kills and reaps every orphan re-parented to us that no call

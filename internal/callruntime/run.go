@@ -373,7 +373,9 @@ func (s *supervision) read(wg *sync.WaitGroup, r io.Reader, stream Stream, captu
 			lines.Write(p)
 		}
 	}
-	buf := make([]byte, 32<<10)
+	bp := readBufs.Get().(*[]byte)
+	defer readBufs.Put(bp)
+	buf := *bp
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
@@ -394,6 +396,10 @@ func (s *supervision) read(wg *sync.WaitGroup, r io.Reader, stream Stream, captu
 		lines.Flush()
 	}
 }
+
+// readBufs recycles the pipe readers' buffers: two per call would otherwise
+// be garbage for every call.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // watchMemory samples the tree's RSS until ctx ends, closing over when it
 // goes past limit. It returns the peak it saw.

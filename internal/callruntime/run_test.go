@@ -397,3 +397,20 @@ func TestRunner_CloseStopsCalls(t *testing.T) {
 	_, err = r.Run(context.Background(), spec("ok"))
 	assert.ErrorIs(t, err, callruntime.ErrRunnerClosed)
 }
+
+// TestRun_ReusedCgroups: cgroups are pooled between calls; one whose tree
+// had to be killed must never be reused (on some kernels a killed cgroup
+// kills everything later cloned into it).
+func TestRun_ReusedCgroups(t *testing.T) {
+	r := newRunner(t)
+	for i := 0; i < 3; i++ {
+		s := spec("ignore-term", "tree stubborn", "hang")
+		s.Timeout, s.KillGrace = 100*time.Millisecond, 100*time.Millisecond
+		assert.Equal(t, callruntime.TimedOut, run(t, r, s).Outcome)
+		for j := 0; j < 3; j++ {
+			res := run(t, r, spec("ok"))
+			assert.Equal(t, callruntime.Exited, res.Outcome, "call %d after a kill", j)
+			assert.Equal(t, 0, res.ExitCode)
+		}
+	}
+}
