@@ -8,7 +8,9 @@ package main
 
 import (
 	"errors"
+
 	"fmt"
+	"github.com/aeat-mcp/aeat-mcp/internal/demo"
 	"os"
 )
 
@@ -25,10 +27,22 @@ type exitError struct {
 	err  error
 }
 
-func (e *exitError) Error() string { return e.err.Error() }
+// Error is "" for an exit code with nothing more to say (a call whose error
+// result was already printed).
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
 func (e *exitError) Unwrap() error { return e.err }
 
-func main() { os.Exit(run(os.Args[1:])) }
+func main() {
+	if demo.IsDemoCLI(os.Args[1:]) {
+		demo.Run() // the built-in demo's fake CLI is this binary
+	}
+	os.Exit(run(os.Args[1:]))
+}
 
 func run(args []string) int {
 	root := newRootCmd()
@@ -39,7 +53,7 @@ func run(args []string) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
+		if ee.Error() != "" {
 			fmt.Fprintln(os.Stderr, "aeat-mcp:", ee.err)
 		}
 		return ee.code

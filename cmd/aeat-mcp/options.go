@@ -11,6 +11,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/demo"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/pflag"
@@ -21,6 +22,7 @@ import (
 // than args.
 type options struct {
 	manifest       string
+	demo           bool
 	cli            string
 	lang           string
 	timeoutRead    time.Duration
@@ -39,6 +41,7 @@ type options struct {
 
 func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.manifest, "manifest", "", "the manifest file (env AEAT_MCP_MANIFEST)")
+	fs.BoolVar(&o.demo, "demo", false, "serve the built-in demo CLI and manifest (no other set-up needed)")
 	fs.StringVar(&o.cli, "cli", "", "path of the CLI, overriding the manifest's cli.command")
 	fs.StringVar(&o.lang, "lang", "", "language of messages: en, es, ca, gl, eu (default from AEAT_MCP_LANG, LC_ALL, LC_MESSAGES, LANG)")
 	fs.DurationVar(&o.timeoutRead, "timeout-read", annotations.DefaultReadTimeout, "ceiling of READ tools (local reads)")
@@ -116,8 +119,15 @@ func (o *options) logger(stderr io.Writer) (*slog.Logger, func(), error) {
 // error listing every problem: serving half a manifest, or guessing missing
 // hints, is worse than not serving.
 func (o *options) loadManifest() (*annotations.Manifest, error) {
+	if o.demo {
+		m, err := demo.Manifest()
+		if err != nil {
+			return nil, &exitError{exitFailure, fmt.Errorf("the built-in demo manifest: %w", err)}
+		}
+		return m, nil
+	}
 	if o.manifest == "" {
-		return nil, &exitError{exitUsage, fmt.Errorf("no manifest: pass --manifest FILE (or set AEAT_MCP_MANIFEST)")}
+		return nil, &exitError{exitUsage, fmt.Errorf("no manifest: pass --manifest FILE (or set AEAT_MCP_MANIFEST), or --demo for the built-in demo")}
 	}
 	m, err := annotations.Load(o.manifest)
 	if err != nil {
@@ -142,7 +152,11 @@ func selfDir() string {
 // serverConfig turns the options into a server.Config. The CLI not
 // resolving is not an error: the server starts and each call explains.
 func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, logger *slog.Logger) server.Config {
-	cliPath, cliErr := m.ResolveCommand(o.cli, selfDir())
+	override := o.cli
+	if o.demo && override == "" {
+		override, _ = os.Executable() // the demo CLI is this binary
+	}
+	cliPath, cliErr := m.ResolveCommand(override, selfDir())
 	if cliErr != nil {
 		logger.Warn("CLI unavailable; every call will say so", "error", cliErr)
 	}

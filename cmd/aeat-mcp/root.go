@@ -33,7 +33,7 @@ With no subcommand it serves, as MCP hosts expect.`,
 		},
 	}
 	opts.register(root.PersistentFlags())
-	root.AddCommand(newServeCmd(opts), newVersionCmd())
+	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newVersionCmd())
 	return root
 }
 

@@ -303,3 +303,41 @@ func TestE2E_MissingCLIStillServes(t *testing.T) {
 	assert.Equal(t, CodeCLIUnavailable, outcome(t, res).Code)
 	assert.Contains(t, text(res), "/nonexistent/aeat")
 }
+
+// TestE2E_HostDies: the host is SIGKILLed while a call runs and our stdin
+// stays open (someone else holds its other end): the server notices its
+// parent is gone, kills the call's tree and exits.
+func TestE2E_HostDies(t *testing.T) {
+	inR, inW, err := os.Pipe()
+	require.NoError(t, err)
+	outR, outW, err := os.Pipe()
+	require.NoError(t, err)
+	defer inW.Close()
+	defer outR.Close()
+	host := exec.Command(os.Args[0], "-test.run=^$")
+	host.Env = append(os.Environ(), "SERVER_TEST_HELPER=parent", "AEAT_MCP_BINARY="+binary, "AEAT_MCP_MANIFEST="+testManifestPath(t))
+	host.ExtraFiles = []*os.File{inR, outW}
+	host.Stderr = os.Stderr
+	hostOut, err := host.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, host.Start())
+	inR.Close()
+	outW.Close()
+	var serverPid int
+	_, err = fmt.Fscan(hostOut, &serverPid)
+	require.NoError(t, err)
+
+	out := bufio.NewReader(outR)
+	_, err = io.WriteString(inW, initLine+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`+"\n")
+	require.NoError(t, err)
+	_, err = out.ReadString('\n') // initialize answered
+	require.NoError(t, err)
+	waitForFakecli(t, 3)
+	pids := fakecliPids()
+	pids["aeat-mcp"] = serverPid
+
+	require.NoError(t, host.Process.Kill())
+	_ = host.Wait()
+	requireGone(t, pids, 1500*time.Millisecond)
+}

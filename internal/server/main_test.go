@@ -29,6 +29,9 @@ import (
 var fakecli, binary string
 
 func TestMain(m *testing.M) {
+	if os.Getenv("SERVER_TEST_HELPER") == "parent" {
+		os.Exit(helperParent())
+	}
 	dir, err := os.MkdirTemp("", "server-test")
 	if err != nil {
 		panic(err)
@@ -192,4 +195,20 @@ func fakecliPids() map[string]int {
 		}
 	}
 	return out
+}
+
+// helperParent plays a host: it starts aeat-mcp on the pipes it inherited as
+// fds 3 (stdin) and 4 (stdout), prints the server's pid, and waits to be
+// killed.
+func helperParent() int {
+	cmd := exec.Command(os.Getenv("AEAT_MCP_BINARY"), "--manifest", os.Getenv("AEAT_MCP_MANIFEST"), "--log-level", "error")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.NewFile(3, "in"), os.NewFile(4, "out"), os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	fmt.Println(cmd.Process.Pid)
+	for {
+		time.Sleep(time.Hour)
+	}
 }

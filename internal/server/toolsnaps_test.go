@@ -15,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the tool snapshots in testdata/toolsnaps")
 
 // shippedManifests are the manifests whose tools users see.
-var shippedManifests = []string{"../../examples/aeat.manifest.json"}
+var shippedManifests = []string{"../../examples/aeat.manifest.json", "../demo/demo.manifest.json"}
 
 // TestToolSnapshots pins what hosts see of every shipped tool — name, title,
 // description, input schema, annotations — in
