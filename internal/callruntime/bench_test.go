@@ -103,3 +103,33 @@ func BenchmarkKillLatency(b *testing.B) {
 		r.Close()
 	}
 }
+
+// BenchmarkRunVsRaw interleaves a raw exec and a supervised Run of the same
+// program in every iteration and reports the ratio of their medians, so both
+// see the same machine conditions.
+func BenchmarkRunVsRaw(b *testing.B) {
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	s := callruntime.Spec{Path: fakecli, Args: []string{"ok"}, Timeout: time.Minute, Filter: callruntime.RedactPrivateKeys}
+	var raw, run []float64
+	for b.Loop() {
+		t0 := time.Now()
+		if err := exec.Command(fakecli, "ok").Run(); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if res, err := r.Run(context.Background(), s); err != nil || res.ExitCode != 0 {
+			b.Fatal(err, res.Outcome)
+		}
+		raw = append(raw, float64(t1.Sub(t0)))
+		run = append(run, float64(time.Since(t1)))
+	}
+	sort.Float64s(raw)
+	sort.Float64s(run)
+	b.ReportMetric(raw[len(raw)/2]/1e6, "ms-raw")
+	b.ReportMetric(run[len(run)/2]/1e6, "ms-run")
+	b.ReportMetric(run[len(run)/2]/raw[len(raw)/2], "x-raw")
+}

@@ -69,6 +69,78 @@ func BenchmarkToolCall(b *testing.B) {
 	})
 }
 
+// BenchmarkToolCallVsRaw interleaves a raw exec and a tool call in every
+// iteration and reports the ratio of their medians: on a shared, noisy
+// machine the two then see the same conditions, which separate benchmarks
+// run seconds apart do not.
+func BenchmarkToolCallVsRaw(b *testing.B) {
+	s := newServer(b, nil)
+	cs := connect(b, s, "", nil)
+	params := &mcp.CallToolParams{Name: "read_echo", Arguments: map[string]any{"text": "hola"}}
+	var raw, tool []float64
+	for b.Loop() {
+		t0 := time.Now()
+		if err := exec.Command(fakecli, "echo", "--", "hola").Run(); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := cs.CallTool(context.Background(), params); err != nil {
+			b.Fatal(err)
+		}
+		raw = append(raw, float64(t1.Sub(t0)))
+		tool = append(tool, float64(time.Since(t1)))
+	}
+	b.ReportMetric(median(raw)/1e6, "ms-raw")
+	b.ReportMetric(median(tool)/1e6, "ms-call")
+	b.ReportMetric(median(tool)/median(raw), "x-raw")
+}
+
+// BenchmarkThroughputVsRaw runs 8 calls at a time, alternating rounds of raw
+// execs and of tool calls, and reports tool-call throughput as a fraction
+// of raw-exec throughput.
+func BenchmarkThroughputVsRaw(b *testing.B) {
+	s := newServer(b, nil)
+	cs := connect(b, s, "", nil)
+	params := &mcp.CallToolParams{Name: "read_echo", Arguments: map[string]any{"text": "hola"}}
+	const inFlight, perRound = 8, 64
+	round := func(f func() error) time.Duration {
+		start := time.Now()
+		work := make(chan struct{}, perRound)
+		for i := 0; i < perRound; i++ {
+			work <- struct{}{}
+		}
+		close(work)
+		done := make(chan struct{})
+		for w := 0; w < inFlight; w++ {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				for range work {
+					if err := f(); err != nil {
+						b.Error(err)
+					}
+				}
+			}()
+		}
+		for w := 0; w < inFlight; w++ {
+			<-done
+		}
+		return time.Since(start)
+	}
+	var rawT, toolT time.Duration
+	for b.Loop() {
+		rawT += round(func() error { return exec.Command(fakecli, "echo", "--", "hola").Run() })
+		toolT += round(func() error { _, err := cs.CallTool(context.Background(), params); return err })
+	}
+	b.ReportMetric(float64(perRound*b.N)/rawT.Seconds(), "raw-calls/s")
+	b.ReportMetric(float64(perRound*b.N)/toolT.Seconds(), "tool-calls/s")
+	b.ReportMetric(rawT.Seconds()/toolT.Seconds(), "x-raw-throughput")
+}
+
+func median(v []float64) float64 {
+	sort.Float64s(v)
+	return v[len(v)/2]
+}
+
 // BenchmarkStartToInitialize measures what a host waits for: from spawning
 // the aeat-mcp binary to its answer to initialize. Reports the median.
 func BenchmarkStartToInitialize(b *testing.B) {
