@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -109,4 +110,20 @@ func TestGate_ElicitationError(t *testing.T) {
 	res := callTool(t, cs, "destroy", nil)
 	require.NotNil(t, res)
 	assert.Equal(t, CodeRefused, outcome(t, res).Code, "an error is a no")
+}
+
+func TestGate_NoAnswerIsANo(t *testing.T) {
+	old := ConfirmWait
+	ConfirmWait = 200 * time.Millisecond
+	defer func() { ConfirmWait = old }()
+	s := newServer(t, nil)
+	asked := 0
+	cs := connect(t, s, "2025-11-25", elicitClient(func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		time.Sleep(2 * time.Second) // the user walked away
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+	}, &asked))
+	start := time.Now()
+	res := callTool(t, cs, "destroy", nil)
+	assert.Equal(t, CodeRefused, outcome(t, res).Code)
+	assert.Less(t, time.Since(start), 1500*time.Millisecond)
 }

@@ -5,6 +5,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -334,8 +335,39 @@ func TestCall_TierSlots(t *testing.T) {
 func TestCall_ScratchDir(t *testing.T) {
 	s := newServer(t, func(c *Config) { c.Manifest.CLI.Cwd = annotations.ScratchDir })
 	cs := connect(t, s, "", nil)
-	res := callTool(t, cs, "read_echo", map[string]any{"text": "x"})
-	assert.Equal(t, CodeOK, outcome(t, res).Code)
+	first := strings.TrimSpace(text(callTool(t, cs, "read_cwd", nil)))
+	second := strings.TrimSpace(text(callTool(t, cs, "read_cwd", nil)))
+	assert.Contains(t, first, "aeat-mcp-call-")
+	assert.NotEqual(t, first, second, "a fresh directory per call")
+	_, err := os.Stat(first)
+	assert.True(t, os.IsNotExist(err), "the scratch directory is removed after the call")
+}
+
+func TestCall_ProgressIsRedacted(t *testing.T) {
+	var mu sync.Mutex
+	var msgs []string
+	s := newServer(t, func(c *Config) { c.Heartbeat = 10 * time.Millisecond })
+	cs := connect(t, s, "", &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			msgs = append(msgs, req.Params.Message)
+			mu.Unlock()
+		},
+	})
+	params := &mcp.CallToolParams{Name: "read_fail", Arguments: map[string]any{"code": "0"}}
+	params.SetProgressToken(1)
+	_, err := cs.CallTool(context.Background(), params)
+	require.NoError(t, err)
+	params = &mcp.CallToolParams{Name: "read_pem", Arguments: map[string]any{}}
+	params.SetProgressToken(2)
+	_, err = cs.CallTool(context.Background(), params)
+	require.NoError(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, m := range msgs {
+		assert.NotContains(t, m, "secret")
+		assert.NotContains(t, m, "MIIE")
+	}
 }
 
 func TestCall_PanicBecomesInternal(t *testing.T) {
