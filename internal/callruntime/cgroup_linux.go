@@ -42,6 +42,9 @@ type idleCgroup struct {
 	fd  int
 }
 
+// homeSeq numbers the Runners of this process.
+var homeSeq atomic.Uint64
+
 // poolSize bounds the idle cgroups a Runner keeps.
 const poolSize = 16
 
@@ -60,7 +63,9 @@ func newCgroupHome(wantMemory bool) (*cgroupHome, error) {
 		return nil, err
 	}
 	parent := filepath.Join(mount, rel)
-	dir := filepath.Join(parent, fmt.Sprintf("aeat-mcp.%d", os.Getpid()))
+	// One home per Runner: a process may hold several, and one's Close must
+	// never touch another's calls.
+	dir := filepath.Join(parent, fmt.Sprintf("aeat-mcp.%d.%d", os.Getpid(), homeSeq.Add(1)))
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return nil, fmt.Errorf("cgroup v2 at %s is not writable: %w", parent, err)
 	}

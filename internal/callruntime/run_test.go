@@ -414,3 +414,20 @@ func TestRun_ReusedCgroups(t *testing.T) {
 		}
 	}
 }
+
+// TestRunner_Independent: Runners in one process do not share state; closing
+// one leaves the other's calls running.
+func TestRunner_Independent(t *testing.T) {
+	a := newRunner(t)
+	b, err := callruntime.NewRunner(callruntime.Options{})
+	require.NoError(t, err)
+	done := make(chan callruntime.Result)
+	go func() { done <- run(t, a, spec("sleep 700ms", "ok")) }()
+	for i := 0; i < 3; i++ {
+		assert.Equal(t, 0, run(t, b, spec("ok")).ExitCode)
+	}
+	require.NoError(t, b.Close())
+	res := <-done
+	assert.Equal(t, callruntime.Exited, res.Outcome)
+	assert.Equal(t, 0, res.ExitCode)
+}

@@ -327,7 +327,7 @@ func TestCall_TierSlots(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		res := callTool(t, cs, "read_echo", map[string]any{"text": "late"})
 		o := outcome(t, res)
-		assert.Equal(t, CodeTimeout, o.Code)
+		assert.Equal(t, CodeTimeout, o.Code, text(res))
 		assert.InDelta(t, 800, o.DurationMS, 250, "timed out while waiting for the slot")
 	})
 }
