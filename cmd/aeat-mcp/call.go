@@ -38,6 +38,11 @@ result is an error. A destructive tool asks for confirmation on the terminal.`,
   aeat-mcp --manifest aeat.json call modelo_303_pull --args-json '{"year": 2025, "period": "1T"}'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("log-level") {
+				// A person at a terminal wants the progress and the
+				// result, not the server's routine log lines.
+				opts.logLevel = "warn"
+			}
 			return runCall(cmd.Context(), opts, co, args[0], cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
