@@ -341,3 +341,21 @@ func TestE2E_HostDies(t *testing.T) {
 	_ = host.Wait()
 	requireGone(t, pids, 1500*time.Millisecond)
 }
+
+// TestE2E_CancelledIsNotAnswered: after notifications/cancelled the server
+// sends nothing more for that request (the spec's SHOULD NOT), kills its
+// tree, and answers the next request as usual.
+func TestE2E_CancelledIsNotAnswered(t *testing.T) {
+	rs := startRaw(t)
+	rs.send(t, initLine)
+	rs.recv(t)
+	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
+	waitForFakecli(t, 3)
+	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
+	requireNoFakecli(t, 2*time.Second)
+	rs.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	resp := rs.recv(t)
+	assert.Equal(t, 2.0, resp["id"])
+	assert.Equal(t, map[string]any{}, resp["result"], "the next message is the ping's answer, not the cancelled call's")
+}

@@ -68,6 +68,14 @@ type stdioConn struct {
 	readErr error
 	once    sync.Once
 	logger  *slog.Logger
+
+	// pending maps the ids of requests not yet answered to whether the
+	// client cancelled them: the spec says a cancelled request SHOULD NOT
+	// be answered, and the SDK still answers. Only pending ids count, so a
+	// late cancel cannot swallow the answer to a later request reusing
+	// the id.
+	cmu     sync.Mutex
+	pending map[jsonrpc.ID]bool
 }
 
 func (c *stdioConn) SessionID() string { return "" }
@@ -86,8 +94,17 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error != nil {
-		resp.Error = properCode(resp.Error)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.cmu.Lock()
+		dropped := c.pending[resp.ID]
+		delete(c.pending, resp.ID)
+		c.cmu.Unlock()
+		if dropped {
+			return nil
+		}
+		if resp.Error != nil {
+			resp.Error = properCode(resp.Error)
+		}
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -228,7 +245,39 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 		c.reply(id, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 		return nil
 	}
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		switch {
+		case req.IsCall():
+			c.cmu.Lock()
+			if c.pending == nil {
+				c.pending = map[jsonrpc.ID]bool{}
+			}
+			c.pending[req.ID] = false
+			c.cmu.Unlock()
+		case req.Method == "notifications/cancelled":
+			c.noteCancelled(req.Params)
+		}
+	}
 	return msg
+}
+
+// noteCancelled remembers the id a notifications/cancelled names.
+func (c *stdioConn) noteCancelled(params json.RawMessage) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	if err != nil || !id.IsValid() {
+		return
+	}
+	c.cmu.Lock()
+	if _, ok := c.pending[id]; ok {
+		c.pending[id] = true
+	}
+	c.cmu.Unlock()
 }
 
 // parseID reads a request id: absent or null (nil, true), a string or a
