@@ -4,7 +4,11 @@ package callruntime_test
 
 import (
 	"context"
+	"io"
+	"os"
 	"os/exec"
+	"runtime"
+	"syscall"
 	"sort"
 	"testing"
 	"time"
@@ -132,4 +136,70 @@ func BenchmarkRunVsRaw(b *testing.B) {
 	b.ReportMetric(raw[len(raw)/2]/1e6, "ms-raw")
 	b.ReportMetric(run[len(run)/2]/1e6, "ms-run")
 	b.ReportMetric(run[len(run)/2]/raw[len(raw)/2], "x-raw")
+}
+
+// BenchmarkCostBreakdown prices, interleaved in one loop, each thing Run
+// adds to a bare exec of the same program: explicit environment, two pipes
+// drained by goroutines, a locked OS thread with Pdeathsig, and finally the
+// whole Run. It reports each median in ms.
+func BenchmarkCostBreakdown(b *testing.B) {
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	spec := callruntime.Spec{Path: fakecli, Args: []string{"ok"}, Filter: callruntime.RedactPrivateKeys}
+	steps := []struct {
+		name string
+		run  func()
+	}{
+		{"raw", func() { _ = exec.Command(fakecli, "ok").Run() }},
+		{"env", func() {
+			c := exec.Command(fakecli, "ok")
+			c.Env = []string{"PATH=/usr/bin:/bin", "HOME=/"}
+			_ = c.Run()
+		}},
+		{"pipes", func() {
+			c := exec.Command(fakecli, "ok")
+			r1, w1, _ := os.Pipe()
+			r2, w2, _ := os.Pipe()
+			c.Stdout, c.Stderr = w1, w2
+			_ = c.Start()
+			w1.Close()
+			w2.Close()
+			done := make(chan struct{}, 2)
+			go func() { _, _ = io.Copy(io.Discard, r1); done <- struct{}{} }()
+			go func() { _, _ = io.Copy(io.Discard, r2); done <- struct{}{} }()
+			_ = c.Wait()
+			<-done
+			<-done
+			r1.Close()
+			r2.Close()
+		}},
+		{"locked-pdeathsig", func() {
+			done := make(chan struct{})
+			go func() {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				c := exec.Command(fakecli, "ok")
+				c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+				_ = c.Run()
+				close(done)
+			}()
+			<-done
+		}},
+		{"run", func() { _, _ = r.Run(context.Background(), spec) }},
+	}
+	times := make([][]float64, len(steps))
+	for b.Loop() {
+		for i, s := range steps {
+			t0 := time.Now()
+			s.run()
+			times[i] = append(times[i], float64(time.Since(t0)))
+		}
+	}
+	for i, s := range steps {
+		sort.Float64s(times[i])
+		b.ReportMetric(times[i][len(times[i])/2]/1e6, "ms-"+s.name)
+	}
 }

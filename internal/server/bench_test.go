@@ -5,12 +5,14 @@ package server
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"os/exec"
 	"sort"
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -134,6 +136,56 @@ func BenchmarkThroughputVsRaw(b *testing.B) {
 	b.ReportMetric(float64(perRound*b.N)/rawT.Seconds(), "raw-calls/s")
 	b.ReportMetric(float64(perRound*b.N)/toolT.Seconds(), "tool-calls/s")
 	b.ReportMetric(rawT.Seconds()/toolT.Seconds(), "x-raw-throughput")
+}
+
+// BenchmarkToolCallBreakdown times, interleaved in one loop, a raw exec, the
+// supervised run alone, the tool handler called directly (validation,
+// rendering, run, result), an MCP round trip to a tool that does nothing,
+// and the whole tool call: where a call's time goes.
+func BenchmarkToolCallBreakdown(b *testing.B) {
+	s := newServer(b, nil)
+	h := s.handler(s.tools["read_echo"])
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "read_echo", Arguments: json.RawMessage(`{"text":"hola"}`)}}
+	spec := callruntime.Spec{Path: fakecli, Args: []string{"echo", "--", "hola"}, Filter: callruntime.RedactPrivateKeys, Env: s.env}
+	cs := connect(b, s, "", nil)
+	params := &mcp.CallToolParams{Name: "read_echo", Arguments: map[string]any{"text": "hola"}}
+
+	empty := mcp.NewServer(&mcp.Implementation{Name: "empty"}, nil)
+	empty.AddTool(&mcp.Tool{Name: "t", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hola"}}}, nil
+	})
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := empty.Connect(context.Background(), st, nil); err != nil {
+		b.Fatal(err)
+	}
+	ecs, err := mcp.NewClient(&mcp.Implementation{Name: "c"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ecs.Close()
+	eparams := &mcp.CallToolParams{Name: "t", Arguments: map[string]any{"text": "hola"}}
+
+	steps := []struct {
+		name string
+		run  func()
+	}{
+		{"raw", func() { _ = exec.Command(fakecli, "echo", "--", "hola").Run() }},
+		{"run", func() { _, _ = s.cfg.Runner.Run(context.Background(), spec) }},
+		{"handler", func() { _, _ = h(context.Background(), req) }},
+		{"mcp-roundtrip", func() { _, _ = ecs.CallTool(context.Background(), eparams) }},
+		{"toolcall", func() { _, _ = cs.CallTool(context.Background(), params) }},
+	}
+	times := make([][]float64, len(steps))
+	for b.Loop() {
+		for i, st := range steps {
+			t0 := time.Now()
+			st.run()
+			times[i] = append(times[i], float64(time.Since(t0)))
+		}
+	}
+	for i, st := range steps {
+		b.ReportMetric(median(times[i])/1e6, "ms-"+st.name)
+	}
 }
 
 func median(v []float64) float64 {
