@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"syscall"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
 
