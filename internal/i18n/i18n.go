@@ -27,6 +27,7 @@ const (
 	TierRead   Key = "tier.read"
 
 	Timeout            Key = "call.timeout"
+	TimeoutOwnCeiling  Key = "call.timeout.own_ceiling"
 	TimeoutMayBeHalf   Key = "call.timeout.partial"
 	ExitCode           Key = "call.exit"
 	ExitSignal         Key = "call.signal"

@@ -176,7 +176,11 @@ func (c *call) stopped(cause error, r callruntime.Result) *mcp.CallToolResult {
 	c.o.Code = CodeTimeout
 	c.o.TimedOut = true
 	tier := string(c.t.Tier())
-	text := c.p.Sprintf(i18n.Timeout, c.t.Name, c.p.Tier(tier), formatSeconds(c.o.TimeoutSeconds), tier)
+	key := i18n.Timeout
+	if c.t.Timeout > 0 {
+		key = i18n.TimeoutOwnCeiling // the manifest's timeout, not the tier flag, set the ceiling
+	}
+	text := c.p.Sprintf(key, c.t.Name, c.p.Tier(tier), formatSeconds(c.o.TimeoutSeconds), tier)
 	if !c.t.Hints.ReadOnly {
 		text += c.p.Sprintf(i18n.TimeoutMayBeHalf)
 	}
