@@ -13,8 +13,6 @@ import (
 	"syscall"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
-	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
-	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
@@ -58,17 +56,13 @@ func runCall(ctx context.Context, opts *options, co *callOptions, name string, s
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	logger, closeLog, err := opts.logger(stderr)
-	if err != nil {
-		return &exitError{exitUsage, err}
-	}
-	defer closeLog()
-	m, err := opts.loadManifest()
+	st, err := opts.open(stderr)
 	if err != nil {
 		return err
 	}
+	defer st.close()
 	var tool *annotations.Tool
-	for _, t := range m.Tools {
+	for _, t := range st.manifest.Tools {
 		if t.Name == name {
 			tool = t
 		}
@@ -80,19 +74,8 @@ func runCall(ctx context.Context, opts *options, co *callOptions, name string, s
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	runner, err := callruntime.NewRunner(callruntime.Options{})
-	if err != nil {
-		return &exitError{exitFailure, err}
-	}
-	defer runner.Close()
-	srv, err := server.New(opts.serverConfig(m, runner, logger))
-	if err != nil {
-		return &exitError{exitUsage, err}
-	}
-	defer srv.Shutdown()
-
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
+	clientT, serverT := mcp.NewInMemoryTransports()
+	ss, err := st.server.MCP().Connect(ctx, serverT, nil)
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
@@ -112,7 +95,7 @@ func runCall(ctx context.Context, opts *options, co *callOptions, name string, s
 			return &mcp.ElicitResult{Action: "decline"}, nil
 		},
 	})
-	cs, err := client.Connect(ctx, ct, nil)
+	cs, err := client.Connect(ctx, clientT, nil)
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}

@@ -177,3 +177,49 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		Version:        version,
 	}
 }
+
+// stack is what serve and call both stand on: a logger, the manifest, a
+// runner, and the server built on them.
+type stack struct {
+	logger   *slog.Logger
+	manifest *annotations.Manifest
+	runner   *callruntime.Runner
+	server   *server.Server
+	closers  []func()
+}
+
+// open builds the stack; its errors carry the right exit code.
+func (o *options) open(stderr io.Writer) (*stack, error) {
+	st := &stack{}
+	logger, closeLog, err := o.logger(stderr)
+	if err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
+	st.logger = logger
+	st.closers = append(st.closers, closeLog)
+	if st.manifest, err = o.loadManifest(); err != nil {
+		st.close()
+		return nil, err
+	}
+	for _, w := range st.manifest.Warnings {
+		logger.Warn("manifest", "warning", w)
+	}
+	if st.runner, err = callruntime.NewRunner(callruntime.Options{}); err != nil {
+		st.close()
+		return nil, &exitError{exitFailure, err}
+	}
+	st.closers = append(st.closers, func() { st.runner.Close() })
+	if st.server, err = server.New(o.serverConfig(st.manifest, st.runner, logger)); err != nil {
+		st.close()
+		return nil, &exitError{exitUsage, err}
+	}
+	st.closers = append(st.closers, st.server.Shutdown)
+	return st, nil
+}
+
+// close stops the server's calls, then the runner, then the log: in reverse.
+func (st *stack) close() {
+	for i := len(st.closers) - 1; i >= 0; i-- {
+		st.closers[i]()
+	}
+}

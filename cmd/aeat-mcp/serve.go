@@ -7,7 +7,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
@@ -31,33 +30,17 @@ func runServe(ctx context.Context, opts *options, stdin io.Reader, stdout, stder
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	logger, closeLog, err := opts.logger(stderr)
-	if err != nil {
-		return &exitError{exitUsage, err}
-	}
-	defer closeLog()
-	m, err := opts.loadManifest()
+	st, err := opts.open(stderr)
 	if err != nil {
 		return err
 	}
-	for _, w := range m.Warnings {
-		logger.Warn("manifest", "warning", w)
-	}
-	runner, err := callruntime.NewRunner(callruntime.Options{})
-	if err != nil {
-		return &exitError{exitFailure, err}
-	}
-	defer runner.Close()
-	srv, err := server.New(opts.serverConfig(m, runner, logger))
-	if err != nil {
-		return &exitError{exitUsage, err}
-	}
+	defer st.close()
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	logger.Info("serving", "manifest", m.Source, "tools", len(srv.Tools()), "tree", runner.Tree())
-	if err := server.Serve(ctx, srv, stdin, stdout); err != nil {
+	st.logger.Info("serving", "manifest", st.manifest.Source, "tools", len(st.server.Tools()), "tree", st.runner.Tree())
+	if err := server.Serve(ctx, st.server, stdin, stdout); err != nil {
 		return &exitError{exitFailure, err}
 	}
-	logger.Info("stopped")
+	st.logger.Info("stopped")
 	return nil
 }

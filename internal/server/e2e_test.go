@@ -187,6 +187,22 @@ func (rs *rawServer) recv(t *testing.T) map[string]any {
 	return m
 }
 
+// initialize does the handshake.
+func (rs *rawServer) initialize(t *testing.T) {
+	t.Helper()
+	rs.send(t, initLine)
+	require.Contains(t, rs.recv(t), "result")
+	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+// startLivePull starts a never-ending live call as request 1 and waits for
+// its tree (fakecli, a child, a setsid child) to be up.
+func (rs *rawServer) startLivePull(t *testing.T) {
+	t.Helper()
+	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
+	waitForFakecli(t, 3)
+}
+
 func errorCode(m map[string]any) float64 {
 	e, _ := m["error"].(map[string]any)
 	c, _ := e["code"].(float64)
@@ -199,9 +215,7 @@ const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"proto
 // spec names, never code 0, and the server stays up and answers.
 func TestE2E_MalformedInput(t *testing.T) {
 	rs := startRaw(t)
-	rs.send(t, initLine)
-	require.Contains(t, rs.recv(t), "result")
-	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	rs.initialize(t)
 	tests := []struct {
 		line string
 		code float64
@@ -232,9 +246,7 @@ func TestE2E_MalformedInput(t *testing.T) {
 // argument no operating system would pass on a command line).
 func TestE2E_BigLine(t *testing.T) {
 	rs := startRaw(t)
-	rs.send(t, initLine)
-	rs.recv(t)
-	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	rs.initialize(t)
 	big := strings.Repeat("x", 10<<20)
 	rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_echo","arguments":{"text":%q}}}`, big))
 	resp := rs.recv(t)
@@ -250,11 +262,8 @@ func TestE2E_BigLine(t *testing.T) {
 // call's tree is killed and the server exits 0 within 1 s.
 func TestE2E_StdinEOF(t *testing.T) {
 	rs := startRaw(t)
-	rs.send(t, initLine)
-	rs.recv(t)
-	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
-	waitForFakecli(t, 3)
+	rs.initialize(t)
+	rs.startLivePull(t)
 	pids := fakecliPids()
 	start := time.Now()
 	require.NoError(t, rs.in.Close())
@@ -267,11 +276,8 @@ func TestE2E_StdinEOF(t *testing.T) {
 // TestE2E_SIGTERM: the host sends SIGTERM with a call in flight.
 func TestE2E_SIGTERM(t *testing.T) {
 	rs := startRaw(t)
-	rs.send(t, initLine)
-	rs.recv(t)
-	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
-	waitForFakecli(t, 3)
+	rs.initialize(t)
+	rs.startLivePull(t)
 	pids := fakecliPids()
 	start := time.Now()
 	require.NoError(t, rs.cmd.Process.Signal(syscall.SIGTERM))
@@ -347,11 +353,8 @@ func TestE2E_HostDies(t *testing.T) {
 // tree, and answers the next request as usual.
 func TestE2E_CancelledIsNotAnswered(t *testing.T) {
 	rs := startRaw(t)
-	rs.send(t, initLine)
-	rs.recv(t)
-	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
-	waitForFakecli(t, 3)
+	rs.initialize(t)
+	rs.startLivePull(t)
 	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
 	requireNoFakecli(t, 2*time.Second)
 	rs.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
