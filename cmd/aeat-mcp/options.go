@@ -40,7 +40,7 @@ type options struct {
 }
 
 func (o *options) register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.manifest, "manifest", "", "the manifest file (env AEAT_MCP_MANIFEST)")
+	fs.StringVar(&o.manifest, "manifest", "", "the manifest file")
 	fs.BoolVar(&o.demo, "demo", false, "serve the built-in demo CLI and manifest (no other set-up needed)")
 	fs.StringVar(&o.cli, "cli", "", "path of the CLI, overriding the manifest's cli.command")
 	fs.StringVar(&o.lang, "lang", "", "language of messages: en, es, ca, gl, eu (default from AEAT_MCP_LANG, LC_ALL, LC_MESSAGES, LANG)")

@@ -18,7 +18,10 @@ the CLI without a shell, under a timeout chosen by the verb's annotations,
 and stops the whole process tree when the time is up or the call is
 cancelled.
 
-With no subcommand it serves, as MCP hosts expect.`,
+With no subcommand it serves, as MCP hosts expect.
+
+Every flag has an environment twin, used when the flag is not given:
+--timeout-live is AEAT_MCP_TIMEOUT_LIVE, --manifest is AEAT_MCP_MANIFEST.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
