@@ -99,16 +99,7 @@ func TestE2E_TimeoutRefusalInSpanish(t *testing.T) {
 
 func TestE2E_Cancel(t *testing.T) {
 	cs, _ := connectBinary(t, "", nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
-		done <- err
-	}()
-	waitForFakecli(t, 3)
-	cancel()
-	require.Error(t, <-done)
-	requireNoFakecli(t, 2*time.Second)
+	cancelLivePull(t, cs)
 	res := callTool(t, cs, "read_echo", map[string]any{"text": "still up"})
 	assert.Equal(t, "still up\n", text(res))
 }

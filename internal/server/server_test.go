@@ -215,19 +215,25 @@ func TestCall_Cancel(t *testing.T) {
 	for _, era := range eras {
 		t.Run(eraName(era), func(t *testing.T) {
 			s := newServer(t, nil)
-			cs := connect(t, s, era, nil)
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() {
-				_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
-				done <- err
-			}()
-			waitForFakecli(t, 3)
-			cancel()
-			require.Error(t, <-done)
-			requireNoFakecli(t, 2*time.Second)
+			cancelLivePull(t, connect(t, s, era, nil))
 		})
 	}
+}
+
+// cancelLivePull starts a never-ending live call, cancels it from the client
+// once its tree is up, and requires every process of the tree to be gone.
+func cancelLivePull(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
+		done <- err
+	}()
+	waitForFakecli(t, 3)
+	cancel()
+	require.Error(t, <-done)
+	requireNoFakecli(t, 2*time.Second)
 }
 
 // waitForFakecli waits until at least n fakecli processes run.
