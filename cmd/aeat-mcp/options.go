@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -29,6 +30,7 @@ type options struct {
 	timeoutMutate  time.Duration
 	timeoutLive    time.Duration
 	killGrace      time.Duration
+	drain          time.Duration
 	maxResultBytes int
 	maxMemoryMiB   int64
 	passEnv        []string
@@ -48,6 +50,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.timeoutMutate, "timeout-mutate", annotations.DefaultMutateTimeout, "ceiling of MUTATE tools (local changes)")
 	fs.DurationVar(&o.timeoutLive, "timeout-live", annotations.DefaultLiveTimeout, "ceiling of LIVE tools (the portal, a browser)")
 	fs.DurationVar(&o.killGrace, "kill-grace", callruntime.DefaultKillGrace, "time between SIGTERM and SIGKILL when a call is stopped")
+	fs.DurationVar(&o.drain, "drain", server.DefaultDrain, "when the host closes stdin, how long calls already read may still run before they are stopped")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
 	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see (repeatable)")
@@ -56,6 +59,40 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&o.logFormat, "log-format", "text", "text or json")
 	fs.StringVar(&o.logFile, "log-file", "", "write logs here instead of stderr")
+}
+
+// minResultBytes is the least --max-result-bytes that leaves room for a
+// refusal's text around the output.
+const minResultBytes = 1 << 10
+
+// check rejects values that would make the server misbehave rather than
+// fail: a zero ceiling would time every call out, a zero grace would not be
+// what it says. Every problem is named, with the flag and its meaning.
+func (o *options) check() error {
+	var problems []string
+	positive := func(name string, d time.Duration, means string) {
+		if d <= 0 {
+			problems = append(problems, fmt.Sprintf("--%s %v: must be more than 0 (%s)", name, d, means))
+		}
+	}
+	positive("timeout-read", o.timeoutRead, "the ceiling of READ tools")
+	positive("timeout-mutate", o.timeoutMutate, "the ceiling of MUTATE tools")
+	positive("timeout-live", o.timeoutLive, "the ceiling of LIVE tools")
+	positive("kill-grace", o.killGrace, "how long a stopped call's tree is given after SIGTERM before SIGKILL")
+	positive("drain", o.drain, "how long calls may finish after the host closes stdin")
+	if o.maxResultBytes < minResultBytes {
+		problems = append(problems, fmt.Sprintf("--max-result-bytes %d: must be at least %d", o.maxResultBytes, minResultBytes))
+	}
+	if o.maxMemoryMiB < 0 {
+		problems = append(problems, fmt.Sprintf("--max-memory %d: must be 0 (no ceiling) or more", o.maxMemoryMiB))
+	}
+	if o.confirm != server.ConfirmAsk && o.confirm != server.ConfirmNever {
+		problems = append(problems, fmt.Sprintf("--confirm %q: must be %q or %q", o.confirm, server.ConfirmAsk, server.ConfirmNever))
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "\n"))
+	}
+	return nil
 }
 
 // envName is a flag's environment twin: --timeout-live is AEAT_MCP_TIMEOUT_LIVE.
@@ -167,6 +204,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		Runner:         r,
 		Ceilings:       annotations.Ceilings{Read: o.timeoutRead, Mutate: o.timeoutMutate, Live: o.timeoutLive},
 		KillGrace:      o.killGrace,
+		Drain:          o.drain,
 		MaxResultBytes: o.maxResultBytes,
 		MemoryLimit:    o.maxMemoryMiB << 20,
 		PassEnv:        o.passEnv,
@@ -190,6 +228,9 @@ type stack struct {
 
 // open builds the stack; its errors carry the right exit code.
 func (o *options) open(stderr io.Writer) (*stack, error) {
+	if err := o.check(); err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
 	st := &stack{}
 	logger, closeLog, err := o.logger(stderr)
 	if err != nil {

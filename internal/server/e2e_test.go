@@ -249,20 +249,6 @@ func TestE2E_BigLine(t *testing.T) {
 	assert.Contains(t, rs.recv(t), "result")
 }
 
-// TestE2E_StdinEOF: the host closes our stdin with a call in flight: the
-// call's tree is killed and the server exits 0 within 1 s.
-func TestE2E_StdinEOF(t *testing.T) {
-	rs := startRaw(t)
-	rs.initialize(t)
-	rs.startLivePull(t)
-	pids := fakecliPids()
-	start := time.Now()
-	require.NoError(t, rs.in.Close())
-	err := rs.cmd.Wait()
-	assert.NoError(t, err, "exit 0; stderr: %s", rs.errs.String())
-	assert.Less(t, time.Since(start), time.Second)
-	requireGone(t, pids, 500*time.Millisecond)
-}
 
 // TestE2E_SIGTERM: the host sends SIGTERM with a call in flight.
 func TestE2E_SIGTERM(t *testing.T) {
@@ -301,31 +287,40 @@ func TestE2E_MissingCLIStillServes(t *testing.T) {
 	assert.Contains(t, text(res), "/nonexistent/aeat")
 }
 
-// TestE2E_HostDies: the host is SIGKILLed while a call runs and our stdin
-// stays open (someone else holds its other end): the server notices its
-// parent is gone, kills the call's tree and exits.
-func TestE2E_HostDies(t *testing.T) {
+// startUnderHost starts aeat-mcp under a helper process playing the host,
+// on pipes the test holds, and returns the host, the server's pid and the
+// pipes' other ends.
+func startUnderHost(t *testing.T, env ...string) (host *exec.Cmd, serverPid int, in io.WriteCloser, out *bufio.Reader) {
+	t.Helper()
 	inR, inW, err := os.Pipe()
 	require.NoError(t, err)
 	outR, outW, err := os.Pipe()
 	require.NoError(t, err)
-	defer inW.Close()
-	defer outR.Close()
-	host := exec.Command(os.Args[0], "-test.run=^$")
-	host.Env = append(os.Environ(), "SERVER_TEST_HELPER=parent", "AEAT_MCP_BINARY="+binary, "AEAT_MCP_MANIFEST="+testManifestPath(t))
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	// The host holds the pipes too: a dead server is no EOF here.
+	require.NoError(t, outR.SetReadDeadline(time.Now().Add(10*time.Second)))
+	host = exec.Command(os.Args[0], "-test.run=^$")
+	host.Env = append(append(os.Environ(), "SERVER_TEST_HELPER=parent", "AEAT_MCP_BINARY="+binary, "AEAT_MCP_MANIFEST="+testManifestPath(t)), env...)
 	host.ExtraFiles = []*os.File{inR, outW}
 	host.Stderr = os.Stderr
 	hostOut, err := host.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, host.Start())
+	t.Cleanup(func() { _ = host.Process.Kill(); _ = host.Wait() })
 	inR.Close()
 	outW.Close()
-	var serverPid int
 	_, err = fmt.Fscan(hostOut, &serverPid)
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = syscall.Kill(serverPid, syscall.SIGKILL) })
+	return host, serverPid, inW, bufio.NewReader(outR)
+}
 
-	out := bufio.NewReader(outR)
-	_, err = io.WriteString(inW, initLine+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+// TestE2E_HostDies: the host is SIGKILLed while a call runs and our stdin
+// stays open (someone else holds its other end): the server notices its
+// parent is gone, kills the call's tree and exits.
+func TestE2E_HostDies(t *testing.T) {
+	host, serverPid, in, out := startUnderHost(t)
+	_, err := io.WriteString(in, initLine+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`+"\n")
 	require.NoError(t, err)
 	_, err = out.ReadString('\n') // initialize answered
@@ -337,6 +332,22 @@ func TestE2E_HostDies(t *testing.T) {
 	require.NoError(t, host.Process.Kill())
 	_ = host.Wait()
 	requireGone(t, pids, 1500*time.Millisecond)
+}
+
+// TestE2E_HostThreadExits: a host that spawns the server from a thread
+// that then exits (Linux sends the parent-death signal when the forking
+// thread exits) does not lose its server: the server checks that its
+// parent really is gone before it stops.
+func TestE2E_HostThreadExits(t *testing.T) {
+	_, _, in, out := startUnderHost(t, "SERVER_TEST_SPAWN_THREAD=1")
+	time.Sleep(800 * time.Millisecond) // the thread has exited, and the signal come
+	_, err := io.WriteString(in, initLine+"\n"+`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	require.NoError(t, err)
+	for _, want := range []string{`"id":0`, `"id":1`} {
+		line, err := out.ReadString('\n')
+		require.NoError(t, err, "the server died with its parent's thread")
+		assert.Contains(t, line, want)
+	}
 }
 
 // TestE2E_CancelledIsNotAnswered: after notifications/cancelled the server

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -199,11 +200,29 @@ func fakecliPids() map[string]int {
 
 // helperParent plays a host: it starts aeat-mcp on the pipes it inherited as
 // fds 3 (stdin) and 4 (stdout), prints the server's pid, and waits to be
-// killed.
+// killed. With SERVER_TEST_SPAWN_THREAD set it starts the server from an OS
+// thread that exits right after (as a host spawning from a worker thread
+// does): Linux then sends the server its parent-death signal although its
+// parent lives on.
 func helperParent() int {
 	cmd := exec.Command(os.Getenv("AEAT_MCP_BINARY"), "--manifest", os.Getenv("AEAT_MCP_MANIFEST"), "--log-level", "error")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.NewFile(3, "in"), os.NewFile(4, "out"), os.Stderr
-	if err := cmd.Start(); err != nil {
+	started := make(chan error)
+	if os.Getenv("SERVER_TEST_SPAWN_THREAD") != "" {
+		// Keep the main thread for this goroutine: a locked goroutine that
+		// exits on the main thread does not end it, on any other it does.
+		runtime.LockOSThread()
+	}
+	go func() {
+		if os.Getenv("SERVER_TEST_SPAWN_THREAD") != "" {
+			runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
+		}
+		started <- cmd.Start()
+		// Outlive the server's start-up, so that it has armed its
+		// parent-death signal when this thread exits.
+		time.Sleep(500 * time.Millisecond)
+	}()
+	if err := <-started; err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}

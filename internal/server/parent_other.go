@@ -1,7 +1,9 @@
-//go:build !linux
+//go:build !linux && !darwin && !windows
 
 package server
 
-// armParentDeathSignal: only Linux offers a parent-death signal; the poll
-// in watchParent covers the rest.
-func armParentDeathSignal() {}
+// reparents: on other Unix systems an orphan is re-parented to init.
+const reparents = true
+
+// watchParentExit: no prompt mechanism here; the getppid poll covers it.
+func watchParentExit(int, func()) (stop func()) { return func() {} }

@@ -4,29 +4,60 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
+	"sync"
 	"time"
 )
 
+// shutdownWrites bounds how long Serve waits, once told to stop, for the
+// answers of the calls it stopped to be written: a host that no longer reads
+// our stdout must not keep the process alive. The calls' trees are killed
+// either way; the runner's Close waits for that.
+const shutdownWrites = time.Second
+
 // Serve runs s over the hardened stdio transport on in and out until the
 // host closes in, ctx ends (the caller wires SIGTERM and SIGINT to it), or
-// the process's parent goes away. Whichever comes first, every call in
-// flight has its tree killed and returns before Serve does.
+// the process's parent goes away.
+//
+// When in ends, the requests already read are answered first: they may run
+// for up to Config.Drain, then they are stopped and answered "cancelled".
+// When ctx ends or the parent goes, every call in flight is stopped at once
+// and Serve returns within about a second, written or not.
 func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
-	// stdin EOF: the host is gone or done. Calls in flight are stopped;
-	// the SDK then ends Run by itself once their results are written.
-	t := &StdioTransport{In: in, Out: out, OnEOF: s.Shutdown, Logger: s.cfg.Logger}
+	ended := make(chan struct{})
+	t := &StdioTransport{In: in, Out: out, Drain: s.cfg.Drain, OnDrainExpired: s.Shutdown,
+		OnEnd: func() { close(ended) }, Logger: s.cfg.Logger}
 
 	// A signal or a dead parent leaves stdin open, so Run must be ended
 	// too — after the calls: the SDK's Run does not cancel handlers when
 	// its ctx ends, it waits for them.
 	runCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stopAll := func() { s.Shutdown(); cancel() }
+	stopping := make(chan struct{})
+	var once sync.Once
+	stopAll := func() {
+		once.Do(func() {
+			s.Shutdown()
+			cancel()
+			close(stopping)
+		})
+	}
 	defer context.AfterFunc(ctx, stopAll)()
 	go watchParent(s.lifetime, stopAll)
 
-	err := s.mcp.Run(runCtx, t)
+	ran := make(chan error, 1)
+	go func() { ran <- s.mcp.Run(runCtx, t) }()
+	var err error
+	select {
+	case err = <-ran:
+	case <-ended:
+		// The input ended and its answers were written (or could not be):
+		// only a handler stuck writing to a host that stopped reading can
+		// still hold Run.
+		s.Shutdown()
+		err = waitBounded(ran, s)
+	case <-stopping:
+		err = waitBounded(ran, s)
+	}
 	s.Shutdown()
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
@@ -34,30 +65,15 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	return err
 }
 
-// parentPoll is how often the parent watchdog looks.
-const parentPoll = 500 * time.Millisecond
-
-// watchParent calls gone when this process is re-parented — its host died
-// without closing our stdin. On Linux the kernel also sends SIGTERM (see
-// parent_linux.go); polling covers every platform.
-func watchParent(ctx context.Context, gone func()) {
-	parent := os.Getppid()
-	armParentDeathSignal()
-	if os.Getppid() != parent {
-		gone()
-		return
-	}
-	tick := time.NewTicker(parentPoll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if os.Getppid() != parent {
-				gone()
-				return
-			}
-		}
+// waitBounded waits up to shutdownWrites for Run to end.
+func waitBounded(ran <-chan error, s *Server) error {
+	bound := time.NewTimer(shutdownWrites)
+	defer bound.Stop()
+	select {
+	case err := <-ran:
+		return err
+	case <-bound.C:
+		s.cfg.Logger.Warn("stopping without every answer written: the host is not reading")
+		return nil
 	}
 }

@@ -75,6 +75,10 @@ type Config struct {
 	Slots map[annotations.Tier]int
 	// Heartbeat is the progress interval. If zero, DefaultHeartbeat.
 	Heartbeat time.Duration
+	// Drain is how long requests read before the host closed our stdin may
+	// still run before they are stopped and answered "cancelled". If zero,
+	// DefaultDrain.
+	Drain time.Duration
 	Printer   *i18n.Printer
 	Logger    *slog.Logger
 	Version   string

@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,21 +22,48 @@ import (
 // messages over 10 MiB, so anything a host sends fits.
 const DefaultMaxLine = 16 << 20
 
+// DefaultDrain is how long, after the host closed our stdin, the requests
+// already read may go on before they are stopped (see [StdioTransport.Drain]).
+const DefaultDrain = 5 * time.Second
+
+// drainStopped bounds the wait for the answers of requests stopped when the
+// drain ran out: their trees are being killed (at most the kill grace, then
+// SIGKILL), and their answers written.
+const drainStopped = 10 * time.Second
+
 // StdioTransport is an [mcp.Transport] over newline-delimited JSON that a
 // real host cannot knock over. The SDK's own stdio transport ends the process
-// on invalid JSON, a batch, or "jsonrpc":"1.0", and answers some errors with
-// code 0; this one answers each malformed line with the JSON-RPC error the
-// spec names (-32700 parse error, -32600 invalid request) and keeps reading,
-// and rewrites a code-0 error from the SDK into a proper code.
+// on invalid JSON, a batch, or "jsonrpc":"1.0", changes ids it cannot hold
+// (7.5 becomes 7), and answers some errors with code 0. This one:
+//
+//   - answers each malformed line with the JSON-RPC error the spec names
+//     (-32700 parse error, -32600 invalid request) and keeps reading;
+//   - echoes every request id exactly as the client wrote it: the SDK only
+//     ever sees an id of the transport's own, mapped back on the way out;
+//   - answers a request whose id is already in flight, and a second
+//     initialize, with -32600 instead of passing them on;
+//   - rewrites a code-0 error from the SDK into a proper code;
+//   - sends nothing for a request the client cancelled (the spec's SHOULD
+//     NOT; the SDK answers anyway);
+//   - when the input ends, answers every request already read before it
+//     reports the end (see Drain).
 type StdioTransport struct {
 	In  io.Reader
 	Out io.Writer
 	// MaxLine bounds one line; longer lines are answered -32600 and
 	// skipped. If zero, DefaultMaxLine.
 	MaxLine int
-	// OnEOF, if set, is called once when In ends (the host closed our
-	// stdin): the server's cue to stop its calls.
-	OnEOF  func()
+	// Drain bounds how long, once In ends, requests already read may run
+	// before OnDrainExpired is called to stop them; their answers (results,
+	// or "cancelled" results) are still written, and only then does the
+	// connection report the end of its input. If zero, DefaultDrain.
+	Drain time.Duration
+	// OnDrainExpired, if set, is called once when Drain passes with answers
+	// still owed: the server's cue to stop its calls.
+	OnDrainExpired func()
+	// OnEnd, if set, is called once when the connection reports the end of
+	// its input, after the drain.
+	OnEnd  func()
 	Logger *slog.Logger
 }
 
@@ -44,19 +73,35 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if max <= 0 {
 		max = DefaultMaxLine
 	}
+	drain := t.Drain
+	if drain <= 0 {
+		drain = DefaultDrain
+	}
 	logger := t.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	c := &stdioConn{
-		out:    t.Out,
-		msgs:   make(chan jsonrpc.Message),
-		done:   make(chan struct{}),
-		eof:    make(chan struct{}),
-		logger: logger,
+		out:       t.Out,
+		msgs:      make(chan jsonrpc.Message),
+		done:      make(chan struct{}),
+		eof:       make(chan struct{}),
+		logger:    logger,
+		drain:     drain,
+		onExpired: t.OnDrainExpired,
+		onEnd:     t.OnEnd,
+		pending:   map[jsonrpc.ID]*inbound{},
+		byRaw:     map[string]jsonrpc.ID{},
 	}
-	go c.readLoop(t.In, max, t.OnEOF)
+	go c.readLoop(t.In, max)
 	return c, nil
+}
+
+// inbound is a request read from the client and not yet answered.
+type inbound struct {
+	raw       json.RawMessage // the id as the client wrote it
+	method    string
+	cancelled bool // the client cancelled it: send nothing
 }
 
 type stdioConn struct {
@@ -69,13 +114,23 @@ type stdioConn struct {
 	once    sync.Once
 	logger  *slog.Logger
 
-	// pending maps the ids of requests not yet answered to whether the
-	// client cancelled them: the spec says a cancelled request SHOULD NOT
-	// be answered, and the SDK still answers. Only pending ids count, so a
-	// late cancel cannot swallow the answer to a later request reusing
-	// the id.
-	cmu     sync.Mutex
-	pending map[jsonrpc.ID]bool
+	drain     time.Duration
+	onExpired func()
+	onEnd     func()
+	// writingSince is when the write in progress began (UnixNano), or 0: a
+	// write that does not finish means the host stopped reading.
+	writingSince atomic.Int64
+
+	// pending holds the requests passed to the SDK and not yet answered,
+	// under ids of our own (seq); byRaw finds them by the client's id text.
+	// Only pending ids count, so a late cancel cannot swallow the answer to
+	// a later request that reuses the id.
+	cmu      sync.Mutex
+	seq      int64
+	pending  map[jsonrpc.ID]*inbound
+	byRaw    map[string]jsonrpc.ID
+	initDone bool // an initialize was answered with a result
+	initBusy bool // an initialize is in flight
 }
 
 func (c *stdioConn) SessionID() string { return "" }
@@ -85,6 +140,14 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case m := <-c.msgs:
 		return m, nil
 	case <-c.eof:
+		// readLoop hands over every message before it closes eof, so all
+		// that was read is with the SDK: let it answer before the end is
+		// reported, because the SDK cancels its handlers and stops writing
+		// once Read fails.
+		c.awaitAnswers(ctx)
+		if c.onEnd != nil {
+			c.onEnd()
+		}
 		return nil, c.readErr
 	case <-c.done:
 		return nil, io.EOF
@@ -93,30 +156,120 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
-	if resp, ok := msg.(*jsonrpc.Response); ok {
+// awaitAnswers waits until no answer is owed: up to Drain for the requests
+// to finish by themselves, then, after OnDrainExpired stopped them, up to
+// drainStopped for their answers.
+func (c *stdioConn) awaitAnswers(ctx context.Context) {
+	if c.waitIdle(ctx, c.drain) {
+		return
+	}
+	c.logger.Info("input ended with requests in flight; stopping them", "drain", c.drain)
+	if c.onExpired != nil {
+		c.onExpired()
+	}
+	if !c.waitIdle(ctx, drainStopped) {
+		c.logger.Warn("input ended; some requests were left unanswered")
+	}
+}
+
+// stalledWrite is how long a write may block before the host is taken to
+// have stopped reading: answers can no longer be delivered.
+const stalledWrite = time.Second
+
+// waitIdle polls until nothing is pending, d passes, the host stops reading,
+// or the connection or ctx ends. It runs only once the input has ended.
+func (c *stdioConn) waitIdle(ctx context.Context, d time.Duration) bool {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
 		c.cmu.Lock()
-		dropped := c.pending[resp.ID]
-		delete(c.pending, resp.ID)
+		n := len(c.pending)
 		c.cmu.Unlock()
-		if dropped {
-			return nil
+		if n == 0 {
+			return true
 		}
-		if resp.Error != nil {
-			resp.Error = properCode(resp.Error)
+		if since := c.writingSince.Load(); since != 0 && time.Since(time.Unix(0, since)) > stalledWrite {
+			return false
+		}
+		select {
+		case <-deadline.C:
+			return false
+		case <-c.done:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
 		}
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return fmt.Errorf("encoding message: %w", err)
+}
+
+func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		data, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			return fmt.Errorf("encoding message: %w", err)
+		}
+		return c.writeLine(data)
 	}
-	return c.writeLine(data)
+	c.cmu.Lock()
+	in := c.pending[resp.ID]
+	delete(c.pending, resp.ID)
+	if in != nil {
+		delete(c.byRaw, string(in.raw))
+		if in.method == "initialize" {
+			c.initBusy = false
+			c.initDone = c.initDone || resp.Error == nil
+		}
+	}
+	c.cmu.Unlock()
+	if in == nil {
+		// Not an answer to a request of the client's (nothing else sends
+		// responses): it cannot be addressed.
+		c.logger.Warn("dropped a response to an unknown request")
+		return nil
+	}
+	if in.cancelled {
+		return nil
+	}
+	return c.writeLine(encodeResponse(in.raw, resp.Result, resp.Error))
+}
+
+// encodeResponse builds a response line around the client's own id text.
+// The result is the SDK's, already valid JSON: it is copied, not re-encoded.
+func encodeResponse(id, result json.RawMessage, rerr error) []byte {
+	if rerr != nil {
+		data, _ := json.Marshal(wireResponse{Version: "2.0", ID: id, Error: properCode(rerr)})
+		return data
+	}
+	if result == nil {
+		result = json.RawMessage("null")
+	}
+	b := make([]byte, 0, len(id)+len(result)+32)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
+}
+
+// wireResponse is a response as it goes out: the id is the client's own
+// text, never a number that went through a float64 or an int64.
+type wireResponse struct {
+	Version string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *jsonrpc.Error  `json:"error,omitempty"`
 }
 
 func (c *stdioConn) writeLine(data []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	c.writingSince.Store(time.Now().UnixNano())
 	_, err := c.out.Write(append(data, '\n'))
+	c.writingSince.Store(0)
 	return err
 }
 
@@ -127,13 +280,13 @@ func (c *stdioConn) Close() error {
 
 // properCode gives a JSON-RPC error a code from the spec when the SDK left it
 // at 0 (or another non-standard value for a standard condition).
-func properCode(err error) error {
+func properCode(err error) *jsonrpc.Error {
 	var we *jsonrpc.Error
 	if !errors.As(err, &we) {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	if we.Code != 0 {
-		return err
+		return we
 	}
 	msg := strings.ToLower(we.Message)
 	code := int64(jsonrpc.CodeInternalError)
@@ -150,7 +303,7 @@ func properCode(err error) error {
 }
 
 // readLoop reads lines until In ends, answering malformed ones itself.
-func (c *stdioConn) readLoop(in io.Reader, max int, onEOF func()) {
+func (c *stdioConn) readLoop(in io.Reader, max int) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
 	tooLong := false
@@ -186,124 +339,155 @@ func (c *stdioConn) readLoop(in io.Reader, max int, onEOF func()) {
 			}
 			c.readErr = err
 			close(c.eof)
-			if onEOF != nil {
-				onEOF()
-			}
 			return
 		}
 	}
 }
 
-// parse turns one line into a message, or answers it with an error and
-// returns nil.
+// wireMessage is one inbound line, decoded once. Every field is raw, so
+// decoding fails only on a syntax error; each is then checked for its shape.
+type wireMessage struct {
+	Version json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// parse turns one line into a message for the SDK, or answers it with an
+// error itself and returns nil.
 func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 	data := bytes.TrimSpace(line)
 	if len(data) == 0 {
 		return nil
 	}
-	if !json.Valid(data) {
-		c.reply(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
+	var w wireMessage
+	if data[0] != '{' || json.Unmarshal(data, &w) != nil {
+		switch {
+		case !json.Valid(data):
+			c.reply(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
+		case data[0] == '[':
+			c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported")
+		default:
+			c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON object")
+		}
 		return nil
 	}
-	switch data[0] {
-	case '[':
-		c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported")
-		return nil
-	case '{':
-	default:
-		c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON object")
-		return nil
-	}
-	var probe struct {
-		Version *string         `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
-	}
-	_ = json.Unmarshal(data, &probe) // valid JSON object: cannot fail
-	id, idOK := parseID(probe.ID)
+	id, idOK := rawID(w.ID)
 	switch {
 	case !idOK:
 		c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: id must be a string or a number")
 		return nil
-	case probe.Version == nil || *probe.Version != "2.0":
+	case string(w.Version) != `"2.0"`:
 		c.reply(id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 		return nil
-	case probe.Method == nil && probe.Result == nil && probe.Error == nil:
+	case w.Method == nil && w.Result == nil && w.Error == nil:
 		c.reply(id, jsonrpc.CodeInvalidRequest, "invalid request: no method")
 		return nil
-	case probe.Method != nil:
-		var m string
-		if json.Unmarshal(probe.Method, &m) != nil || m == "" {
-			c.reply(id, jsonrpc.CodeInvalidRequest, "invalid request: method must be a non-empty string")
-			return nil
-		}
+	case w.Method == nil:
+		return c.response(data, id)
 	}
+	var method string
+	if json.Unmarshal(w.Method, &method) != nil || method == "" {
+		c.reply(id, jsonrpc.CodeInvalidRequest, "invalid request: method must be a non-empty string")
+		return nil
+	}
+	if id == nil {
+		if method == "notifications/cancelled" {
+			return c.cancelled(method, w.Params)
+		}
+		return &jsonrpc.Request{Method: method, Params: w.Params}
+	}
+	own, refusal := c.admit(id, method)
+	if refusal != "" {
+		c.reply(id, jsonrpc.CodeInvalidRequest, refusal)
+		return nil
+	}
+	return &jsonrpc.Request{ID: own, Method: method, Params: w.Params}
+}
+
+// admit registers a request under an id of our own, or says why it is
+// refused.
+func (c *stdioConn) admit(raw json.RawMessage, method string) (jsonrpc.ID, string) {
+	c.cmu.Lock()
+	defer c.cmu.Unlock()
+	if _, busy := c.byRaw[string(raw)]; busy {
+		return jsonrpc.ID{}, "invalid request: id " + string(raw) + " is already in use by a request in flight"
+	}
+	if method == "initialize" {
+		if c.initDone || c.initBusy {
+			return jsonrpc.ID{}, "invalid request: the session is already initialized"
+		}
+		c.initBusy = true
+	}
+	c.seq++
+	own, _ := jsonrpc.MakeID(float64(c.seq)) // an int64 id; cannot fail
+	c.pending[own] = &inbound{raw: raw, method: method}
+	c.byRaw[string(raw)] = own
+	return own, ""
+}
+
+// cancelled handles notifications/cancelled: it marks the request so its
+// answer is not sent, and passes the notification on with our own id. A
+// cancel for a request not in flight is dropped: passed on, it could name
+// one of our ids that belongs to another request.
+func (c *stdioConn) cancelled(method string, params json.RawMessage) jsonrpc.Message {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil {
+		return nil
+	}
+	raw, ok := rawID(p["requestId"])
+	if !ok || raw == nil {
+		return nil
+	}
+	c.cmu.Lock()
+	own, found := c.byRaw[string(raw)]
+	if found {
+		c.pending[own].cancelled = true
+	}
+	c.cmu.Unlock()
+	if !found {
+		return nil
+	}
+	p["requestId"], _ = json.Marshal(own.Raw())
+	rewritten, err := json.Marshal(p)
+	if err != nil {
+		return nil
+	}
+	return &jsonrpc.Request{Method: method, Params: rewritten}
+}
+
+// response decodes a client's answer to a request of ours (elicitation):
+// those ids are the SDK's own integers, so they pass through.
+func (c *stdioConn) response(data []byte, id json.RawMessage) jsonrpc.Message {
 	msg, err := jsonrpc.DecodeMessage(data)
 	if err != nil {
 		c.reply(id, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 		return nil
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok {
-		switch {
-		case req.IsCall():
-			c.cmu.Lock()
-			if c.pending == nil {
-				c.pending = map[jsonrpc.ID]bool{}
-			}
-			c.pending[req.ID] = false
-			c.cmu.Unlock()
-		case req.Method == "notifications/cancelled":
-			c.noteCancelled(req.Params)
-		}
-	}
 	return msg
 }
 
-// noteCancelled remembers the id a notifications/cancelled names.
-func (c *stdioConn) noteCancelled(params json.RawMessage) {
-	var p struct {
-		RequestID any `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return
-	}
-	id, err := jsonrpc.MakeID(p.RequestID)
-	if err != nil || !id.IsValid() {
-		return
-	}
-	c.cmu.Lock()
-	if _, ok := c.pending[id]; ok {
-		c.pending[id] = true
-	}
-	c.cmu.Unlock()
-}
-
-// parseID reads a request id: absent or null (nil, true), a string or a
-// number (the id, true), anything else (nil, false).
-func parseID(raw json.RawMessage) (any, bool) {
+// rawID checks a message's id: absent or null (nil, true), a string or a
+// number (its exact text, true), anything else (nil, false).
+func rawID(raw json.RawMessage) (json.RawMessage, bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, true
 	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, false
-	}
-	switch v.(type) {
-	case string, float64:
-		return v, true
+	switch c := raw[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return raw, true
 	}
 	return nil, false
 }
 
-// reply writes an error response for a line the SDK never saw.
-func (c *stdioConn) reply(id any, code int64, message string) {
+// reply writes an error response for a line the SDK never saw, echoing its
+// id exactly (null when it had none or an invalid one).
+func (c *stdioConn) reply(id json.RawMessage, code int64, message string) {
 	c.logger.Warn("rejected malformed input", "code", code, "reason", message)
-	data, _ := json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      id,
-		"error":   map[string]any{"code": code, "message": message},
-	})
-	_ = c.writeLine(data)
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	_ = c.writeLine(encodeResponse(id, nil, &jsonrpc.Error{Code: code, Message: message}))
 }

@@ -1,0 +1,50 @@
+package server
+
+import (
+	"golang.org/x/sys/windows"
+)
+
+// reparents: Windows never re-parents a process, so polling the parent pid
+// tells nothing; the parent's process handle does.
+const reparents = false
+
+// watchParentExit opens the parent's process handle and waits on it. The
+// handle is checked to be the parent itself, not a process that reused its
+// pid: a parent is always created before its child.
+func watchParentExit(parent int, exited func()) (stop func()) {
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(parent))
+	if err != nil {
+		if err == windows.ERROR_INVALID_PARAMETER {
+			exited() // no such process: the parent is already gone
+		}
+		return func() {}
+	}
+	if !createdBefore(h, windows.CurrentProcess()) {
+		windows.CloseHandle(h)
+		exited() // the pid was reused: our parent is gone
+		return func() {}
+	}
+	cancel, err := windows.CreateEvent(nil, 1, 0, nil)
+	if err != nil {
+		windows.CloseHandle(h)
+		return func() {}
+	}
+	go func() {
+		defer windows.CloseHandle(h)
+		defer windows.CloseHandle(cancel)
+		ev, err := windows.WaitForMultipleObjects([]windows.Handle{h, cancel}, false, windows.INFINITE)
+		if err == nil && ev == windows.WAIT_OBJECT_0 {
+			exited()
+		}
+	}()
+	return func() { _ = windows.SetEvent(cancel) }
+}
+
+// createdBefore reports whether process a was created before process b.
+func createdBefore(a, b windows.Handle) bool {
+	var ca, cb, x1, x2, x3 windows.Filetime
+	if windows.GetProcessTimes(a, &ca, &x1, &x2, &x3) != nil || windows.GetProcessTimes(b, &cb, &x1, &x2, &x3) != nil {
+		return true // cannot tell: trust the pid
+	}
+	return ca.Nanoseconds() <= cb.Nanoseconds()
+}
