@@ -249,7 +249,6 @@ func TestE2E_BigLine(t *testing.T) {
 	assert.Contains(t, rs.recv(t), "result")
 }
 
-
 // TestE2E_SIGTERM: the host sends SIGTERM with a call in flight.
 func TestE2E_SIGTERM(t *testing.T) {
 	rs := startRaw(t)

@@ -42,4 +42,3 @@ func watchParentExit(parent int, exited func()) (stop func()) {
 	// kill the process through the signal's default action.
 	return func() { close(done) }
 }
-

@@ -78,10 +78,10 @@ type Config struct {
 	// Drain is how long requests read before the host closed our stdin may
 	// still run before they are stopped and answered "cancelled". If zero,
 	// DefaultDrain.
-	Drain time.Duration
-	Printer   *i18n.Printer
-	Logger    *slog.Logger
-	Version   string
+	Drain   time.Duration
+	Printer *i18n.Printer
+	Logger  *slog.Logger
+	Version string
 }
 
 // Server is an MCP server for one manifest.
