@@ -1,6 +1,9 @@
 package callruntime
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // A Filter rewrites one output stream as it flows, before anything sees it:
 // the capture in [Result] and the [Spec.OnLine] observer get only what the
@@ -16,16 +19,20 @@ type Filter interface {
 	Flush() []byte
 }
 
-// RedactedPrivateKey replaces each PEM private-key block in filtered output.
+// RedactedPrivateKey replaces each private-key block in filtered output.
 const RedactedPrivateKey = "[redacted private key]"
 
-// RedactPrivateKeys returns a [Filter] that replaces every PEM private-key
-// block — from "-----BEGIN … PRIVATE KEY-----" to "-----END … PRIVATE
-// KEY-----", markers included — with [RedactedPrivateKey]. Markers split
-// across writes are recognised; a block that never ends is redacted up to the
-// end of the stream. Everything else passes through unchanged, and text that
-// cannot be the start of a marker is never held back, so line observers see
-// ordinary output as soon as it is written.
+// RedactPrivateKeys returns a [Filter] that replaces every armored private-key
+// block — PEM ("-----BEGIN RSA PRIVATE KEY-----", PKCS #8, encrypted,
+// OpenSSH, EC …) and OpenPGP ("-----BEGIN PGP PRIVATE KEY BLOCK-----") —
+// from its BEGIN marker to its END marker, markers included, with
+// [RedactedPrivateKey]. Markers are recognised however they are mangled on
+// the way: in any case, with tabs or runs of spaces, with terminal escape
+// sequences or other control bytes inside, and split across writes. A block
+// that never ends is redacted up to the end of the stream. Everything else
+// passes through unchanged, and text that cannot be the start of a marker
+// is never held back, so line observers see ordinary output as soon as it
+// is written.
 func RedactPrivateKeys() Filter { return &pemRedactor{} }
 
 type pemRedactor struct {
@@ -33,23 +40,29 @@ type pemRedactor struct {
 	inside  bool   // within a private-key block
 }
 
-var (
-	beginMarker = []byte("-----BEGIN ")
-	endMarker   = []byte("-----END ")
-	keyTrailer  = []byte("PRIVATE KEY-----")
-)
-
-// maxMarker bounds a marker's length: "-----BEGIN ENCRYPTED PRIVATE KEY-----"
-// is 37 bytes; anything much longer on one line is not a marker.
-const maxMarker = 96
+// maxMarker bounds a marker's length in bytes: "-----BEGIN PGP PRIVATE KEY
+// BLOCK-----" is 37; room is left for escapes and padding inside. Anything
+// longer on one line is not a marker.
+const maxMarker = 160
 
 func (f *pemRedactor) Write(p []byte) []byte {
-	buf := append(f.pending, p...)
+	return f.filter(append(f.pending, p...), false)
+}
+
+func (f *pemRedactor) Flush() []byte {
+	buf := f.pending
+	f.pending = nil
+	return f.filter(buf, true)
+}
+
+// filter passes buf on, redacting blocks; unless final, a trailing fragment
+// that may still become a marker is kept in pending.
+func (f *pemRedactor) filter(buf []byte, final bool) []byte {
 	f.pending = nil
 	var out []byte
 	for len(buf) > 0 {
+		start, end, partial := findMarker(buf, !f.inside, final)
 		if !f.inside {
-			start, end, partial := findMarker(buf, beginMarker)
 			if start < 0 {
 				if partial >= 0 {
 					out = append(out, buf[:partial]...)
@@ -65,7 +78,6 @@ func (f *pemRedactor) Write(p []byte) []byte {
 			buf = buf[end:]
 			continue
 		}
-		_, end, partial := findMarker(buf, endMarker)
 		if end < 0 {
 			if partial >= 0 {
 				f.pending = append([]byte(nil), buf[partial:]...)
@@ -78,22 +90,11 @@ func (f *pemRedactor) Write(p []byte) []byte {
 	return out
 }
 
-func (f *pemRedactor) Flush() []byte {
-	if f.inside {
-		f.pending = nil
-		return nil
-	}
-	out := f.pending
-	f.pending = nil
-	return out
-}
-
-// findMarker looks for prefix + label + "PRIVATE KEY-----" in buf, where
-// label is uppercase letters, digits and spaces ("RSA ", "EC ", "").
-// It returns the marker's bounds, or start = end = -1 and, in partial, the
-// offset of a trailing fragment that could still become a marker (or -1).
-func findMarker(buf, prefix []byte) (start, end, partial int) {
-	partial = -1
+// findMarker looks for a BEGIN (begin true) or END private-key marker in
+// buf. It returns the marker's bounds, or start = end = -1 and, in partial,
+// the offset of a trailing fragment that could still become a marker (-1
+// if none, and always -1 when final: the stream has ended).
+func findMarker(buf []byte, begin, final bool) (start, end, partial int) {
 	from := 0
 	for from < len(buf) {
 		i := bytes.IndexByte(buf[from:], '-')
@@ -101,43 +102,161 @@ func findMarker(buf, prefix []byte) (start, end, partial int) {
 			break
 		}
 		i += from
-		switch n, ok := matchMarker(buf[i:], prefix); {
-		case ok:
+		switch n := matchMarker(buf[i:], begin, final); {
+		case n > 0:
 			return i, i + n, -1
-		case n < 0: // could still become a marker: hold it back
+		case n < 0:
 			return -1, -1, i
 		}
-		from = i + 1
+		// Skip the whole run of dashes: a marker starts at its first.
+		for from = i + 1; from < len(buf) && buf[from] == '-'; from++ {
+		}
 	}
-	return -1, -1, partial
+	return -1, -1, -1
 }
 
-// matchMarker reports whether s starts with a whole marker (its length, true),
-// with a prefix of one that the stream may complete (-1, false), or neither.
-func matchMarker(s, prefix []byte) (int, bool) {
-	if len(s) < len(prefix) {
-		if bytes.HasPrefix(prefix, s) {
-			return -1, false
+// matchMarker reports whether s starts with a whole marker (its length in
+// bytes), with a prefix of one that more of the stream may complete (-1),
+// or neither (0). It reads s through [foldMarker]'s eyes: case folded,
+// blanks collapsed, escape sequences and other control bytes skipped.
+func matchMarker(s []byte, begin, final bool) int {
+	keyword := "END"
+	if begin {
+		keyword = "BEGIN"
+	}
+	folded, ends, complete := foldMarker(s)
+	complete = complete || final
+	// dashes, an optional blank, the keyword, a label, PRIVATE KEY, an
+	// optional BLOCK, an optional blank, dashes.
+	f := folded
+	d := leadingDashes(f)
+	if d == len(f) {
+		return undecided(complete)
+	}
+	if d < 3 {
+		return 0
+	}
+	f = strings.TrimPrefix(f[d:], " ")
+	if len(f) < len(keyword) {
+		if strings.HasPrefix(keyword, f) {
+			return undecided(complete)
 		}
+		return 0
+	}
+	if !strings.HasPrefix(f, keyword) {
+		return 0
+	}
+	label := f[len(keyword):]
+	dash := strings.IndexByte(label, '-')
+	if dash < 0 {
+		return undecided(complete) // still in the label
+	}
+	// "RSA PRIVATE KEY", "PGP PRIVATE KEY BLOCK", "PRIVATE\x1b[0mKEY": any
+	// label that ends so, blanks aside. Redacting a little too much is the
+	// safe side.
+	name := strings.ReplaceAll(label[:dash], " ", "")
+	if !strings.HasSuffix(name, "PRIVATEKEY") && !strings.HasSuffix(name, "PRIVATEKEYBLOCK") {
+		return 0
+	}
+	trail := leadingDashes(label[dash:])
+	consumed := len(folded) - len(label) + dash + trail
+	if consumed == len(folded) && !complete {
+		return -1 // more dashes may follow
+	}
+	if trail < 3 {
+		return 0
+	}
+	return ends[consumed-1]
+}
+
+func undecided(complete bool) int {
+	if complete {
+		return 0
+	}
+	return -1
+}
+
+func leadingDashes(s string) int {
+	n := 0
+	for n < len(s) && s[n] == '-' {
+		n++
+	}
+	return n
+}
+
+// foldMarker reads a would-be marker from the start of s until the end of
+// its line, at most maxMarker bytes: letters upper-cased, digits and dashes
+// kept, runs of blanks (spaces, tabs, carriage returns) as one space, and
+// everything else — terminal escape sequences, other control bytes, bytes
+// outside ASCII — skipped. ends[i] is the length of s that folded[i] takes
+// to read. complete is false when s ended before the line or the bound did:
+// more of the stream may change the answer.
+func foldMarker(s []byte) (folded string, ends []int, complete bool) {
+	var b []byte
+	for i := 0; i < len(s); {
+		if i >= maxMarker {
+			return string(b), ends, true
+		}
+		c := s[i]
+		switch {
+		case c == '\n':
+			return string(b), ends, true
+		case c == 0x1b:
+			n, ok := skipEscapeBytes(s[i:])
+			if !ok {
+				return string(b), ends, false
+			}
+			i += n
+			continue
+		case c == ' ' || c == '\t' || c == '\r':
+			if len(b) > 0 && b[len(b)-1] != ' ' {
+				b = append(b, ' ')
+				ends = append(ends, i+1)
+			}
+		case c >= 'a' && c <= 'z':
+			b = append(b, c-'a'+'A')
+			ends = append(ends, i+1)
+		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-':
+			b = append(b, c)
+			ends = append(ends, i+1)
+		case c < 0x20 || c >= 0x7f:
+			// a control byte or a byte outside ASCII: not part of a marker
+		default:
+			return string(b), ends, true // punctuation: the marker, if any, ends here
+		}
+		i++
+	}
+	return string(b), ends, false
+}
+
+// skipEscapeBytes measures the escape sequence at the start of s (ESC …): a
+// CSI sequence up to its final byte, an OSC string up to BEL or ESC \, or ESC
+// and one byte. ok is false when s ends inside it.
+func skipEscapeBytes(s []byte) (n int, ok bool) {
+	if len(s) < 2 {
 		return 0, false
 	}
-	if !bytes.HasPrefix(s, prefix) {
-		return 0, false
+	switch s[1] {
+	case '[':
+		for j := 2; j < len(s) && j < maxMarker; j++ {
+			if s[j] >= 0x40 && s[j] <= 0x7e {
+				return j + 1, true
+			}
+		}
+	case ']':
+		for j := 2; j < len(s) && j < maxMarker; j++ {
+			if s[j] == 0x07 {
+				return j + 1, true
+			}
+			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+				return j + 2, true
+			}
+		}
+	default:
+		return 2, true
 	}
-	for j := len(prefix); j < len(s) && j < maxMarker; j++ {
-		c := s[j]
-		if bytes.HasPrefix(s[j:], keyTrailer) {
-			return j + len(keyTrailer), true
-		}
-		if len(s)-j < len(keyTrailer) && bytes.HasPrefix(keyTrailer, s[j:]) {
-			return -1, false
-		}
-		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ') {
-			return 0, false
-		}
-	}
-	if len(s) < maxMarker {
-		return -1, false
+	if len(s) >= maxMarker {
+		return len(s), true
 	}
 	return 0, false
 }

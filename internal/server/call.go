@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -45,11 +44,11 @@ type call struct {
 	o     Outcome
 }
 
-// testHookBeforeRun, when set by a test, runs just before the CLI starts.
-var testHookBeforeRun func(tool string)
-
+// run takes a call through its stages: validate → gate → slot → working
+// directory → run → result. Each stage either hands on or ends the call
+// with a result; nothing is spawned before the gate said yes.
 func (c *call) run(ctx context.Context) *mcp.CallToolResult {
-	s, t, p := c.s, c.t, c.p
+	s, t := c.s, c.t
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	defer context.AfterFunc(s.lifetime, func() { cancel(ErrShuttingDown) })()
@@ -63,10 +62,9 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 		return c.invalid(err)
 	}
 	if s.cfg.CLIPath == "" {
-		c.o.Code = CodeCLIUnavailable
-		return c.finish(p.Sprintf(i18n.CLIUnavailable, t.Name, errString(s.cfg.CLIError)), nil)
+		return c.unavailable(errString(s.cfg.CLIError))
 	}
-	if ask, refusal := c.gate(ctx); ask != nil {
+	if ask, refusal := c.gate(ctx, args); ask != nil {
 		return ask
 	} else if refusal != nil {
 		return refusal
@@ -78,35 +76,21 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	defer cancelRun()
 	prog := newProgress(c, ceiling)
 	defer prog.close()
-
-	slot := s.slots[t.Tier()]
-	select {
-	case slot <- struct{}{}:
-	default:
-		prog.setWaiting(true)
-		select {
-		case slot <- struct{}{}:
-		case <-runCtx.Done():
-			return c.stopped(context.Cause(runCtx), callruntime.Result{TreeDead: true})
-		}
-		prog.setWaiting(false)
+	release, ok := c.slot(runCtx, prog)
+	if !ok {
+		return c.stopped(context.Cause(runCtx), nil)
 	}
-	defer func() { <-slot }()
+	defer release()
 
-	dir := s.cfg.Manifest.WorkDir()
-	if dir == annotations.ScratchDir {
-		scratch, err := os.MkdirTemp("", "aeat-mcp-call-")
-		if err != nil {
-			c.o.Code = CodeInternal
-			return c.finish(p.Sprintf(i18n.Internal, t.Name, "creating the scratch directory: "+err.Error()), nil)
-		}
-		defer os.RemoveAll(scratch)
-		dir = scratch
+	dir, env, cleanup, err := s.workDir()
+	if err != nil {
+		return c.unavailable(err.Error())
 	}
+	defer cleanup()
 	spec := callruntime.Spec{
 		Path:        s.cfg.CLIPath,
 		Args:        argv,
-		Env:         s.env,
+		Env:         env,
 		Dir:         dir,
 		KillGrace:   s.cfg.KillGrace,
 		MaxStdout:   s.cfg.MaxResultBytes,
@@ -115,29 +99,52 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 		OnLine:      prog.observer(),
 		MemoryLimit: s.cfg.MemoryLimit,
 	}
-	if testHookBeforeRun != nil {
-		testHookBeforeRun(t.Name)
+	if s.beforeRun != nil {
+		s.beforeRun(t.Name)
 	}
 	r, err := s.cfg.Runner.Run(runCtx, spec)
+	return c.ended(runCtx, r, err)
+}
+
+// slot waits for a concurrency slot of the tool's tier, telling the host it
+// waits. It fails when ctx ends first.
+func (c *call) slot(ctx context.Context, prog *progress) (release func(), ok bool) {
+	slot := c.s.slots[c.t.Tier()]
+	select {
+	case slot <- struct{}{}:
+	default:
+		prog.setWaiting(true)
+		select {
+		case slot <- struct{}{}:
+		case <-ctx.Done():
+			return nil, false
+		}
+		prog.setWaiting(false)
+	}
+	return func() { <-slot }, true
+}
+
+// ended is the one place that turns the end of a run into a result.
+func (c *call) ended(runCtx context.Context, r callruntime.Result, err error) *mcp.CallToolResult {
 	var se *callruntime.StartError
 	switch {
-	case errors.Is(err, callruntime.ErrNotFound) || errors.Is(err, callruntime.ErrNotExecutable):
-		c.o.Code = CodeCLIUnavailable
-		return c.finish(p.Sprintf(i18n.CLIUnavailable, t.Name, err.Error()), nil)
 	case errors.Is(err, syscall.E2BIG):
 		// The kernel bounds one argument (128 KiB on Linux) and the whole
 		// argv: the arguments are at fault, and nothing started.
 		return c.invalid(&annotations.ValidationError{Msg: "the arguments are too long to pass on a command line"})
 	case errors.As(err, &se):
-		c.o.Code = CodeInternal
-		return c.finish(p.Sprintf(i18n.Internal, t.Name, se.Error()), nil)
+		// Whatever kept the program from starting — missing, not
+		// executable, not a program at all (ENOEXEC), a working directory
+		// that is not there — is the CLI's set-up, not our bug.
+		return c.unavailable(se.Error())
 	case errors.Is(err, callruntime.ErrRunnerClosed):
-		return c.stopped(ErrShuttingDown, callruntime.Result{TreeDead: true})
+		return c.stopped(ErrShuttingDown, nil)
 	case err != nil:
 		c.o.Code = CodeInternal
-		return c.finish(p.Sprintf(i18n.Internal, t.Name, err.Error()), nil)
+		return c.finish(c.p.Sprintf(i18n.Internal, c.t.Name, err.Error()), nil)
 	}
-	c.o.TreeDead = r.TreeDead
+	dead := r.TreeDead
+	c.o.TreeDead = &dead
 	switch r.Outcome {
 	case callruntime.Exited:
 		code := r.ExitCode
@@ -147,27 +154,31 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 			return c.finish(c.okText(r), c.structured(r))
 		}
 		c.o.Code = CodeExit
-		return c.finish(c.failureText(p.Sprintf(i18n.ExitCode, t.Name, code), r), nil)
+		return c.finish(c.failureText(c.p.Sprintf(i18n.ExitCode, c.t.Name, code), r), nil)
 	case callruntime.Signaled:
 		c.o.Code = CodeExit
 		c.o.Signal = r.Signal
-		return c.finish(c.failureText(p.Sprintf(i18n.ExitSignal, t.Name, r.Signal), r), nil)
+		return c.finish(c.failureText(c.p.Sprintf(i18n.ExitSignal, c.t.Name, r.Signal), r), nil)
 	case callruntime.ResourceExceeded:
 		c.o.Code = CodeResourceExceeded
-		return c.finish(c.failureText(p.Sprintf(i18n.ResourceExceeded, t.Name, s.cfg.MemoryLimit>>20), r), nil)
+		return c.finish(c.failureText(c.p.Sprintf(i18n.ResourceExceeded, c.t.Name, c.s.cfg.MemoryLimit>>20), r), nil)
 	default: // TimedOut, Cancelled
 		cause := context.Cause(runCtx)
 		if r.Outcome == callruntime.TimedOut {
 			cause = callruntime.ErrTimeout
 		}
-		return c.stopped(cause, r)
+		return c.stopped(cause, &r)
 	}
 }
 
 // stopped is the result of a call the server stopped: its time ran out, the
-// client cancelled it, or the server is going away.
-func (c *call) stopped(cause error, r callruntime.Result) *mcp.CallToolResult {
-	c.o.TreeDead = r.TreeDead
+// client cancelled it, or the server is going away. r is nil when no
+// process had started yet.
+func (c *call) stopped(cause error, r *callruntime.Result) *mcp.CallToolResult {
+	if r != nil {
+		dead := r.TreeDead
+		c.o.TreeDead = &dead
+	}
 	c.o.Retryable = true
 	if !errors.Is(cause, callruntime.ErrTimeout) {
 		c.o.Code = CodeCancelled
@@ -184,8 +195,9 @@ func (c *call) stopped(cause error, r callruntime.Result) *mcp.CallToolResult {
 	if !c.t.Hints.ReadOnly {
 		text += c.p.Sprintf(i18n.TimeoutMayBeHalf)
 	}
-	if r.Stderr.Total > 0 {
-		text += "\n\n" + c.p.Sprintf(i18n.Stderr) + "\n" + r.Stderr.Text(c.marker)
+	if r != nil && r.Stderr.Total > 0 {
+		room := c.s.cfg.MaxResultBytes - len(text) - 64
+		text += "\n\n" + c.p.Sprintf(i18n.Stderr) + "\n" + c.output(r.Stderr, room)
 	}
 	return c.finish(text, nil)
 }
@@ -202,56 +214,84 @@ func (c *call) invalid(err error) *mcp.CallToolResult {
 	}
 	field := ve.Field
 	c.o.Field = &field
-	c.o.TreeDead = true // nothing was started
 	if field == "" {
 		return c.finish(c.p.Sprintf(i18n.InvalidArgsNoField, c.t.Name, ve.Msg), nil)
 	}
 	return c.finish(c.p.Sprintf(i18n.InvalidArguments, c.t.Name, field, ve.Msg), nil)
 }
 
-func (c *call) marker(omitted int64) string {
-	return "\n" + c.p.Sprintf(i18n.Truncated, omitted) + "\n"
+// unavailable is the result of a call whose CLI cannot be started; why
+// says what is wrong, for a person to fix.
+func (c *call) unavailable(why string) *mcp.CallToolResult {
+	c.o.Code = CodeCLIUnavailable
+	return c.finish(c.p.Sprintf(i18n.CLIUnavailable, c.t.Name, why), nil)
+}
+
+// refuse is the result of a gate that said no.
+func (c *call) refuse(reason string, key i18n.Key) *mcp.CallToolResult {
+	c.o.Code = CodeRefused
+	c.o.Reason = reason
+	return c.finish(c.p.Sprintf(key, c.t.Name), nil)
 }
 
 func (c *call) okText(r callruntime.Result) string {
 	if r.Stdout.Total == 0 {
 		return c.p.Sprintf(i18n.NoOutput)
 	}
-	return r.Stdout.Text(c.marker)
+	return c.output(r.Stdout, c.s.cfg.MaxResultBytes)
+}
+
+// output is a stream's text within budget bytes. Where bytes are left out —
+// by the capture, by the budget, or both — one marker says exactly how many.
+func (c *call) output(o callruntime.Output, budget int) string {
+	return fitOutput(o, budget, func(n int64) string { return "\n" + c.p.Sprintf(i18n.Truncated, n) + "\n" })
 }
 
 // structured is stdout as structuredContent: only for output "json", only
-// when stdout is a whole, valid JSON object.
+// when stdout is whole and a valid JSON object.
 func (c *call) structured(r callruntime.Result) any {
 	if c.t.Output != annotations.OutputJSON || r.Stdout.Omitted() > 0 {
 		return nil
 	}
+	whole := r.Stdout.Head
+	if len(r.Stdout.Tail) > 0 {
+		whole = append(append(make([]byte, 0, len(whole)+len(r.Stdout.Tail)), whole...), r.Stdout.Tail...)
+	}
 	var v map[string]any
-	if json.Unmarshal(r.Stdout.Head, &v) != nil || v == nil {
+	if json.Unmarshal(whole, &v) != nil || v == nil {
 		return nil
 	}
 	return v
 }
 
 // failureText puts what the CLI said under the localized headline: the end
-// of stderr first (that is where the error is), then stdout.
+// of stderr first (that is where the error is), then stdout. Each gets its
+// share of --max-result-bytes, stderr at most a third.
 func (c *call) failureText(headline string, r callruntime.Result) string {
 	var b strings.Builder
 	b.WriteString(headline)
+	room := c.s.cfg.MaxResultBytes - len(headline) - 128
 	if r.Stderr.Total > 0 {
-		b.WriteString("\n\n" + c.p.Sprintf(i18n.Stderr) + "\n" + r.Stderr.Text(c.marker))
+		budget := room
+		if r.Stdout.Total > 0 {
+			budget = max(room/3, room-int(min(r.Stdout.Total, int64(room))))
+		}
+		errText := c.output(r.Stderr, budget)
+		b.WriteString("\n\n" + c.p.Sprintf(i18n.Stderr) + "\n" + errText)
+		room -= len(errText)
 	}
 	if r.Stdout.Total > 0 {
-		b.WriteString("\n\n" + c.p.Sprintf(i18n.Stdout) + "\n" + r.Stdout.Text(c.marker))
+		b.WriteString("\n\n" + c.p.Sprintf(i18n.Stdout) + "\n" + c.output(r.Stdout, room))
 	}
 	return b.String()
 }
 
-// finish stamps the outcome, keeps the text within --max-result-bytes and
-// logs the call without its payload (arguments and output hold tax ids).
+// finish stamps the outcome, cleans the text of control sequences, keeps it
+// within --max-result-bytes and logs the call without its payload
+// (arguments and output hold tax ids).
 func (c *call) finish(text string, structured any) *mcp.CallToolResult {
 	c.o.DurationMS = time.Since(c.begin).Milliseconds()
-	text = fit(text, c.s.cfg.MaxResultBytes, func(n int) string { return c.p.Sprintf(i18n.Truncated, n) })
+	text = fit(cleanText(text), c.s.cfg.MaxResultBytes, func(n int) string { return c.p.Sprintf(i18n.Truncated, n) })
 	attrs := []any{"tool", c.o.Tool, "tier", c.o.Tier, "code", c.o.Code, "duration_ms", c.o.DurationMS}
 	if c.o.ExitCode != nil {
 		attrs = append(attrs, "exit_code", *c.o.ExitCode)

@@ -2,6 +2,10 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
@@ -12,32 +16,62 @@ import (
 // confirmID is the id of the confirmation input request.
 const confirmID = "confirm"
 
-// ConfirmWait bounds how long a destructive call waits for the user's
-// answer on hosts that are asked directly; no answer is a "no".
-var ConfirmWait = 5 * time.Minute
+// defaultConfirmWait bounds how long a destructive call waits for the
+// user's answer: on hosts that are asked directly, no answer within it is a
+// "no"; on hosts that answer in a second request, the question expires.
+const defaultConfirmWait = 5 * time.Minute
 
 // multiRoundTripVersion is the first protocol version whose clients answer
 // input requests themselves (CallToolResult.InputRequests).
 const multiRoundTripVersion = "2026-07-28"
 
+// Refusal reasons of the gate (Outcome.Reason).
+const (
+	ReasonReadOnly      = "read_only"
+	ReasonCannotConfirm = "cannot_confirm"
+	ReasonDeclined      = "declined"
+	// ReasonUnverified: an answer that does not answer a question this
+	// server asked for this tool and these exact arguments (forged,
+	// replayed, or meant for another call).
+	ReasonUnverified = "unverified_answer"
+)
+
+// negotiated is what the session agreed on: the protocol version and
+// whether the client can be asked. A session that ran initialize — or, on
+// 2026-07-28, whose first request declared its capabilities — is bound by
+// that: a later request's _meta may narrow it (a client that says it cannot
+// ask now is not asked), never widen it (DESIGN.md §8). The SDK's own
+// ProtocolVersion and ClientCapabilities prefer the request's claim, so
+// they are not used here.
+func negotiated(req *mcp.CallToolRequest) (version string, canAsk bool) {
+	if req.Session == nil {
+		return "", false
+	}
+	p := req.Session.InitializeParams()
+	if p == nil {
+		return "", false
+	}
+	canAsk = p.Capabilities != nil && p.Capabilities.Elicitation != nil
+	if p.ProtocolVersion >= multiRoundTripVersion {
+		c := req.ClientCapabilities()
+		canAsk = canAsk && c != nil && c.Elicitation != nil
+	}
+	return p.ProtocolVersion, canAsk
+}
+
 // gate decides whether a destructive tool may run. It returns a result that
 // asks the host for input (ask), a refusal, or neither (go ahead). It fails
-// closed: a host that cannot ask, a decline, a cancel, an error or no
-// answer are all a refusal. Nothing before it has side effects, because on
-// the newest protocol the SDK re-invokes the handler with the answer.
-func (c *call) gate(ctx context.Context) (ask, refusal *mcp.CallToolResult) {
+// closed: a host that cannot ask, a decline, a cancel, an error, no answer,
+// or an answer to a question this server did not ask are all a refusal.
+// Nothing before it has side effects, because on the newest protocol the
+// SDK re-invokes the handler with the answer.
+func (c *call) gate(ctx context.Context, args map[string]any) (ask, refusal *mcp.CallToolResult) {
 	if !c.t.Hints.Destructive || c.s.cfg.Confirm == ConfirmNever {
 		return nil, nil
 	}
-	refuse := func(reason string, key i18n.Key) *mcp.CallToolResult {
-		c.o.Code = CodeRefused
-		c.o.Reason = reason
-		c.o.TreeDead = true
-		return c.finish(c.p.Sprintf(key, c.t.Name), nil)
-	}
-	caps := c.req.ClientCapabilities()
-	if caps == nil || caps.Elicitation == nil {
-		return nil, refuse("cannot_confirm", i18n.RefusedCannotConfirm)
+	version, canAsk := negotiated(c.req)
+	if !canAsk {
+		return nil, c.refuse(ReasonCannotConfirm, i18n.RefusedCannotConfirm)
 	}
 	params := &mcp.ElicitParams{
 		Mode:    "form",
@@ -51,24 +85,98 @@ func (c *call) gate(ctx context.Context) (ask, refusal *mcp.CallToolResult) {
 		},
 	}
 	var answer *mcp.ElicitResult
-	if c.req.ProtocolVersion() >= multiRoundTripVersion {
+	if version >= multiRoundTripVersion {
+		binding := c.binding(args)
+		state := c.req.Params.RequestState
 		resp, answered := c.req.Params.InputResponses[confirmID]
-		if !answered {
-			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{confirmID: params}}, nil
+		if state == "" && !answered {
+			return &mcp.CallToolResult{
+				InputRequests: mcp.InputRequestMap{confirmID: params},
+				RequestState:  c.s.questions.ask(binding),
+			}, nil
+		}
+		if !c.s.questions.answer(state, binding) {
+			c.s.cfg.Logger.Warn("confirmation answer rejected: not an answer to a question asked for this call", "tool", c.t.Name)
+			return nil, c.refuse(ReasonUnverified, i18n.RefusedDeclined)
 		}
 		answer, _ = resp.(*mcp.ElicitResult)
 	} else {
-		ectx, cancel := context.WithTimeout(ctx, ConfirmWait)
+		ectx, cancel := context.WithTimeout(ctx, c.s.confirmWait)
 		defer cancel()
 		res, err := c.req.Session.Elicit(ectx, params)
 		if err != nil {
 			c.s.cfg.Logger.Warn("confirmation failed", "tool", c.t.Name, "error", err)
-			return nil, refuse("declined", i18n.RefusedDeclined)
+			return nil, c.refuse(ReasonDeclined, i18n.RefusedDeclined)
 		}
 		answer = res
 	}
 	if answer == nil || answer.Action != "accept" || answer.Content[confirmID] != true {
-		return nil, refuse("declined", i18n.RefusedDeclined)
+		return nil, c.refuse(ReasonDeclined, i18n.RefusedDeclined)
 	}
 	return nil, nil
+}
+
+// binding is what a question is asked about: this tool with these exact
+// arguments (validated, so canonical; json.Marshal sorts the keys).
+func (c *call) binding(args map[string]any) string {
+	b, _ := json.Marshal(args)
+	return c.t.Name + "\x00" + string(b)
+}
+
+// questions remembers the confirmation questions this server asked on the
+// multi round-trip protocol, by an unguessable nonce sent as requestState.
+// An answer counts only with a nonce that was issued, has not expired, has
+// not been used, and was issued for the same tool and arguments.
+type questions struct {
+	mu     sync.Mutex
+	ttl    time.Duration
+	issued map[string]question
+}
+
+type question struct {
+	binding string
+	expires time.Time
+}
+
+// maxQuestions bounds the open questions; the oldest go first.
+const maxQuestions = 256
+
+func newQuestions(ttl time.Duration) *questions {
+	return &questions{ttl: ttl, issued: map[string]question{}}
+}
+
+// ask issues a nonce for a question about binding.
+func (q *questions) ask(binding string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	nonce := "q-" + hex.EncodeToString(b[:])
+	now := time.Now()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var oldest string
+	for n, qq := range q.issued {
+		if now.After(qq.expires) {
+			delete(q.issued, n)
+		} else if oldest == "" || qq.expires.Before(q.issued[oldest].expires) {
+			oldest = n
+		}
+	}
+	if len(q.issued) >= maxQuestions {
+		delete(q.issued, oldest)
+	}
+	q.issued[nonce] = question{binding: binding, expires: now.Add(q.ttl)}
+	return nonce
+}
+
+// answer reports whether nonce is a live question about binding, and uses
+// it up: a nonce answers once, whatever the answer.
+func (q *questions) answer(nonce, binding string) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	qq, ok := q.issued[nonce]
+	if !ok {
+		return false
+	}
+	delete(q.issued, nonce)
+	return qq.binding == binding && time.Now().Before(qq.expires)
 }

@@ -54,8 +54,8 @@ func TestGate_Destructive(t *testing.T) {
 					asked := 0
 					cs := connect(t, s, era, elicitClient(tc.answer, &asked))
 					ran := false
-					testHookBeforeRun = func(string) { ran = true }
-					defer func() { testHookBeforeRun = nil }()
+					s.beforeRun = func(string) { ran = true }
+					defer func() { s.beforeRun = nil }()
 					res := callTool(t, cs, "destroy", nil)
 					o := outcome(t, res)
 					assert.Equal(t, 1, asked, "the user is asked once")
@@ -113,10 +113,8 @@ func TestGate_ElicitationError(t *testing.T) {
 }
 
 func TestGate_NoAnswerIsANo(t *testing.T) {
-	old := ConfirmWait
-	ConfirmWait = 200 * time.Millisecond
-	defer func() { ConfirmWait = old }()
 	s := newServer(t, nil)
+	s.confirmWait = 200 * time.Millisecond
 	asked := 0
 	cs := connect(t, s, "2025-11-25", elicitClient(func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		time.Sleep(2 * time.Second) // the user walked away

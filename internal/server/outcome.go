@@ -2,9 +2,11 @@ package server
 
 import (
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -39,11 +41,12 @@ type Outcome struct {
 	// Field is set for invalid_arguments: the parameter as declared or the
 	// unknown property; "" when the arguments were not an object.
 	Field *string `json:"field,omitempty"`
-	// Reason is set for refused: read_only, cannot_confirm, declined.
+	// Reason is set for refused: read_only, cannot_confirm, declined,
+	// unverified_answer.
 	Reason string `json:"reason,omitempty"`
-	// TreeDead says the supervisor confirmed that nothing the call started
-	// is still running.
-	TreeDead bool `json:"tree_dead"`
+	// TreeDead is present only when a process was started: true when the
+	// supervisor confirmed that nothing the call started is still running.
+	TreeDead *bool `json:"tree_dead,omitempty"`
 }
 
 // result builds a tool result: text, the outcome in _meta, isError for
@@ -63,6 +66,33 @@ func result(o Outcome, text string, structured any) *mcp.CallToolResult {
 func seconds(t *annotations.Tool, c annotations.Ceilings) float64 {
 	return math.Round(t.Ceiling(c).Seconds()*1000) / 1000
 }
+
+// fitOutput is o as text within budget bytes. When the capture left bytes
+// out, or o is longer than budget, the start and the end are kept with one
+// marker between them that says exactly how many bytes of the stream are
+// not shown.
+func fitOutput(o callruntime.Output, budget int, marker func(int64) string) string {
+	if o.Omitted() == 0 && len(o.Head)+len(o.Tail) <= budget {
+		return o.Text(nil)
+	}
+	room := max(budget-len(marker(o.Total)), 0)
+	var pre, suf string
+	if o.Omitted() == 0 {
+		// Whole, but too long: cut its middle.
+		buf := string(o.Head) + string(o.Tail)
+		pre = buf[:cutBefore(buf, room/2)]
+		suf = buf[cutAfter(buf, len(buf)-(room-len(pre))):]
+	} else {
+		head, tail := string(o.Head), string(o.Tail)
+		tk := min(len(tail), room-min(len(head), room/2))
+		pre = head[:cutBefore(head, min(len(head), room-tk))]
+		suf = tail[cutAfter(tail, len(tail)-min(len(tail), room-len(pre))):]
+	}
+	omitted := o.Total - int64(len(pre)) - int64(len(suf))
+	return valid(pre) + marker(omitted) + valid(suf)
+}
+
+func valid(s string) string { return strings.ToValidUTF8(s, string(utf8.RuneError)) }
 
 // fit cuts text to at most max bytes, keeping its start and its end (where
 // errors are) with marker between them, on rune boundaries.

@@ -51,3 +51,6 @@ func watchParentExit(parent int, exited func()) (stop func()) {
 		_, _ = unix.Kevent(kq, []unix.Kevent_t{trigger}, nil, nil)
 	}
 }
+
+// processAlive reports whether a process with this pid exists.
+func processAlive(pid int) bool { return unix.Kill(pid, 0) != unix.ESRCH }

@@ -42,3 +42,6 @@ func watchParentExit(parent int, exited func()) (stop func()) {
 	// kill the process through the signal's default action.
 	return func() { close(done) }
 }
+
+// processAlive reports whether a process with this pid exists.
+func processAlive(pid int) bool { return unix.Kill(pid, 0) != unix.ESRCH }

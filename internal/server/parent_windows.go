@@ -48,3 +48,17 @@ func createdBefore(a, b windows.Handle) bool {
 	}
 	return ca.Nanoseconds() <= cb.Nanoseconds()
 }
+
+// processAlive reports whether a process with this pid exists.
+func processAlive(pid int) bool {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return err != windows.ERROR_INVALID_PARAMETER
+	}
+	defer windows.CloseHandle(h)
+	var code uint32
+	if windows.GetExitCodeProcess(h, &code) != nil {
+		return true
+	}
+	return code == 259 // STILL_ACTIVE
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"math"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -71,13 +72,15 @@ func (p *progress) observer() func(callruntime.Line) {
 		return nil
 	}
 	return func(l callruntime.Line) {
-		text := l.Text
+		// A terminal shows this message: no control sequences. A line with
+		// no letter or digit ("}", "—") tells a person nothing.
+		text := strings.TrimSpace(cleanLine(l.Text))
+		if !hasWords(text) {
+			return
+		}
 		if utf8.RuneCountInString(text) > maxProgressLine {
 			r := []rune(text)
 			text = string(r[:maxProgressLine-1]) + "…"
-		}
-		if text == "" {
-			return
 		}
 		p.mu.Lock()
 		p.line = text

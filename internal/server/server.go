@@ -45,9 +45,9 @@ const (
 	DefaultHeartbeat      = 5 * time.Second
 )
 
-// DefaultSlots are the per-tier concurrency caps: local mutations one at a
+// defaultSlots are the per-tier concurrency caps: local mutations one at a
 // time so they never race; a few browsers at once; reads freely.
-var DefaultSlots = map[annotations.Tier]int{annotations.Read: 8, annotations.Mutate: 1, annotations.Live: 2}
+var defaultSlots = map[annotations.Tier]int{annotations.Read: 8, annotations.Mutate: 1, annotations.Live: 2}
 
 // Config is everything a server needs; cmd/aeat-mcp fills it from flags.
 type Config struct {
@@ -71,7 +71,7 @@ type Config struct {
 	ReadOnly bool
 	// Confirm is ConfirmAsk (default) or ConfirmNever.
 	Confirm string
-	// Slots caps concurrent calls per tier. Missing tiers use DefaultSlots.
+	// Slots caps concurrent calls per tier. Missing tiers use 8 (read), 1 (mutate), 2 (live).
 	Slots map[annotations.Tier]int
 	// Heartbeat is the progress interval. If zero, DefaultHeartbeat.
 	Heartbeat time.Duration
@@ -91,6 +91,15 @@ type Server struct {
 	env   []string
 	slots map[annotations.Tier]chan struct{}
 	tools map[string]*annotations.Tool
+	// hidden are the manifest's tools --read-only does not advertise: a
+	// call of one is refused, not answered "unknown tool".
+	hidden map[string]*annotations.Tool
+
+	// questions are the open confirmation questions (multi round-trip).
+	questions   *questions
+	confirmWait time.Duration
+	// beforeRun, set by tests, runs just before the CLI starts.
+	beforeRun func(tool string)
 
 	// lifetime ends when the server is told to stop; every call's context
 	// is tied to it, because the SDK does not cancel handlers on shutdown.
@@ -134,13 +143,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, slots: map[annotations.Tier]chan struct{}{}}
+	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{},
+		slots: map[annotations.Tier]chan struct{}{}, confirmWait: defaultConfirmWait}
+	s.questions = newQuestions(s.confirmWait)
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
 	s.env = BuildEnv(cfg.Manifest.CLI, cfg.PassEnv, environ)
 	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
 		n := cfg.Slots[tier]
 		if n <= 0 {
-			n = DefaultSlots[tier]
+			n = defaultSlots[tier]
 		}
 		s.slots[tier] = make(chan struct{}, n)
 	}
@@ -149,6 +160,17 @@ func New(cfg Config) (*Server, error) {
 	for _, t := range s.Tools() {
 		s.tools[t.Name] = t
 		s.mcp.AddTool(mcpTool(t), s.handler(t))
+	}
+	for _, t := range cfg.Manifest.Tools {
+		if s.tools[t.Name] == nil {
+			s.hidden[t.Name] = t
+		}
+	}
+	if len(s.hidden) > 0 {
+		s.mcp.AddReceivingMiddleware(s.refuseHidden)
+	}
+	if cfg.Manifest.WorkDir() == annotations.ScratchDir {
+		s.sweepScratch()
 	}
 	return s, nil
 }
@@ -164,6 +186,22 @@ func (s *Server) Tools() []*annotations.Tool {
 		out = append(out, t)
 	}
 	return out
+}
+
+// refuseHidden answers a call of a tool that --read-only hides with the
+// documented refusal (reason read_only) rather than the SDK's "unknown
+// tool": the model learns why, and that asking again will not help.
+func (s *Server) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ctr, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && ctr.Params != nil {
+			if t := s.hidden[ctr.Params.Name]; t != nil {
+				c := &call{s: s, t: t, req: ctr, begin: time.Now(), p: s.cfg.Printer}
+				c.o = Outcome{Tool: t.Name, Tier: string(t.Tier()), TimeoutSeconds: seconds(t, s.cfg.Ceilings)}
+				return c.refuse(ReasonReadOnly, i18n.RefusedReadOnly), nil
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // MCP returns the SDK server, for transports.
@@ -195,23 +233,34 @@ func mcpTool(t *annotations.Tool) *mcp.Tool {
 // instructions tell the model, briefly, what the tools are and how calls
 // behave.
 func (s *Server) instructions() string {
-	tiers := map[annotations.Tier][]string{}
+	tiers := map[annotations.Tier][]*annotations.Tool{}
 	for _, t := range s.Tools() {
-		tiers[t.Tier()] = append(tiers[t.Tier()], t.Name)
+		tiers[t.Tier()] = append(tiers[t.Tier()], t)
 	}
 	var b strings.Builder
 	b.WriteString("These tools run a command-line program (")
 	b.WriteString(s.cfg.Manifest.CLI.Command)
 	b.WriteString(") one verb per tool; arguments are passed as declared in each tool's schema, never through a shell. ")
-	b.WriteString("Each call has a time ceiling set by its tier: ")
+	b.WriteString("Each call has a time ceiling, set by its tier unless the tool has its own: ")
 	var parts []string
 	for _, tier := range []annotations.Tier{annotations.Live, annotations.Mutate, annotations.Read} {
-		names := tiers[tier]
-		if len(names) == 0 {
-			continue
+		// Group the tier's tools by their real ceiling: a tool with its own
+		// timeout is listed with it, not under the tier's.
+		byCeiling := map[time.Duration][]string{}
+		for _, t := range tiers[tier] {
+			d := t.Ceiling(s.cfg.Ceilings)
+			byCeiling[d] = append(byCeiling[d], t.Name)
 		}
-		sort.Strings(names)
-		parts = append(parts, fmt.Sprintf("%s %ds (%s)", tier, int(s.cfg.Ceilings.For(tier).Seconds()), strings.Join(names, ", ")))
+		ceilings := make([]time.Duration, 0, len(byCeiling))
+		for d := range byCeiling {
+			ceilings = append(ceilings, d)
+		}
+		sort.Slice(ceilings, func(i, j int) bool { return ceilings[i] > ceilings[j] })
+		for _, d := range ceilings {
+			names := byCeiling[d]
+			sort.Strings(names)
+			parts = append(parts, fmt.Sprintf("%s %ss (%s)", tier, formatSeconds(d.Seconds()), strings.Join(names, ", ")))
+		}
 	}
 	b.WriteString(strings.Join(parts, "; "))
 	b.WriteString(". Live tools reach the AEAT portal through a browser and are slow: expect progress updates, and do not call the same live tool twice in parallel. ")

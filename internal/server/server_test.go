@@ -5,7 +5,12 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -46,8 +51,18 @@ func TestTools(t *testing.T) {
 		for _, tl := range res.Tools {
 			assert.True(t, tl.Annotations.ReadOnlyHint, tl.Name)
 		}
-		_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "destroy"})
-		assert.Error(t, err, "a tool that is not advertised cannot be called")
+		ran := false
+		ro.beforeRun = func(string) { ran = true }
+		call, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "destroy"})
+		require.NoError(t, err, "a hidden tool is refused with a result, not a protocol error")
+		o := outcome(t, call)
+		assert.True(t, call.IsError)
+		assert.Equal(t, CodeRefused, o.Code)
+		assert.Equal(t, ReasonReadOnly, o.Reason)
+		assert.Nil(t, o.TreeDead, "nothing started")
+		assert.False(t, ran)
+		_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
+		assert.Error(t, err, "a tool the manifest does not have is still unknown")
 	})
 }
 
@@ -65,7 +80,8 @@ func TestCall_Results(t *testing.T) {
 				assert.Equal(t, "read_echo", o.Tool)
 				assert.Equal(t, "read", o.Tier)
 				assert.Equal(t, 10.0, o.TimeoutSeconds)
-				assert.True(t, o.TreeDead)
+				require.NotNil(t, o.TreeDead, "a process ran")
+				assert.True(t, *o.TreeDead)
 				assert.Nil(t, res.StructuredContent)
 			})
 			t.Run("json output is also structured", func(t *testing.T) {
@@ -93,8 +109,8 @@ func TestCall_Results(t *testing.T) {
 			})
 			t.Run("invalid arguments: nothing runs", func(t *testing.T) {
 				ran := false
-				testHookBeforeRun = func(string) { ran = true }
-				defer func() { testHookBeforeRun = nil }()
+				s.beforeRun = func(string) { ran = true }
+				defer func() { s.beforeRun = nil }()
 				for _, tc := range []struct {
 					args  any
 					field string
@@ -179,7 +195,8 @@ func TestCall_Timeout(t *testing.T) {
 					assert.True(t, o.TimedOut)
 					assert.True(t, o.Retryable)
 					assert.Equal(t, 0.7, o.TimeoutSeconds)
-					assert.True(t, o.TreeDead)
+					require.NotNil(t, o.TreeDead, "a process ran")
+					assert.True(t, *o.TreeDead)
 					msg := text(res)
 					if lang == "en" {
 						assert.Contains(t, msg, "live_pull did not finish within the 0.7 s ceiling of its tier (live)")
@@ -353,16 +370,48 @@ func TestCall_ScratchDir(t *testing.T) {
 	cs := connect(t, s, "", nil)
 	first := strings.TrimSpace(text(callTool(t, cs, "read_cwd", nil)))
 	second := strings.TrimSpace(text(callTool(t, cs, "read_cwd", nil)))
-	assert.Contains(t, first, "aeat-mcp-call-")
+	assert.Contains(t, first, scratchPrefix+strconv.Itoa(os.Getpid())+".")
 	assert.NotEqual(t, first, second, "a fresh directory per call")
 	_, err := os.Stat(first)
 	assert.True(t, os.IsNotExist(err), "the scratch directory is removed after the call")
+
+	// The CLI's temporary directory is its scratch directory, so what it
+	// (or its browser) writes there goes too.
+	res := callTool(t, cs, "read_env", nil)
+	var env map[string]string
+	require.NoError(t, json.Unmarshal([]byte(text(res)), &env), text(res))
+	assert.Contains(t, env["TMPDIR"], scratchPrefix)
 }
 
-func TestCall_ProgressIsRedacted(t *testing.T) {
+// TestScratch_SweptAtStart: a server killed before it could clean up leaves
+// its scratch directories; the next server removes those of servers that
+// are gone, and only those.
+func TestScratch_SweptAtStart(t *testing.T) {
+	gone := exec.Command("true")
+	require.NoError(t, gone.Run())
+	deadDir, err := os.MkdirTemp("", scratchPrefix+strconv.Itoa(gone.Process.Pid)+".")
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(deadDir, "browser", "cache"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(deadDir, "browser", "cache", "f"), []byte("x"), 0o400))
+	require.NoError(t, os.Chmod(filepath.Join(deadDir, "browser"), 0o500))
+	liveDir, err := os.MkdirTemp("", scratchPrefix+strconv.Itoa(os.Getppid())+".")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(liveDir); os.RemoveAll(deadDir) })
+
+	newServer(t, func(c *Config) { c.Manifest.CLI.Cwd = annotations.ScratchDir })
+	_, err = os.Stat(deadDir)
+	assert.True(t, os.IsNotExist(err), "the directory of a dead server is removed")
+	_, err = os.Stat(liveDir)
+	assert.NoError(t, err, "a live server's directory is left alone")
+}
+
+// TestCall_ProgressIsClean: progress messages are shown in terminals: they
+// carry no private key, no control sequence, no direction override, and no
+// line without a word; the result text is as clean.
+func TestCall_ProgressIsClean(t *testing.T) {
 	var mu sync.Mutex
 	var msgs []string
-	s := newServer(t, func(c *Config) { c.Heartbeat = 10 * time.Millisecond })
+	s := newServer(t, func(c *Config) { c.Heartbeat = 50 * time.Millisecond })
 	cs := connect(t, s, "", &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
@@ -370,31 +419,113 @@ func TestCall_ProgressIsRedacted(t *testing.T) {
 			mu.Unlock()
 		},
 	})
-	params := &mcp.CallToolParams{Name: "read_fail", Arguments: map[string]any{"code": "0"}}
-	params.SetProgressToken(1)
-	_, err := cs.CallTool(context.Background(), params)
-	require.NoError(t, err)
-	params = &mcp.CallToolParams{Name: "read_pem", Arguments: map[string]any{}}
+	params := &mcp.CallToolParams{Name: "read_noisy", Arguments: map[string]any{}}
 	params.SetProgressToken(2)
-	_, err = cs.CallTool(context.Background(), params)
+	res, err := cs.CallTool(context.Background(), params)
 	require.NoError(t, err)
+	assert.Equal(t, "step one done\n[redacted private key]\n}\n", text(res))
 	mu.Lock()
 	defer mu.Unlock()
+	require.NotEmpty(t, msgs, "progress was sent")
+	sawLine, sawKey := false, false
 	for _, m := range msgs {
 		assert.NotContains(t, m, "secret")
-		assert.NotContains(t, m, "MIIE")
+		assert.NotContains(t, m, "lQOYBF")
+		assert.NotContains(t, m, "\x1b")
+		assert.NotContains(t, m, "\u202e")
+		assert.NotContains(t, m, "pwned")
+		assert.False(t, strings.HasSuffix(m, "— }"), "a line without words: %q", m)
+		sawLine = sawLine || strings.HasSuffix(m, "— step one done")
+		sawKey = sawKey || strings.HasSuffix(m, "— [redacted private key]")
 	}
+	assert.True(t, sawLine, "the output line is shown, cleaned: %q", msgs)
+	assert.True(t, sawKey, "the redacted key is what shows: %q", msgs)
+}
+
+// TestCall_Outputs: structured output survives whenever stdout was whole;
+// a truncation marker counts exactly what is not shown.
+func TestCall_Outputs(t *testing.T) {
+	s := newServer(t, nil)
+	cs := connect(t, s, "", nil)
+	res := callTool(t, cs, "read_bigjson", nil)
+	require.False(t, res.IsError)
+	require.NotNil(t, res.StructuredContent, "40 KB of JSON in a 64 KiB capture is whole")
+	assert.Greater(t, len(text(res)), 32<<10)
+	assert.Len(t, res.StructuredContent, len(res.StructuredContent.(map[string]any)))
+
+	res = callTool(t, cs, "read_flood", nil) // 1,000,000 bytes of 80-byte lines
+	got := text(res)
+	assert.LessOrEqual(t, len(got), DefaultMaxResultBytes)
+	m := regexp.MustCompile(`\[… (\d+) bytes left out …\]`).FindAllStringSubmatch(got, -1)
+	require.Len(t, m, 1, "one marker")
+	left, _ := strconv.Atoi(m[0][1])
+	shown := len(got) - len(m[0][0]) - 2 // the marker's own line breaks
+	assert.Equal(t, 1000000, left+shown, "shown + left out = all of it")
+}
+
+// TestCall_TreeDeadOnlyWhenStarted: tree_dead is reported only for a call
+// that started a process.
+func TestCall_TreeDeadOnlyWhenStarted(t *testing.T) {
+	s := newServer(t, nil)
+	cs := connect(t, s, "", nil)
+	o := outcome(t, callTool(t, cs, "read_echo", map[string]any{}))
+	assert.Equal(t, CodeInvalidArguments, o.Code)
+	assert.Nil(t, o.TreeDead)
+	o = outcome(t, callTool(t, cs, "read_echo", map[string]any{"text": "x"}))
+	require.NotNil(t, o.TreeDead)
+	assert.True(t, *o.TreeDead)
+
+	missing := newServer(t, func(c *Config) { c.CLIPath = ""; c.CLIError = errors.New("not found") })
+	o = outcome(t, callTool(t, connect(t, missing, "", nil), "read_echo", map[string]any{"text": "x"}))
+	assert.Equal(t, CodeCLIUnavailable, o.Code)
+	assert.Nil(t, o.TreeDead)
+}
+
+// TestCall_CannotStart: every reason the CLI cannot start is
+// cli_unavailable with the real reason, never "internal".
+func TestCall_CannotStart(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage")
+	require.NoError(t, os.WriteFile(garbage, []byte("not a program\x00\x01"), 0o755))
+	file := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	for _, tc := range []struct {
+		name   string
+		adjust func(*Config)
+		says   string
+	}{
+		{"not a program (ENOEXEC)", func(c *Config) { c.CLIPath = garbage }, "exec format error"},
+		{"working directory missing", func(c *Config) { c.Manifest.CLI.Cwd = filepath.Join(dir, "nope") }, "nope"},
+		{"working directory is a file", func(c *Config) { c.Manifest.CLI.Cwd = file }, "not a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t, tc.adjust)
+			res := callTool(t, connect(t, s, "", nil), "read_echo", map[string]any{"text": "x"})
+			assert.Equal(t, CodeCLIUnavailable, outcome(t, res).Code, text(res))
+			assert.Contains(t, text(res), tc.says)
+		})
+	}
+}
+
+// TestInstructions_RealCeilings: a tool with its own timeout is listed with
+// it, not under its tier's ceiling.
+func TestInstructions_RealCeilings(t *testing.T) {
+	s := newServer(t, nil)
+	in := s.instructions()
+	assert.Contains(t, in, "read 0.3s (read_hang_own)")
+	assert.Regexp(t, `read 10s \([a-z_, ]*read_echo`, in)
+	assert.NotRegexp(t, `read 10s \([^)]*read_hang_own`, in)
 }
 
 func TestCall_PanicBecomesInternal(t *testing.T) {
 	s := newServer(t, nil)
 	cs := connect(t, s, "", nil)
-	testHookBeforeRun = func(tool string) {
+	s.beforeRun = func(tool string) {
 		if tool == "read_echo" {
 			panic("boom")
 		}
 	}
-	defer func() { testHookBeforeRun = nil }()
+	defer func() { s.beforeRun = nil }()
 	res := callTool(t, cs, "read_echo", map[string]any{"text": "x"})
 	assert.True(t, res.IsError)
 	assert.Equal(t, CodeInternal, outcome(t, res).Code)

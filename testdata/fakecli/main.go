@@ -21,6 +21,7 @@
 //	cwd                     print the working directory
 //	echo TEXT               print TEXT
 //	json                    print a small JSON document
+//	bigjson BYTES           print a JSON object of about BYTES bytes on one line
 //	stderr TEXT             write TEXT and a newline to stderr
 //	sleep DURATION          sleep (a Go duration)
 //	hang                    sleep forever
@@ -136,6 +137,14 @@ func run(step []string) {
 		fmt.Fprintln(out, arg(1))
 	case "json":
 		fmt.Fprintln(out, `{"modelo":"303","periodo":"1T","resultado":123.45}`)
+	case "bigjson":
+		n, err := strconv.Atoi(arg(1))
+		must(err)
+		items := make([]string, 0, n/24+1)
+		for i := 0; len(items)*24 < n; i++ {
+			items = append(items, fmt.Sprintf(`"k%06d":"v%012d"`, i, i))
+		}
+		fmt.Fprintln(out, "{"+strings.Join(items, ",")+"}")
 	case "stderr":
 		fmt.Fprintln(os.Stderr, arg(1))
 	case "sleep":
