@@ -1,10 +1,8 @@
 package annotations
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 )
 
@@ -105,37 +103,12 @@ func scalar(typ string, v any) (string, error) {
 			return "", fmt.Errorf("must be a string")
 		}
 		return s, nil
-	case "integer":
-		switch n := v.(type) {
-		case float64:
-			if n != math.Trunc(n) || math.IsInf(n, 0) {
-				return "", fmt.Errorf("must be an integer")
-			}
-			return strconv.FormatFloat(n, 'f', -1, 64), nil
-		case json.Number:
-			if _, err := n.Int64(); err != nil {
-				return "", fmt.Errorf("must be an integer")
-			}
-			return n.String(), nil
-		case int:
-			return strconv.Itoa(n), nil
-		case int64:
-			return strconv.FormatInt(n, 10), nil
+	case "integer", "number":
+		s, err := numberText(typ, v)
+		if errors.Is(err, errNotNumber) {
+			return "", fmt.Errorf("must be %s", article(typ))
 		}
-		return "", fmt.Errorf("must be an integer")
-	case "number":
-		switch n := v.(type) {
-		case float64:
-			if math.IsInf(n, 0) || math.IsNaN(n) {
-				return "", fmt.Errorf("must be a finite number")
-			}
-			return strconv.FormatFloat(n, 'g', -1, 64), nil
-		case json.Number:
-			return n.String(), nil
-		case int:
-			return strconv.Itoa(n), nil
-		}
-		return "", fmt.Errorf("must be a number")
+		return s, err
 	}
 	return "", fmt.Errorf("unsupported type %s", typ)
 }

@@ -126,6 +126,11 @@ func TestValidate(t *testing.T) {
 		{`{"year": 2025, "codes": [1, 0]}`, "codes", "item 1: must be at least 1 (got 0)"},
 		{`{"year": 2025, "codes": 1}`, "codes", "must be an array of integers (got a number)"},
 		{`{"year": null}`, "year", "must be an integer (got null)"},
+		{`{"year": 9007199254740992.5}`, "year", "must be an integer (got 9007199254740992.5)"},
+		{`{"year": 2025.0000000000000001}`, "year", "must be an integer (got 2025.0000000000000001)"},
+		{`{"year": 2100.0000000000000001}`, "year", "must be an integer (got 2100.0000000000000001)"},
+		{`{"year": 1e999999999}`, "year", "has an exponent out of range (1e999999999)"},
+		{`{"year": 2025} {}`, "", "arguments are not valid JSON: data after the arguments object"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {
@@ -157,8 +162,13 @@ func FuzzRender(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, period, nif, tags, files string, year int64, ratio float64, dry, hasDry bool) {
-		if !utf8.ValidString(period + nif + tags + files) {
-			return // JSON cannot carry it: MCP arguments never hold invalid UTF-8
+		// JSON cannot carry invalid UTF-8: MCP arguments never hold it.
+		// Each string on its own: two invalid halves can make a valid
+		// whole ("\xc5" + "\x94" is "Ŕ").
+		for _, s := range []string{period, nif, tags, files} {
+			if !utf8.ValidString(s) {
+				return
+			}
 		}
 		args := map[string]any{"period": period, "nif": nif, "year": year, "ratio": ratio}
 		if tags != "" {
@@ -231,4 +241,40 @@ func parseBack(t *testing.T, argv []string, flags map[string]string) map[string]
 		}
 	}
 	return got
+}
+
+// TestRender_NumbersExact: a number reaches argv exactly as the client
+// meant it — no float64 on the way.
+func TestRender_NumbersExact(t *testing.T) {
+	m, err := annotations.Parse([]byte(`{"version": 1, "cli": {"command": "x"}, "tools": [{
+		"name": "n", "title": "N", "description": "d", "command": ["n"],
+		"annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+		"params": [
+			{"name": "i", "type": "integer", "flag": "--i"},
+			{"name": "f", "type": "number", "flag": "--f"},
+			{"name": "e", "type": "integer", "flag": "--e", "enum": [1, 2]},
+			{"name": "is", "type": "array", "items": "integer", "flag": "--is"}
+		]}]}`), "")
+	require.NoError(t, err)
+	tl := m.Tools[0]
+	for _, tc := range []struct{ args, want string }{
+		{`{"i": 9007199254740993}`, "--i=9007199254740993"},
+		{`{"i": 12345678901234567890}`, "--i=12345678901234567890"},
+		{`{"i": -9223372036854775809}`, "--i=-9223372036854775809"},
+		{`{"i": 2025.0}`, "--i=2025"},
+		{`{"i": 2.025e3}`, "--i=2025"},
+		{`{"f": 1e-400}`, "--f=1e-400"},
+		{`{"f": 0.1}`, "--f=0.1"},
+		{`{"f": 9007199254740993.25}`, "--f=9007199254740993.25"},
+		{`{"e": 2.0}`, "--e=2"},
+		{`{"is": [9007199254740993, 1]}`, "--is=9007199254740993 --is=1"},
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			args, err := tl.Validate(json.RawMessage(tc.args))
+			require.NoError(t, err)
+			argv, err := tl.Render(args)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, strings.Join(argv[1:], " "))
+		})
+	}
 }

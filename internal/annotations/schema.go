@@ -1,9 +1,12 @@
 package annotations
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
+	"io"
+	"math/big"
 	"regexp"
 	"sort"
 	"strings"
@@ -93,7 +96,7 @@ func (t *Tool) Validate(raw json.RawMessage) (map[string]any, error) {
 	var v any
 	if len(strings.TrimSpace(string(raw))) == 0 {
 		v = map[string]any{}
-	} else if err := json.Unmarshal(raw, &v); err != nil {
+	} else if err := decodeExact(raw, &v); err != nil {
 		return nil, &ValidationError{Msg: "arguments are not valid JSON: " + err.Error()}
 	}
 	if v == nil {
@@ -124,13 +127,13 @@ func (t *Tool) Validate(raw json.RawMessage) (map[string]any, error) {
 		if err := prm.check(val); err != nil {
 			return nil, &ValidationError{Field: prm.Name, Msg: err.Error()}
 		}
-		if err := t.props[prm.Name].Validate(val); err != nil {
+		if err := t.props[prm.Name].Validate(floatsForSchema(val)); err != nil {
 			return nil, &ValidationError{Field: prm.Name, Msg: cleanSchemaError(err)}
 		}
 	}
 	// The whole object once more against the tool's schema: the per-field
-	// checks above are for naming the field, this one is the contract.
-	if err := t.resolved.Validate(args); err != nil {
+	// checks above are exact and name the field, this one is the contract.
+	if err := t.resolved.Validate(floatsForSchema(args)); err != nil {
 		return nil, &ValidationError{Msg: cleanSchemaError(err)}
 	}
 	if err := t.resolved.ApplyDefaults(&args); err != nil {
@@ -177,21 +180,20 @@ func (prm Param) checkScalar(typ string, v any) error {
 			}
 		}
 	case "integer", "number":
-		f, ok := v.(float64)
-		if !ok {
+		n, err := exactNumber(v)
+		if errors.Is(err, errNotNumber) {
 			return fmt.Errorf("must be %s (got %s)", article(typ), jsonType(v))
+		} else if err != nil {
+			return err
 		}
-		if typ == "integer" && f != math.Trunc(f) {
-			return fmt.Errorf("must be an integer (got %v)", f)
+		if typ == "integer" && !n.IsInt() {
+			return fmt.Errorf("must be an integer (got %s)", numberString(v))
 		}
-		if typ == "integer" && math.Abs(f) > 1<<53 {
-			return fmt.Errorf("%v is too large to pass exactly", f)
+		if prm.Minimum != nil && n.Cmp(new(big.Rat).SetFloat64(*prm.Minimum)) < 0 {
+			return fmt.Errorf("must be at least %v (got %s)", *prm.Minimum, numberString(v))
 		}
-		if prm.Minimum != nil && f < *prm.Minimum {
-			return fmt.Errorf("must be at least %v (got %v)", *prm.Minimum, f)
-		}
-		if prm.Maximum != nil && f > *prm.Maximum {
-			return fmt.Errorf("must be at most %v (got %v)", *prm.Maximum, f)
+		if prm.Maximum != nil && n.Cmp(new(big.Rat).SetFloat64(*prm.Maximum)) > 0 {
+			return fmt.Errorf("must be at most %v (got %s)", *prm.Maximum, numberString(v))
 		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {
@@ -200,7 +202,7 @@ func (prm Param) checkScalar(typ string, v any) error {
 	}
 	if len(prm.Enum) > 0 {
 		for _, e := range prm.Enum {
-			if fmt.Sprint(e) == fmt.Sprint(v) {
+			if sameValue(e, v) {
 				return nil
 			}
 		}
@@ -211,6 +213,31 @@ func (prm Param) checkScalar(typ string, v any) error {
 		return fmt.Errorf("must be one of %s (got %v)", strings.Join(opts, ", "), v)
 	}
 	return nil
+}
+
+// decodeExact decodes JSON with numbers as json.Number, and refuses
+// anything after the value.
+func decodeExact(raw []byte, v *any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return errors.New("unexpected end of JSON input")
+		}
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the arguments object")
+	}
+	return nil
+}
+
+// numberString is a number as the client wrote it.
+func numberString(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return n.String()
+	}
+	return fmt.Sprint(v)
 }
 
 func article(typ string) string {
@@ -249,7 +276,7 @@ func jsonType(v any) string {
 		return "an array"
 	case string:
 		return "a string"
-	case float64:
+	case float64, json.Number:
 		return "a number"
 	case bool:
 		return "a boolean"

@@ -70,7 +70,15 @@ func FuzzRedactPrivateKeys(f *testing.F) {
 		}
 		whole := filterAll(RedactPrivateKeys(), in)
 		assert.Equal(t, whole, filterAll(RedactPrivateKeys(), in, cut))
-		if !strings.Contains(strings.ToUpper(in), "PRIVATE") {
+		// Without the letters of PRIVATEKEY in a row (blanks, escapes
+		// and case aside), nothing can be a marker: nothing changes.
+		letters := strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+				return r
+			}
+			return -1
+		}, in)
+		if !strings.Contains(strings.ToUpper(letters), "PRIVATEKEY") {
 			assert.Equal(t, in, whole)
 		}
 	})

@@ -10,11 +10,19 @@ import (
 )
 
 // basicsUnix and basicsWindows are what a CLI needs of the server's
-// environment to work at all (DESIGN.md §5). LC_* is matched as a prefix.
+// environment to work at all (DESIGN.md §5), locales included. The README
+// lists them exactly; change both together.
 var (
-	basicsUnix    = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "TZ", "TMPDIR"}
-	basicsWindows = []string{"PATH", "SystemRoot", "ComSpec", "PATHEXT", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "TEMP", "TMP", "LANG", "TZ"}
+	basicsUnix    = append([]string{"PATH", "HOME", "USER", "LOGNAME", "TZ", "TMPDIR"}, localeVars...)
+	basicsWindows = append([]string{"PATH", "SystemRoot", "ComSpec", "PATHEXT", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "TEMP", "TMP", "TZ"}, localeVars...)
 )
+
+// localeVars are the POSIX and glibc locale categories, and LANGUAGE. Not
+// every LC_ name: terminals and ssh forward arbitrary LC_* variables (some
+// carry data of their own), and the CLI has no use for them.
+var localeVars = []string{"LANG", "LANGUAGE", "LC_ALL", "LC_ADDRESS", "LC_COLLATE", "LC_CTYPE",
+	"LC_IDENTIFICATION", "LC_MEASUREMENT", "LC_MESSAGES", "LC_MONETARY", "LC_NAME", "LC_NUMERIC",
+	"LC_PAPER", "LC_TELEPHONE", "LC_TIME"}
 
 var environ = os.Environ
 
@@ -39,7 +47,7 @@ func BuildEnv(cli annotations.CLI, passEnv []string, environ func() []string) []
 		if !ok || k == "" {
 			continue
 		}
-		if allow[envKey(k)] || strings.HasPrefix(k, "LC_") {
+		if allow[envKey(k)] {
 			env[k] = v
 		}
 	}

@@ -151,6 +151,7 @@ func TestCall_Environment(t *testing.T) {
 	t.Setenv("AEAT_TEST_SECRET", "no")
 	t.Setenv("AEAT_TEST_FLAG_PASSED", "flag")
 	t.Setenv("LC_TIME", "es_ES.UTF-8")
+	t.Setenv("LC_TERMINAL_SECRET", "forwarded by ssh")
 	s := newServer(t, func(c *Config) { c.PassEnv = []string{"AEAT_TEST_FLAG_PASSED"} })
 	cs := connect(t, s, "", nil)
 	res := callTool(t, cs, "read_env", nil)
@@ -162,6 +163,7 @@ func TestCall_Environment(t *testing.T) {
 	assert.Equal(t, "es_ES.UTF-8", env["LC_TIME"], "locale variables are basics")
 	assert.NotEmpty(t, env["PATH"])
 	assert.NotContains(t, env, "AEAT_TEST_SECRET", "the server's environment must not leak")
+	assert.NotContains(t, env, "LC_TERMINAL_SECRET", "only the standard locale categories")
 }
 
 func TestCall_CLIUnavailable(t *testing.T) {
