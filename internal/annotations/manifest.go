@@ -350,6 +350,10 @@ func (p *parser) cli(raw json.RawMessage) CLI {
 		}
 	}
 	p.decode(obj, "cli", "cwd", &c.Cwd, "a string")
+	if strings.HasPrefix(c.Cwd, "@") && c.Cwd != ScratchDir {
+		// "@scratch2", "@tmp": a keyword mistyped, not a directory named so.
+		p.fail("cli.cwd", "%q: the only keyword is %q (a fresh directory per call); a directory path does not start with @", c.Cwd, ScratchDir)
+	}
 	return c
 }
 

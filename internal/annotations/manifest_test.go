@@ -65,6 +65,8 @@ func TestParse_Errors(t *testing.T) {
 			[]string{"m.json: cli.enviroment: unknown key (known: command, args, env, cwd)"}},
 		{"bad env names", `{"version": 1, "cli": {"command": "aeat", "env": {"pass": ["A B"], "set": {"1X": "y"}}}, "tools": [` + tool("a") + `]}`,
 			[]string{`m.json: cli.env.pass[0]: "A B" is not a variable name`, `m.json: cli.env.set: "1X" is not a variable name`}},
+		{"cwd keyword mistyped", `{"version": 1, "cli": {"command": "aeat", "cwd": "@scratch2"}, "tools": [` + tool("a") + `]}`,
+			[]string{`m.json: cli.cwd: "@scratch2": the only keyword is "@scratch" (a fresh directory per call); a directory path does not start with @`}},
 		{"empty tools", `{"version": 1, "cli": {"command": "aeat"}, "tools": []}`,
 			[]string{"m.json: tools: is empty: a manifest advertises at least one tool"}},
 		{"duplicate tool", string(manifestWith(tool("a"), tool("a"))),

@@ -63,6 +63,7 @@ func newCgroupHome(wantMemory bool) (*cgroupHome, error) {
 		return nil, err
 	}
 	parent := filepath.Join(mount, rel)
+	sweepDeadHomes(parent)
 	// One home per Runner: a process may hold several, and one's Close must
 	// never touch another's calls.
 	dir := filepath.Join(parent, fmt.Sprintf("aeat-mcp.%d.%d", os.Getpid(), homeSeq.Add(1)))
@@ -81,6 +82,33 @@ func newCgroupHome(wantMemory bool) (*cgroupHome, error) {
 		}
 	}
 	return h, nil
+}
+
+// sweepDeadHomes kills and removes the homes that Runners of processes no
+// longer alive left in parent: a server SIGKILLed together with its lifeline
+// (pkill -9 -f aeat-mcp does exactly that) leaves its calls running in them.
+// A home whose pid is alive again (reused by another process) is left alone.
+func sweepDeadHomes(parent string) {
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "aeat-mcp.")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, ".")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid == os.Getpid() || unix.Kill(pid, 0) != unix.ESRCH {
+			continue
+		}
+		h := &cgroupHome{dir: filepath.Join(parent, e.Name())}
+		if _, err := os.Stat(filepath.Join(h.dir, "cgroup.kill")); err == nil {
+			h.kill = true
+		}
+		_ = h.remove()
+	}
 }
 
 // cgroup2Mount returns where the cgroup v2 hierarchy is mounted: /sys/fs/cgroup
@@ -238,7 +266,7 @@ func (t *cgroupTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 		return nil, err
 	}
 	t.leader = cmd.Process.Pid
-	t.p.leaders.Store(t.leader, struct{}{})
+	t.p.leaders.Store(t.leader, uint64(0)) // start time: only procwalk attributes by it
 	if !useFD {
 		// A child that forks before this write leaves its child behind
 		// in our own cgroup; the window is the time between fork and this
@@ -398,3 +426,6 @@ func statmRSS(pid int) int64 {
 	n, _ := strconv.ParseInt(string(f[1]), 10, 64)
 	return n * pageSize
 }
+
+// settle: the kernel's accounting of the tree is already final here.
+func (t *cgroupTree) settle() bool { return true }

@@ -38,7 +38,7 @@
 //  7. [Spec.MemoryLimit] bounds the whole tree: the kernel enforces it
 //     through cgroup v2 memory.max where the controller is delegated,
 //     otherwise a watchdog sums the tree's RSS every
-//     [MemorySampleInterval]. Exceeding it kills the tree:
+//     100 ms. Exceeding it kills the tree:
 //     [ResourceExceeded].
 //  8. If the server process dies while calls run — even by SIGKILL — their
 //     trees die with it where the platform allows (see below).

@@ -59,7 +59,7 @@ func startLifeline(cgroupDir string) (*lifeline, error) {
 	}
 	defer r.Close()
 	cmd := &exec.Cmd{
-		Path:        "/proc/self/exe",
+		Path:        selfExe(),
 		Args:        []string{"aeat-mcp-lifeline"},
 		Env:         []string{helperEnv + "=" + helperLifeline, lifelineCgroup + "=" + cgroupDir},
 		Stdin:       r,
@@ -70,6 +70,18 @@ func startLifeline(cgroupDir string) (*lifeline, error) {
 		return nil, fmt.Errorf("starting lifeline: %w", err)
 	}
 	return &lifeline{cmd: cmd, w: w}, nil
+}
+
+// selfExe is this binary's path, so that ps shows the lifeline by the
+// binary's name (aeat-mcp) and its arguments (aeat-mcp-lifeline), not as
+// "exe"; /proc/self/exe when the path is gone (the binary was replaced).
+func selfExe() string {
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil && !fi.IsDir() {
+			return exe
+		}
+	}
+	return "/proc/self/exe"
 }
 
 func (l *lifeline) pid() int { return l.cmd.Process.Pid }

@@ -38,8 +38,8 @@ type linuxPlatform struct {
 	// that may reap adopted orphans (write side): a child forked but not
 	// yet registered as a leader must never be taken for an orphan.
 	startMu sync.RWMutex
-	leaders sync.Map // pid -> struct{}: leaders of calls in flight (procwalk)
-	nActive atomic.Int64
+	leaders sync.Map // pid -> uint64: leaders of calls in flight, and their start times
+	pgrp    int      // our own process group: children in it are not the calls'
 
 	pidnsOnce sync.Once
 	pidns     MechanismStatus
@@ -47,7 +47,7 @@ type linuxPlatform struct {
 }
 
 func newPlatform(disabled map[Mechanism]bool) (platform, error) {
-	p := &linuxPlatform{disabled: disabled}
+	p := &linuxPlatform{disabled: disabled, pgrp: unix.Getpgrp()}
 	if me, ok := readStat(os.Getpid()); ok {
 		p.born = me.start
 	}
@@ -149,7 +149,7 @@ func (p *linuxPlatform) report() Report {
 func (p *linuxPlatform) close() error {
 	var err error
 	if p.home == nil && p.subreap {
-		p.sweepOrphans()
+		p.sweepUnowned()
 	}
 	if p.life != nil {
 		err = p.life.close()
@@ -256,19 +256,58 @@ func siginfoPid(info *unix.Siginfo) int {
 	return int(*(*int32)(unsafe.Add(unsafe.Pointer(info), off)))
 }
 
-// sweepOrphans kills and reaps every orphan re-parented to us that no call
-// could claim while several were in flight (see walkTree): at Close no call is
-// left to claim them.
-func (p *linuxPlatform) sweepOrphans() {
+// adopted reports whether pi is an orphan the kernel re-parented to us
+// (we are the child subreaper) from some call's tree: a child of ours that
+// is not a call's leader, not the lifeline, not in our own process group
+// (where children this process started itself stay), and younger than us.
+func (p *linuxPlatform) adopted(pi procInfo, self int) bool {
+	if pi.ppid != self || pi.pgrp == p.pgrp || pi.start < p.born {
+		return false
+	}
+	if _, leader := p.leaders.Load(pi.pid); leader {
+		return false
+	}
+	return p.life == nil || pi.pid != p.life.pid()
+}
+
+// owners counts the calls in flight that may own the adopted orphan pi, and
+// tells whether one of them owns it for sure: its process group or session
+// is that call's. A call may own an orphan born after it started; one born
+// before every call in flight belongs to a call that has ended.
+func (p *linuxPlatform) owners(pi procInfo) (candidates int, sure bool) {
+	p.leaders.Range(func(k, v any) bool {
+		leader, start := k.(int), v.(uint64)
+		if pi.pgrp == leader || pi.sid == leader {
+			sure = true
+			return false
+		}
+		if start <= pi.start {
+			candidates++
+		}
+		return true
+	})
+	return candidates, sure
+}
+
+// sweepUnowned kills and reaps every adopted orphan that no call in flight
+// can own (see owners), with whatever it started: the leftovers of calls
+// that have ended, which could not be attributed while they ran alongside
+// others. It runs when a call ends and at Close, where no call is left.
+func (p *linuxPlatform) sweepUnowned() {
 	self := os.Getpid()
 	for round := 0; round < 50; round++ {
 		p.startMu.Lock()
+		procs := scanProc()
+		children := map[int][]int{}
+		for _, pi := range procs {
+			children[pi.ppid] = append(children[pi.ppid], pi.pid)
+		}
 		left := 0
-		for _, pi := range scanProc() {
-			if pi.ppid != self || pi.start < p.born {
+		for _, pi := range procs {
+			if !p.adopted(pi, self) {
 				continue
 			}
-			if _, leader := p.leaders.Load(pi.pid); leader || (p.life != nil && pi.pid == p.life.pid()) {
+			if n, sure := p.owners(pi); sure || n > 0 {
 				continue
 			}
 			if pi.zombie() {
@@ -277,13 +316,30 @@ func (p *linuxPlatform) sweepOrphans() {
 				continue
 			}
 			left++
-			_ = unix.Kill(pi.pid, unix.SIGKILL)
+			killSubtree(pi.pid, children)
 		}
 		p.startMu.Unlock()
 		if left == 0 {
 			return
 		}
 		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// killSubtree stops pid and its descendants, then kills them: what an
+// orphan started (a browser's renderers) goes with it.
+func killSubtree(pid int, children map[int][]int) {
+	var all []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		q := queue[0]
+		queue = queue[1:]
+		all = append(all, q)
+		_ = unix.Kill(q, unix.SIGSTOP)
+		queue = append(queue, children[q]...)
+	}
+	for _, q := range all {
+		_ = unix.Kill(q, unix.SIGKILL)
 	}
 }
 

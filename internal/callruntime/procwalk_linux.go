@@ -72,13 +72,17 @@ func readStat(pid int) (procInfo, bool) {
 //
 // An orphan is attributed to a call when it is in the call's process group
 // or session; one that left both (a double-forked daemon that called
-// setsid) is attributed by elimination — to the only call in flight that
-// started before it. With several calls in flight such an orphan waits for
-// the next sweep that can attribute it, or for Runner.Close.
+// setsid) is attributed when this call is the only one in flight that may
+// own it (see linuxPlatform.owners). One that several calls may own waits:
+// when a call ends, every orphan no call in flight can own is swept.
+//
+// Dead means reaped or gone: every member the walks saw is reaped by
+// [walkTree.settle] once the leader is, not merely seen as a zombie.
 type walkTree struct {
 	p           *linuxPlatform
 	leader      int
 	leaderStart uint64
+	seen        map[int]uint64 // members seen by a walk (pid -> start), under p.startMu
 }
 
 func (t *walkTree) name() string            { return "procwalk" }
@@ -93,15 +97,14 @@ func (t *walkTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	err := cmd.Start()
 	if err == nil {
 		t.leader = cmd.Process.Pid
-		t.p.leaders.Store(t.leader, struct{}{})
-		t.p.nActive.Add(1)
+		if pi, ok := readStat(t.leader); ok {
+			t.leaderStart = pi.start
+		}
+		t.p.leaders.Store(t.leader, t.leaderStart)
 	}
 	t.p.startMu.RUnlock()
 	if err != nil {
 		return nil, err
-	}
-	if pi, ok := readStat(t.leader); ok {
-		t.leaderStart = pi.start
 	}
 	if t.p.life != nil {
 		t.p.life.watch(t.leader)
@@ -156,8 +159,14 @@ func (t *walkTree) members() []procInfo {
 		}
 	}
 	out := make([]procInfo, 0, len(in))
+	if t.seen == nil {
+		t.seen = map[int]uint64{}
+	}
 	for pid := range in {
 		pi := byPid[pid]
+		if pid != t.leader {
+			t.seen[pid] = pi.start
+		}
 		if pi.zombie() && pi.ppid == self && pid != t.leader {
 			var ws unix.WaitStatus
 			_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
@@ -167,22 +176,14 @@ func (t *walkTree) members() []procInfo {
 	return out
 }
 
-// orphan reports whether pi, a child of the server that is not a call's
-// leader, belongs to this call.
+// orphan reports whether pi, a child of the server, is an orphan of this
+// call's: adopted, and this call the only one in flight that may own it.
 func (t *walkTree) orphan(pi procInfo) bool {
-	if _, ok := t.p.leaders.Load(pi.pid); ok {
+	if !t.p.adopted(pi, os.Getpid()) || pi.start < t.leaderStart {
 		return false
 	}
-	if t.p.life != nil && pi.pid == t.p.life.pid() {
-		return false
-	}
-	if _, ok := t.p.leaders.Load(pi.pgrp); ok {
-		return false // another call's process group
-	}
-	if _, ok := t.p.leaders.Load(pi.sid); ok {
-		return false
-	}
-	return t.p.nActive.Load() == 1 && pi.start >= t.leaderStart
+	n, sure := t.p.owners(pi)
+	return !sure && n == 1
 }
 
 func (t *walkTree) signalAll(sig syscall.Signal) int {
@@ -234,13 +235,49 @@ func (t *walkTree) rss() int64 {
 	return sum
 }
 
+// settle reaps every member the walks saw, now that the tree was stopped
+// and the leader reaped: a member killed while its parent (another member)
+// was dying is re-parented to us only when that parent exits, after the
+// last walk. It reports whether every one is gone.
+func (t *walkTree) settle() bool {
+	self := os.Getpid()
+	deadline := time.Now().Add(killWait)
+	for {
+		t.p.startMu.Lock()
+		for pid, start := range t.seen {
+			pi, ok := readStat(pid)
+			if !ok || pi.start != start {
+				delete(t.seen, pid) // gone (or its pid reused)
+				continue
+			}
+			if pi.zombie() && pi.ppid == self {
+				var ws unix.WaitStatus
+				if got, _ := unix.Wait4(pid, &ws, unix.WNOHANG, nil); got == pid {
+					delete(t.seen, pid)
+				}
+			}
+		}
+		left := len(t.seen)
+		t.p.startMu.Unlock()
+		if left == 0 {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 func (t *walkTree) release() {
 	if t.leader == 0 {
 		return
 	}
 	t.p.leaders.Delete(t.leader)
-	t.p.nActive.Add(-1)
 	if t.p.life != nil {
 		t.p.life.unwatch(t.leader)
+	}
+	if t.p.subreap {
+		t.p.sweepUnowned()
 	}
 }

@@ -310,6 +310,9 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 	}
 	close(reap)
 	state := <-reaped
+	if dead {
+		dead = t.settle()
+	}
 
 	readersDone := make(chan struct{})
 	go func() { readers.Wait(); close(readersDone) }()
@@ -404,7 +407,7 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b 
 // watchMemory samples the tree's RSS until ctx ends, closing over when it
 // goes past limit. It returns the peak it saw.
 func watchMemory(ctx context.Context, t tree, limit int64, over chan<- struct{}) int64 {
-	tick := time.NewTicker(MemorySampleInterval)
+	tick := time.NewTicker(memorySampleInterval)
 	defer tick.Stop()
 	var peak int64
 	for {
@@ -456,6 +459,9 @@ type tree interface {
 	// confirms reports whether this kind of tree can see every member, so
 	// that an empty tree means a dead one.
 	confirms() bool
+	// settle runs once the tree was stopped and the leader reaped, and
+	// reports whether every member is gone: reaped, not merely a zombie.
+	settle() bool
 	name() string
 	release()
 }

@@ -5,6 +5,7 @@ package callruntime_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -430,4 +431,95 @@ func TestRunner_Independent(t *testing.T) {
 	res := <-done
 	assert.Equal(t, callruntime.Exited, res.Outcome)
 	assert.Equal(t, 0, res.ExitCode)
+}
+
+// TestRun_LeftoversOfOverlappingCalls: daemons left by calls that ran
+// alongside others cannot always be attributed while those run, but once no
+// call in flight can own them they are killed and reaped — on every
+// mechanism, not only where cgroups make it easy.
+func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			t.Run("pairs", func(t *testing.T) {
+				for round := 0; round < 10; round++ {
+					var wg sync.WaitGroup
+					results := make([]callruntime.Result, 2)
+					for i := range results {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							res, err := r.Run(context.Background(), spec("pid", "tree daemon,setsid", "sleep 100ms", "exit 0"))
+							if err == nil {
+								results[i] = res
+							}
+						}()
+					}
+					wg.Wait()
+					for _, res := range results {
+						pids := reportedPids(res.Stdout.Text(nil))
+						require.Len(t, pids, 3, "round %d: %s", round, res.Stdout.Text(nil))
+						requireGone(t, pids, 0)
+					}
+				}
+			})
+			t.Run("a daemon older than the other call in flight", func(t *testing.T) {
+				// B leaves a daemon, then C starts, then B ends while C
+				// runs: only B can own the daemon (it is older than C), so
+				// B's end takes it — C's end would not.
+				var seen atomic.Int32
+				bDaemon := make(chan struct{})
+				b := spec("pid", "tree daemon", "sleep 400ms", "exit 0")
+				b.OnLine = func(l callruntime.Line) {
+					if strings.HasPrefix(l.Text, "pid daemon ") && seen.Add(1) == 1 {
+						close(bDaemon)
+					}
+				}
+				bDone := make(chan callruntime.Result, 1)
+				go func() {
+					res, _ := r.Run(context.Background(), b)
+					bDone <- res
+				}()
+				<-bDaemon
+				time.Sleep(20 * time.Millisecond) // a start-time tick apart
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				cDone := make(chan struct{})
+				go func() {
+					defer close(cDone)
+					_, _ = r.Run(ctx, spec("pid", "hang"))
+				}()
+				res := <-bDone
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				require.Len(t, pids, 2, res.Stdout.Text(nil))
+				assert.True(t, res.TreeDead)
+				requireGone(t, pids, 0)
+				cancel()
+				<-cDone
+			})
+			t.Run("beside a long call", func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				long := make(chan callruntime.Result, 1)
+				go func() {
+					res, _ := r.Run(ctx, spec("pid", "hang"))
+					long <- res
+				}()
+				time.Sleep(50 * time.Millisecond) // the long call is in flight
+				all := map[string]int{}
+				for i := 0; i < 10; i++ {
+					res := run(t, r, spec("pid", "tree daemon", "sleep 100ms", "exit 0"))
+					for role, pid := range reportedPids(res.Stdout.Text(nil)) {
+						all[fmt.Sprint(role, i)] = pid
+					}
+				}
+				defer killPids(all)
+				cancel()
+				res := <-long
+				assert.True(t, res.TreeDead)
+				require.Len(t, all, 20)
+				requireGone(t, all, 0)
+			})
+		})
+	}
 }

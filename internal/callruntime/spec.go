@@ -49,12 +49,12 @@ type Spec struct {
 	// of the whole tree. Exceeding it kills the tree and ends the call with
 	// [ResourceExceeded]. The kernel enforces it where cgroup v2's memory
 	// controller is available; elsewhere a watchdog samples the tree's RSS
-	// every [MemorySampleInterval].
+	// every 100 ms.
 	MemoryLimit int64
 }
 
-// MemorySampleInterval is how often the memory watchdog sums the tree's RSS.
-var MemorySampleInterval = 100 * time.Millisecond
+// memorySampleInterval is how often the memory watchdog sums the tree's RSS.
+const memorySampleInterval = 100 * time.Millisecond
 
 // Outcome says how a call ended.
 type Outcome int

@@ -119,7 +119,8 @@ func TestE2E_SlowLiveCallsDoNotDelayRead(t *testing.T) {
 	start := time.Now()
 	res := callTool(t, cs, "read_echo", map[string]any{"text": "quick"})
 	assert.Equal(t, CodeOK, outcome(t, res).Code)
-	assert.Less(t, time.Since(start), time.Second)
+	// Delayed behind the live calls, it would take their 3 s ceiling.
+	assert.Less(t, time.Since(start), 2*time.Second)
 	wg.Wait()
 }
 

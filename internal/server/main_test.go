@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("SERVER_TEST_HELPER") == "parent" {
 		os.Exit(helperParent())
 	}
+	if os.Getenv("PARENT_WATCH_ROLE") != "" {
+		os.Exit(m.Run()) // a helper of TestWatchParentExit: it needs no binaries
+	}
 	dir, err := os.MkdirTemp("", "server-test")
 	if err != nil {
 		panic(err)

@@ -171,6 +171,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Manifest.WorkDir() == annotations.ScratchDir {
 		s.sweepScratch()
+	} else if _, _, _, err := s.workDir(); err != nil {
+		cfg.Logger.Warn("every call will fail until this is fixed", "error", err)
 	}
 	return s, nil
 }

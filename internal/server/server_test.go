@@ -341,13 +341,19 @@ func TestCall_TierSlots(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := 0; i < 2; i++ {
 			wg.Add(1)
-			go func() { defer wg.Done(); callTool(t, cs, "live_pull", nil) }()
+			go func() {
+				defer wg.Done()
+				// Not callTool: require must not fail off the test goroutine.
+				_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
+				assert.NoError(t, err)
+			}()
 		}
-		time.Sleep(300 * time.Millisecond)
+		waitForFakecli(t, 6) // both live calls hold their slots
 		start := time.Now()
 		res := callTool(t, cs, "read_echo", map[string]any{"text": "quick"})
 		assert.Equal(t, CodeOK, outcome(t, res).Code)
-		assert.Less(t, time.Since(start), time.Second)
+		// Delayed behind the live calls, it would take their 3 s ceiling.
+		assert.Less(t, time.Since(start), 2*time.Second)
 		wg.Wait()
 	})
 	t.Run("waiting for a slot counts toward the ceiling", func(t *testing.T) {
