@@ -29,26 +29,8 @@ import (
 func TestServerSIGKILLed(t *testing.T) {
 	for _, m := range modes(t) {
 		t.Run(m.name, func(t *testing.T) {
-			var disable []string
-			for _, d := range m.disable {
-				disable = append(disable, string(d))
-			}
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=serve-tree", "FAKECLI="+fakecli,
-				"DISABLE="+strings.Join(disable, " "))
-			cmd.Stderr = os.Stderr
-			out, err := cmd.StdoutPipe()
-			require.NoError(t, err)
-			require.NoError(t, cmd.Start())
-			pids := map[string]int{}
-			sc := bufio.NewScanner(out)
-			for len(pids) < 4 && sc.Scan() {
-				for role, pid := range reportedPids(sc.Text()) {
-					pids[role] = pid
-				}
-			}
+			cmd, pids := startServeTree(t, m.disable)
 			defer killPids(pids)
-			require.Len(t, pids, 4, "the helper's tree did not report")
 			require.NoError(t, cmd.Process.Kill())
 			_ = cmd.Wait()
 			killedAt := time.Now()
@@ -76,21 +58,8 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 	if modes(t)[0].tree != "cgroup" {
 		t.Skip("needs a writable cgroup v2: without one, what a killed server's calls leave cannot be found")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=serve-tree", "FAKECLI="+fakecli)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	pids := map[string]int{}
-	sc := bufio.NewScanner(out)
-	for len(pids) < 4 && sc.Scan() {
-		for role, pid := range reportedPids(sc.Text()) {
-			pids[role] = pid
-		}
-	}
+	cmd, pids := startServeTree(t, nil)
 	defer killPids(pids)
-	require.Len(t, pids, 4, "the helper's tree did not report")
 	lifeline := 0
 	for _, pid := range childrenOf(cmd.Process.Pid) {
 		if b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); strings.HasPrefix(string(b), "aeat-mcp-lifeline\x00") {
@@ -113,6 +82,34 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 	defer r.Close()
 	requireDead(t, pids, 2*time.Second)
 	assert.Empty(t, deadHomes(t, cmd.Process.Pid), "the dead server's cgroups are removed")
+}
+
+// startServeTree starts a helper process that runs a call's tree under a
+// Runner of its own (with disable forced off), and returns it once every
+// process of the tree reported its pid.
+func startServeTree(t *testing.T, disable []callruntime.Mechanism) (*exec.Cmd, map[string]int) {
+	t.Helper()
+	var names []string
+	for _, d := range disable {
+		names = append(names, string(d))
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=serve-tree", "FAKECLI="+fakecli,
+		"DISABLE="+strings.Join(names, " "))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	pids := map[string]int{}
+	sc := bufio.NewScanner(out)
+	for len(pids) < 4 && sc.Scan() {
+		for role, pid := range reportedPids(sc.Text()) {
+			pids[role] = pid
+		}
+	}
+	require.Len(t, pids, 4, "the helper's tree did not report")
+	return cmd, pids
 }
 
 // deadHomes lists the cgroup homes of pid beside ours.
