@@ -52,13 +52,15 @@ func TestServerSIGKILLed(t *testing.T) {
 
 // TestServerAndLifelineSIGKILLed: both the server and its lifeline are
 // SIGKILLed (pkill -9 -f aeat-mcp), so nothing kills the calls' trees and
-// their cgroups stay populated. The next Runner on the machine kills them
-// and removes the dead server's cgroups.
+// their cgroups stay populated. The next Runner beside them kills them and
+// removes the dead server's cgroups. The helpers run in a cgroup of the
+// test's own, so that no other Runner on the machine sweeps first.
 func TestServerAndLifelineSIGKILLed(t *testing.T) {
 	if modes(t)[0].tree != "cgroup" {
 		t.Skip("needs a writable cgroup v2: without one, what a killed server's calls leave cannot be found")
 	}
-	cmd, pids := startServeTree(t, nil)
+	cg := privateCgroup(t)
+	cmd, pids := startServeTree(t, nil, cg)
 	defer killPids(pids)
 	lifeline := 0
 	for _, pid := range childrenOf(cmd.Process.Pid) {
@@ -74,46 +76,28 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 	for role, pid := range pids {
 		require.NoError(t, syscall.Kill(pid, 0), "%s died although nothing was left to kill it", role)
 	}
-	cgroups := deadHomes(t, cmd.Process.Pid)
-	require.NotEmpty(t, cgroups, "the dead server's cgroup is still there")
+	homes, _ := filepath.Glob(filepath.Join(cg.dir, "aeat-mcp."+strconv.Itoa(cmd.Process.Pid)+".*"))
+	require.NotEmpty(t, homes, "the dead server's cgroup is still there")
 
-	r, err := callruntime.NewRunner(callruntime.Options{})
-	require.NoError(t, err)
-	defer r.Close()
+	next := exec.Command(os.Args[0], "-test.run=^$")
+	next.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=new-runner")
+	next.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: cg.fd}
+	next.Stderr = os.Stderr
+	require.NoError(t, next.Run())
 	requireDead(t, pids, 2*time.Second)
-	assert.Empty(t, deadHomes(t, cmd.Process.Pid), "the dead server's cgroups are removed")
+	for _, h := range homes {
+		assert.NoDirExists(t, h, "the dead server's cgroup is removed")
+	}
 }
 
-// startServeTree starts a helper process that runs a call's tree under a
-// Runner of its own (with disable forced off), and returns it once every
-// process of the tree reported its pid.
-func startServeTree(t *testing.T, disable []callruntime.Mechanism) (*exec.Cmd, map[string]int) {
-	t.Helper()
-	var names []string
-	for _, d := range disable {
-		names = append(names, string(d))
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=serve-tree", "FAKECLI="+fakecli,
-		"DISABLE="+strings.Join(names, " "))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	pids := map[string]int{}
-	sc := bufio.NewScanner(out)
-	for len(pids) < 4 && sc.Scan() {
-		for role, pid := range reportedPids(sc.Text()) {
-			pids[role] = pid
-		}
-	}
-	require.Len(t, pids, 4, "the helper's tree did not report")
-	return cmd, pids
+// testCgroup is a cgroup the test made beside its own.
+type testCgroup struct {
+	dir string
+	fd  int
 }
 
-// deadHomes lists the cgroup homes of pid beside ours.
-func deadHomes(t *testing.T, pid int) []string {
+// privateCgroup makes a child of the test's own cgroup, removed at the end.
+func privateCgroup(t *testing.T) testCgroup {
 	t.Helper()
 	b, err := os.ReadFile("/proc/self/cgroup")
 	require.NoError(t, err)
@@ -132,9 +116,59 @@ func deadHomes(t *testing.T, pid int) []string {
 		}
 	}
 	require.NotEmpty(t, mount)
-	found, _ := filepath.Glob(filepath.Join(mount, rel, "aeat-mcp."+strconv.Itoa(pid)+".*"))
-	return found
+	dir := filepath.Join(mount, rel, "callruntime-test."+strconv.Itoa(os.Getpid())+"."+strconv.FormatInt(time.Now().UnixNano(), 36))
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		syscall.Close(fd)
+		_ = os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
+		for i := 0; i < 200 && syscall.Rmdir(dir) != nil; i++ {
+			subs, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
+			for j := len(subs) - 1; j >= 0; j-- {
+				_ = syscall.Rmdir(subs[j])
+			}
+			subs, _ = filepath.Glob(filepath.Join(dir, "*"))
+			for _, sub := range subs {
+				_ = syscall.Rmdir(sub)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	return testCgroup{dir: dir, fd: fd}
 }
+
+// startServeTree starts a helper process that runs a call's tree under a
+// Runner of its own (with disable forced off), and returns it once every
+// process of the tree reported its pid.
+func startServeTree(t *testing.T, disable []callruntime.Mechanism, in ...testCgroup) (*exec.Cmd, map[string]int) {
+	t.Helper()
+	var names []string
+	for _, d := range disable {
+		names = append(names, string(d))
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=serve-tree", "FAKECLI="+fakecli,
+		"DISABLE="+strings.Join(names, " "))
+	for _, cg := range in {
+		cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: cg.fd}
+	}
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	pids := map[string]int{}
+	sc := bufio.NewScanner(out)
+	for len(pids) < 4 && sc.Scan() {
+		for role, pid := range reportedPids(sc.Text()) {
+			pids[role] = pid
+		}
+	}
+	require.Len(t, pids, 4, "the helper's tree did not report")
+	return cmd, pids
+}
+
 
 // TestRun_Concurrent64 runs 64 calls of mixed kinds at once and checks that
 // nothing leaks: goroutines, file descriptors, processes.
