@@ -169,7 +169,6 @@ func startServeTree(t *testing.T, disable []callruntime.Mechanism, in ...testCgr
 	return cmd, pids
 }
 
-
 // TestRun_Concurrent64 runs 64 calls of mixed kinds at once and checks that
 // nothing leaks: goroutines, file descriptors, processes.
 func TestRun_Concurrent64(t *testing.T) {
