@@ -56,7 +56,11 @@ func runCall(ctx context.Context, opts *options, co *callOptions, name string, s
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	st, err := opts.open(stderr)
+	// A person waits for this one call, and the process ends with it: a run
+	// left to collect later would be killed at exit. It never detaches.
+	one := *opts
+	one.detachAfter = 0
+	st, err := one.open(stderr)
 	if err != nil {
 		return err
 	}

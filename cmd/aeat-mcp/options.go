@@ -14,6 +14,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/demo"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/pflag"
 )
@@ -31,6 +32,9 @@ type options struct {
 	timeoutLive    time.Duration
 	killGrace      time.Duration
 	drain          time.Duration
+	detachAfter    time.Duration
+	keepResults    time.Duration
+	dedupe         bool
 	maxResultBytes int
 	maxMemoryMiB   int64
 	passEnv        []string
@@ -51,6 +55,9 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.timeoutLive, "timeout-live", annotations.DefaultLiveTimeout, "ceiling of LIVE tools (the portal, a browser)")
 	fs.DurationVar(&o.killGrace, "kill-grace", callruntime.DefaultKillGrace, "time between SIGTERM and SIGKILL when a call is stopped")
 	fs.DurationVar(&o.drain, "drain", server.DefaultDrain, "when the host closes stdin, how long calls already read may still run before they are stopped")
+	fs.DurationVar(&o.detachAfter, "detach-after", server.DefaultDetachAfter, "a call still running after this returns its run id, and aeat_mcp_wait collects it (0: never; hosts drop calls after about 60 s)")
+	fs.DurationVar(&o.keepResults, "keep-results", runs.DefaultKeep, "how long a finished run's result is kept for aeat_mcp_wait")
+	fs.BoolVar(&o.dedupe, "dedupe", true, "a MUTATE or LIVE call identical to one in progress joins it instead of running twice")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
 	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see (repeatable)")
@@ -80,6 +87,10 @@ func (o *options) check() error {
 	positive("timeout-live", o.timeoutLive, "the ceiling of LIVE tools")
 	positive("kill-grace", o.killGrace, "how long a stopped call's tree is given after SIGTERM before SIGKILL")
 	positive("drain", o.drain, "how long calls may finish after the host closes stdin")
+	positive("keep-results", o.keepResults, "how long a finished run's result is kept")
+	if o.detachAfter < 0 {
+		problems = append(problems, fmt.Sprintf("--detach-after %v: must be 0 (never detach) or more", o.detachAfter))
+	}
 	if o.maxResultBytes < minResultBytes {
 		problems = append(problems, fmt.Sprintf("--max-result-bytes %d: must be at least %d", o.maxResultBytes, minResultBytes))
 	}
@@ -205,6 +216,9 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		Ceilings:       annotations.Ceilings{Read: o.timeoutRead, Mutate: o.timeoutMutate, Live: o.timeoutLive},
 		KillGrace:      o.killGrace,
 		Drain:          o.drain,
+		DetachAfter:    o.detachAfter,
+		KeepResults:    o.keepResults,
+		NoDedupe:       !o.dedupe,
 		MaxResultBytes: o.maxResultBytes,
 		MemoryLimit:    o.maxMemoryMiB << 20,
 		PassEnv:        o.passEnv,

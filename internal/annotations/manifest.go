@@ -50,6 +50,10 @@ type CLI struct {
 	Cwd string
 }
 
+// ReservedPrefix starts the names of aeat-mcp's built-in tools; no manifest
+// tool may use it.
+const ReservedPrefix = "aeat_mcp_"
+
 // ScratchDir as cli.cwd asks for a fresh private directory per call, removed
 // afterwards.
 const ScratchDir = "@scratch"
@@ -375,6 +379,10 @@ func (p *parser) toolAt(raw json.RawMessage, i int) *Tool {
 	}
 	if !nameRE.MatchString(t.Name) {
 		p.fail(field+".name", "%q must match ^[a-z0-9_]{1,64}$ (lower-case letters, digits, underscores)", t.Name)
+		return nil
+	}
+	if strings.HasPrefix(t.Name, ReservedPrefix) {
+		p.fail(field+".name", "%q: names starting with %s are reserved for aeat-mcp's own tools (aeat_mcp_wait, aeat_mcp_cancel, aeat_mcp_runs)", t.Name, ReservedPrefix)
 		return nil
 	}
 	p.tool = t.Name

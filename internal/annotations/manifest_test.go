@@ -65,6 +65,8 @@ func TestParse_Errors(t *testing.T) {
 			[]string{"m.json: cli.enviroment: unknown key (known: command, args, env, cwd)"}},
 		{"bad env names", `{"version": 1, "cli": {"command": "aeat", "env": {"pass": ["A B"], "set": {"1X": "y"}}}, "tools": [` + tool("a") + `]}`,
 			[]string{`m.json: cli.env.pass[0]: "A B" is not a variable name`, `m.json: cli.env.set: "1X" is not a variable name`}},
+		{"reserved name", string(manifestWith(tool("aeat_mcp_wait"))),
+			[]string{`m.json: tools[0].name: "aeat_mcp_wait": names starting with aeat_mcp_ are reserved for aeat-mcp's own tools (aeat_mcp_wait, aeat_mcp_cancel, aeat_mcp_runs)`}},
 		{"cwd keyword mistyped", `{"version": 1, "cli": {"command": "aeat", "cwd": "@scratch2"}, "tools": [` + tool("a") + `]}`,
 			[]string{`m.json: cli.cwd: "@scratch2": the only keyword is "@scratch" (a fresh directory per call); a directory path does not start with @`}},
 		{"empty tools", `{"version": 1, "cli": {"command": "aeat"}, "tools": []}`,

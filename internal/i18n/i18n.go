@@ -50,6 +50,14 @@ const (
 
 	ProgressRunning Key = "progress.running"
 	ProgressWaiting Key = "progress.waiting"
+
+	RunDetached    Key = "run.detached"
+	RunJoined      Key = "run.joined"
+	RunUnknown     Key = "run.unknown"
+	RunCancelled   Key = "run.cancelled"
+	RunAlreadyOver Key = "run.already_over"
+	RunsNone       Key = "runs.none"
+	RunsHeader     Key = "runs.header"
 )
 
 // Galician and Basque, which x/text/language has no constants for.

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -13,8 +15,12 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// run is a call's work as the run registry holds it.
+type run = runs.Run[*mcp.CallToolResult]
 
 // handler is the raw SDK handler of one tool. It never returns a Go error:
 // a Go error becomes a JSON-RPC error (with code 0, in this SDK), and every
@@ -44,15 +50,13 @@ type call struct {
 	o     Outcome
 }
 
-// run takes a call through its stages: validate → gate → slot → working
-// directory → run → result. Each stage either hands on or ends the call
-// with a result; nothing is spawned before the gate said yes.
+// run takes a call through its stages: validate → gate → run (slot →
+// working directory → process → result) → observe. Nothing is spawned
+// before the gate said yes. The work is a run of its own (DESIGN.md §9):
+// it outlives this request when the request detaches, and an identical
+// MUTATE or LIVE call joins it rather than starting it twice.
 func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	s, t := c.s, c.t
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	defer context.AfterFunc(s.lifetime, func() { cancel(ErrShuttingDown) })()
-
 	args, err := t.Validate(c.req.Params.Arguments)
 	var argv []string
 	if err == nil {
@@ -64,19 +68,45 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	if s.cfg.CLIPath == "" {
 		return c.unavailable(errString(s.cfg.CLIError))
 	}
+	key := c.binding(args)
+	join := !s.cfg.NoDedupe && t.Tier() != annotations.Read
+	if join {
+		// A run already under way was confirmed when it started.
+		if r, ok := s.runs.Joinable(key); ok {
+			return c.observe(ctx, r, true, false)
+		}
+	}
 	if ask, refusal := c.gate(ctx, args); ask != nil {
 		return ask
 	} else if refusal != nil {
 		return refusal
 	}
+	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings)}
+	r, joined := s.runs.Start(s.lifetime, spec, func(rctx context.Context, r *run) (res *mcp.CallToolResult, st runs.State) {
+		defer func() {
+			// The run has its own goroutine: the handler's recover does
+			// not cover it, and a panic here would take the server down.
+			if p := recover(); p != nil {
+				s.cfg.Logger.Error("panic in a tool call", "tool", t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				c.o.Code = CodeInternal
+				res, st = c.finish(c.p.Sprintf(i18n.Internal, t.Name, fmt.Sprint(p)), nil), runs.Failed
+			}
+		}()
+		res = c.execute(rctx, r, argv)
+		return res, stateOf(res)
+	})
+	return c.observe(ctx, r, joined, !joined)
+}
 
-	// The ceiling starts now: time spent waiting for a slot counts.
-	ceiling := t.Ceiling(s.cfg.Ceilings)
-	runCtx, cancelRun := context.WithTimeoutCause(ctx, ceiling, callruntime.ErrTimeout)
+// execute is a run's work: a slot of the tool's tier, the working
+// directory, the process tree, and the result. ctx ends when the run is
+// cancelled or the server goes away; the ceiling starts now, and time spent
+// waiting for a slot counts.
+func (c *call) execute(ctx context.Context, r *run, argv []string) *mcp.CallToolResult {
+	s, t := c.s, c.t
+	runCtx, cancelRun := context.WithTimeoutCause(ctx, r.Ceiling, callruntime.ErrTimeout)
 	defer cancelRun()
-	prog := newProgress(c, ceiling)
-	defer prog.close()
-	release, ok := c.slot(runCtx, prog)
+	release, ok := c.slot(runCtx, r)
 	if !ok {
 		return c.stopped(context.Cause(runCtx), nil)
 	}
@@ -96,30 +126,100 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 		MaxStdout:   s.cfg.MaxResultBytes,
 		MaxStderr:   s.cfg.MaxResultBytes / 4,
 		Filter:      callruntime.RedactPrivateKeys,
-		OnLine:      prog.observer(),
+		OnLine:      lineObserver(r),
 		MemoryLimit: s.cfg.MemoryLimit,
 	}
 	if s.beforeRun != nil {
 		s.beforeRun(t.Name)
 	}
-	r, err := s.cfg.Runner.Run(runCtx, spec)
-	return c.ended(runCtx, r, err)
+	res, err := s.cfg.Runner.Run(runCtx, spec)
+	return c.ended(runCtx, res, err)
+}
+
+// observe waits for r on behalf of this request: its result when it ends;
+// a "running" result when the request has waited --detach-after (the run
+// goes on, and aeat_mcp_wait collects it); and, when the client cancels the
+// request, for the request that started the run (own), the run's end too:
+// cancelling it kills its tree. Progress goes to this request meanwhile.
+func (c *call) observe(ctx context.Context, r *run, joined, own bool) *mcp.CallToolResult {
+	prog := newProgress(c.s, c.req, r)
+	var detach <-chan time.Time
+	if d := c.s.cfg.DetachAfter; d > 0 {
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		detach = timer.C
+	}
+	select {
+	case <-r.Done():
+	case <-detach:
+		prog.close()
+		return c.running(r)
+	case <-ctx.Done():
+		if own {
+			r.Cancel()
+			<-r.Done()
+		} else {
+			prog.close()
+			c.o.Code = CodeCancelled
+			return c.finish(c.p.Sprintf(i18n.Cancelled, c.t.Name), nil)
+		}
+	}
+	prog.close()
+	res := resultOf(r)
+	if joined {
+		res.Content = append(res.Content, &mcp.TextContent{Text: c.p.Sprintf(i18n.RunJoined, r.ID, r.Tool, int(time.Since(r.Started).Seconds()))})
+	}
+	return res
+}
+
+// resultOf is a copy of a finished run's result for one request: the SDK
+// writes into a result's _meta on its way out, and several requests (the
+// call, calls that joined, waits) may return the same run's result at once.
+func resultOf(r *run) *mcp.CallToolResult {
+	res, _ := r.Result()
+	cp := *res
+	cp.Content = slices.Clone(res.Content)
+	cp.Meta = maps.Clone(res.Meta)
+	return &cp
+}
+
+// running is the result of a request that stops waiting for its run: not
+// an error, the run's id, and what to do to collect it.
+func (c *call) running(r *run) *mcp.CallToolResult {
+	o := Outcome{Code: CodeRunning, Tool: r.Tool, Tier: r.Tier, TimeoutSeconds: roundSeconds(r.Ceiling),
+		Retryable: true, RunID: r.ID, DurationMS: time.Since(r.Started).Milliseconds()}
+	text := c.p.Sprintf(i18n.RunDetached, r.Tool, int(time.Since(r.Started).Seconds()), int(r.Ceiling.Seconds()),
+		r.ID, int(c.s.cfg.DetachAfter.Seconds()))
+	c.s.cfg.Logger.Info("call detached", "tool", r.Tool, "tier", r.Tier, "run_id", r.ID, "elapsed_ms", o.DurationMS)
+	return result(o, text, nil)
+}
+
+// stateOf is the run state a result ends in.
+func stateOf(res *mcp.CallToolResult) runs.State {
+	o, _ := res.Meta[OutcomeKey].(Outcome)
+	switch o.Code {
+	case CodeOK:
+		return runs.Completed
+	case CodeCancelled:
+		return runs.Cancelled
+	}
+	return runs.Failed
 }
 
 // slot waits for a concurrency slot of the tool's tier, telling the host it
 // waits. It fails when ctx ends first.
-func (c *call) slot(ctx context.Context, prog *progress) (release func(), ok bool) {
+func (c *call) slot(ctx context.Context, r *run) (release func(), ok bool) {
 	slot := c.s.slots[c.t.Tier()]
 	select {
 	case slot <- struct{}{}:
 	default:
-		prog.setWaiting(true)
+		r.SetWaiting(true)
 		select {
 		case slot <- struct{}{}:
 		case <-ctx.Done():
 			return nil, false
 		}
-		prog.setWaiting(false)
+		r.SetWaiting(false)
 	}
 	return func() { <-slot }, true
 }

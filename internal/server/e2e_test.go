@@ -106,7 +106,7 @@ func TestE2E_Cancel(t *testing.T) {
 }
 
 func TestE2E_SlowLiveCallsDoNotDelayRead(t *testing.T) {
-	cs, _ := connectBinary(t, "", nil, "--timeout-live", "3s")
+	cs, _ := connectBinary(t, "", nil, "--timeout-live", "3s", "--dedupe=false")
 	var wg sync.WaitGroup
 	for i := 0; i < 2; i++ {
 		wg.Add(1)

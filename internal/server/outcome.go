@@ -3,6 +3,7 @@ package server
 import (
 	"math"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -24,6 +25,9 @@ const (
 	CodeResourceExceeded = "resource_exceeded"
 	CodeRefused          = "refused"
 	CodeInternal         = "internal"
+	// CodeRunning: the request stopped waiting and the run goes on; see
+	// Outcome.RunID. Not an error.
+	CodeRunning = "running"
 )
 
 // Outcome is the stable, language-free account of a call that programs and
@@ -44,6 +48,9 @@ type Outcome struct {
 	// Reason is set for refused: read_only, cannot_confirm, declined,
 	// unverified_answer.
 	Reason string `json:"reason,omitempty"`
+	// RunID is set for running: the run that goes on, to collect with
+	// aeat_mcp_wait.
+	RunID string `json:"run_id,omitempty"`
 	// TreeDead is present only when a process was started: true when the
 	// supervisor confirmed that nothing the call started is still running.
 	TreeDead *bool `json:"tree_dead,omitempty"`
@@ -54,7 +61,7 @@ type Outcome struct {
 func result(o Outcome, text string, structured any) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{
 		Content: []mcp.Content{&mcp.TextContent{Text: text}},
-		IsError: o.Code != CodeOK,
+		IsError: o.Code != CodeOK && o.Code != CodeRunning,
 		Meta:    mcp.Meta{OutcomeKey: o},
 	}
 	if !res.IsError && structured != nil {
@@ -64,8 +71,10 @@ func result(o Outcome, text string, structured any) *mcp.CallToolResult {
 }
 
 func seconds(t *annotations.Tool, c annotations.Ceilings) float64 {
-	return math.Round(t.Ceiling(c).Seconds()*1000) / 1000
+	return roundSeconds(t.Ceiling(c))
 }
+
+func roundSeconds(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }
 
 // fitOutput is o as text within budget bytes. When the capture left bytes
 // out, or o is longer than budget, the start and the end are kept with one

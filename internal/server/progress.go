@@ -21,84 +21,61 @@ const lineUpdateEvery = 500 * time.Millisecond
 // (Claude Code shows the first 200 characters of a message).
 const maxProgressLine = 200
 
-// progress reports a call's progress to a host that asked for it (sent a
-// progress token): a heartbeat with the elapsed time, and an update when new
-// output lines arrive, at most twice a second. Values strictly increase;
-// nothing is sent after close returns, which happens before the result.
+// progress reports a run's progress to one request that asked for it (sent
+// a progress token): a heartbeat with the run's elapsed time, and an update
+// when the run's latest output line changes, at most twice a second. Values
+// strictly increase; nothing is sent after close returns, which happens
+// before the request's result. A run may have several such observers: the
+// request that started it, calls that joined it, waits.
 type progress struct {
-	c       *call
+	req     *mcp.CallToolRequest
+	pr      *i18n.Printer
+	run     *run
 	token   any
-	ceiling time.Duration
 	every   time.Duration
-
-	mu      sync.Mutex
-	waiting bool
-	line    string
 	last    float64
 	sentAt  time.Time
-
-	wake chan struct{}
-	stop chan struct{}
-	done chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	stopped sync.Once
 }
 
-// newProgress returns nil when the host sent no progress token; every
+// newProgress returns nil when the request sent no progress token; every
 // method of a nil *progress does nothing.
-func newProgress(c *call, ceiling time.Duration) *progress {
-	token := c.req.Params.GetProgressToken()
-	if token == nil || c.req.Session == nil {
+func newProgress(s *Server, req *mcp.CallToolRequest, r *run) *progress {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
 		return nil
 	}
-	p := &progress{c: c, token: token, ceiling: ceiling, every: c.s.cfg.Heartbeat,
-		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	p := &progress{req: req, pr: s.cfg.Printer, run: r, token: token, every: s.cfg.Heartbeat,
+		stop: make(chan struct{}), done: make(chan struct{})}
 	go p.loop()
 	return p
 }
 
-func (p *progress) setWaiting(w bool) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	p.waiting = w
-	p.mu.Unlock()
-	p.poke()
-}
-
-// observer is the runtime's line observer: lines arrive already filtered
-// (private keys redacted).
-func (p *progress) observer() func(callruntime.Line) {
-	if p == nil {
-		return nil
-	}
+// lineObserver is the runtime's line observer for a run: lines arrive
+// already filtered (private keys redacted); a terminal shows what is kept,
+// so control sequences go, and a line with no letter or digit ("}", "—")
+// tells a person nothing.
+func lineObserver(r *run) func(callruntime.Line) {
 	return func(l callruntime.Line) {
-		// A terminal shows this message: no control sequences. A line with
-		// no letter or digit ("}", "—") tells a person nothing.
 		text := strings.TrimSpace(cleanLine(l.Text))
 		if !hasWords(text) {
 			return
 		}
 		if utf8.RuneCountInString(text) > maxProgressLine {
-			r := []rune(text)
-			text = string(r[:maxProgressLine-1]) + "…"
+			rs := []rune(text)
+			text = string(rs[:maxProgressLine-1]) + "…"
 		}
-		p.mu.Lock()
-		p.line = text
-		p.mu.Unlock()
-		p.poke()
-	}
-}
-
-func (p *progress) poke() {
-	select {
-	case p.wake <- struct{}{}:
-	default:
+		r.SetLine(text)
 	}
 }
 
 func (p *progress) loop() {
 	defer close(p.done)
 	defer func() { _ = recover() }() // progress must never take a call down
+	wake, unwatch := p.run.Watch()
+	defer unwatch()
 	tick := time.NewTicker(p.every)
 	defer tick.Stop()
 	var pending <-chan time.Time
@@ -108,11 +85,8 @@ func (p *progress) loop() {
 			return
 		case <-tick.C:
 			p.send()
-		case <-p.wake:
-			p.mu.Lock()
-			wait := lineUpdateEvery - time.Since(p.sentAt)
-			p.mu.Unlock()
-			if wait <= 0 {
+		case <-wake:
+			if wait := lineUpdateEvery - time.Since(p.sentAt); wait <= 0 {
 				p.send()
 			} else if pending == nil {
 				pending = time.After(wait)
@@ -125,26 +99,25 @@ func (p *progress) loop() {
 }
 
 func (p *progress) send() {
-	p.mu.Lock()
-	elapsed := time.Since(p.c.begin)
+	r := p.run
+	elapsed := time.Since(r.Started)
 	value := math.Max(math.Round(elapsed.Seconds()*1000)/1000, p.last+0.001)
 	p.last = value
 	p.sentAt = time.Now()
+	line, waiting := r.Status()
 	var msg string
-	pr, name := p.c.p, p.c.t.Name
-	if p.waiting {
-		msg = pr.Sprintf(i18n.ProgressWaiting, name, pr.Tier(string(p.c.t.Tier())), int(elapsed.Seconds()))
+	if waiting {
+		msg = p.pr.Sprintf(i18n.ProgressWaiting, r.Tool, p.pr.Tier(r.Tier), int(elapsed.Seconds()))
 	} else {
-		msg = pr.Sprintf(i18n.ProgressRunning, name, int(elapsed.Seconds()), int(p.ceiling.Seconds()))
-		if p.line != "" {
-			msg += " — " + p.line
+		msg = p.pr.Sprintf(i18n.ProgressRunning, r.Tool, int(elapsed.Seconds()), int(r.Ceiling.Seconds()))
+		if line != "" {
+			msg += " — " + line
 		}
 	}
-	p.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = p.c.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-		ProgressToken: p.token, Progress: value, Total: p.ceiling.Seconds(), Message: msg,
+	_ = p.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: p.token, Progress: value, Total: r.Ceiling.Seconds(), Message: msg,
 	})
 }
 
@@ -153,6 +126,6 @@ func (p *progress) close() {
 	if p == nil {
 		return
 	}
-	close(p.stop)
+	p.stopped.Do(func() { close(p.stop) })
 	<-p.done
 }

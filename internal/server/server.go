@@ -27,6 +27,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -43,6 +44,9 @@ const (
 const (
 	DefaultMaxResultBytes = 64 << 10
 	DefaultHeartbeat      = 5 * time.Second
+	// DefaultDetachAfter is --detach-after's default: under the ≈60 s
+	// after which the TypeScript SDK and Claude Desktop drop a call.
+	DefaultDetachAfter = 50 * time.Second
 )
 
 // defaultSlots are the per-tier concurrency caps: local mutations one at a
@@ -75,6 +79,16 @@ type Config struct {
 	Slots map[annotations.Tier]int
 	// Heartbeat is the progress interval. If zero, DefaultHeartbeat.
 	Heartbeat time.Duration
+	// DetachAfter is how long a request waits for its run before it returns
+	// a "running" result (the run goes on; aeat_mcp_wait collects it). If
+	// zero, requests wait for their runs to end.
+	DetachAfter time.Duration
+	// KeepResults is how long a finished run's result is kept for
+	// aeat_mcp_wait. If zero, 15 minutes.
+	KeepResults time.Duration
+	// NoDedupe turns off joining: by default a MUTATE or LIVE call with the
+	// same tool and arguments as a run in progress joins that run.
+	NoDedupe bool
 	// Drain is how long requests read before the host closed our stdin may
 	// still run before they are stopped and answered "cancelled". If zero,
 	// DefaultDrain.
@@ -94,6 +108,9 @@ type Server struct {
 	// hidden are the manifest's tools --read-only does not advertise: a
 	// call of one is refused, not answered "unknown tool".
 	hidden map[string]*annotations.Tool
+
+	// runs are the calls' work, kept beyond the requests that started them.
+	runs *runs.Registry[*mcp.CallToolResult]
 
 	// questions are the open confirmation questions (multi round-trip).
 	questions   *questions
@@ -146,6 +163,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{},
 		slots: map[annotations.Tier]chan struct{}{}, confirmWait: defaultConfirmWait}
 	s.questions = newQuestions(s.confirmWait)
+	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
 	s.env = BuildEnv(cfg.Manifest.CLI, cfg.PassEnv, environ)
 	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
@@ -161,6 +179,7 @@ func New(cfg Config) (*Server, error) {
 		s.tools[t.Name] = t
 		s.mcp.AddTool(mcpTool(t), s.handler(t))
 	}
+	s.addBuiltins()
 	for _, t := range cfg.Manifest.Tools {
 		if s.tools[t.Name] == nil {
 			s.hidden[t.Name] = t

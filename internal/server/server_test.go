@@ -30,7 +30,7 @@ func TestTools(t *testing.T) {
 			cs := connect(t, s, era, nil)
 			res, err := cs.ListTools(context.Background(), nil)
 			require.NoError(t, err)
-			require.Len(t, res.Tools, len(s.cfg.Manifest.Tools))
+			require.Len(t, res.Tools, len(s.cfg.Manifest.Tools)+3, "the manifest's tools and the built-ins")
 			for _, tl := range res.Tools {
 				require.NotNil(t, tl.Annotations, tl.Name)
 				assert.NotEmpty(t, tl.Title, tl.Name)
@@ -48,9 +48,15 @@ func TestTools(t *testing.T) {
 		cs := connect(t, ro, "", nil)
 		res, err := cs.ListTools(context.Background(), nil)
 		require.NoError(t, err)
+		var builtins []string
 		for _, tl := range res.Tools {
+			if strings.HasPrefix(tl.Name, "aeat_mcp_") {
+				builtins = append(builtins, tl.Name)
+				continue
+			}
 			assert.True(t, tl.Annotations.ReadOnlyHint, tl.Name)
 		}
+		assert.ElementsMatch(t, []string{ToolWait, ToolCancel, ToolRuns}, builtins, "the built-ins, cancel included, stay")
 		ran := false
 		ro.beforeRun = func(string) { ran = true }
 		call, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "destroy"})
@@ -335,6 +341,7 @@ func TestCall_TierSlots(t *testing.T) {
 	s := newServer(t, func(c *Config) {
 		c.Slots = map[annotations.Tier]int{annotations.Live: 2, annotations.Mutate: 1, annotations.Read: 8}
 		c.Ceilings.Live = 3 * time.Second
+		c.NoDedupe = true // two identical live calls, two trees
 	})
 	cs := connect(t, s, "", nil)
 	t.Run("slow live calls do not delay a quick read", func(t *testing.T) {

@@ -1,0 +1,319 @@
+// Package runs keeps the work of long calls: a run outlives the request that
+// started it, so a host that hangs up after a minute can collect the result
+// later, and a retried mutation joins the run already under way instead of
+// starting it twice.
+//
+// A [Run] has an unguessable id, the tool, a key (the tool and its canonical
+// arguments), its state, its times, the latest progress, and — once done —
+// its final result. The request that started it is only one of its
+// observers. A [Registry] starts runs, finds them by id, joins an identical
+// run in progress, lists them, and forgets finished ones after a while.
+//
+// The package knows nothing of MCP or of processes: the work is a function
+// and the result a value of the caller's type. It keeps runs in memory only.
+package runs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sort"
+	"sync"
+	"time"
+)
+
+// State is where a run is in its life.
+type State string
+
+// The states, as MCP tasks name them.
+const (
+	Working   State = "working"
+	Completed State = "completed"
+	Failed    State = "failed"
+	Cancelled State = "cancelled"
+)
+
+// Terminal reports whether s is an end state.
+func (s State) Terminal() bool { return s == Completed || s == Failed || s == Cancelled }
+
+// ErrCancelled is the cause of a run's context when [Run.Cancel] stopped it.
+var ErrCancelled = errors.New("runs: cancelled")
+
+// Run is one call's work.
+type Run[R any] struct {
+	ID      string
+	Tool    string
+	Key     string // the tool and its canonical arguments; "" never joins
+	Tier    string
+	Ceiling time.Duration
+	Started time.Time
+
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+
+	mu       sync.Mutex
+	state    State
+	finished time.Time
+	result   R
+	line     string // the latest progress line
+	waiting  bool   // waiting for a concurrency slot
+	watchers map[chan struct{}]struct{}
+}
+
+// Done is closed when the run has its result.
+func (r *Run[R]) Done() <-chan struct{} { return r.done }
+
+// Result returns the final result and true once the run is done.
+func (r *Run[R]) Result() (R, bool) {
+	select {
+	case <-r.done:
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.result, true
+	default:
+		var zero R
+		return zero, false
+	}
+}
+
+// State returns the run's state.
+func (r *Run[R]) State() State {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.state
+}
+
+// Cancel stops the run: its context ends with [ErrCancelled]; the work
+// decides what its result is then. It does not wait.
+func (r *Run[R]) Cancel() { r.cancel(ErrCancelled) }
+
+// Status is what observers show of a run in progress.
+func (r *Run[R]) Status() (line string, waiting bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.line, r.waiting
+}
+
+// SetLine records the latest progress line and wakes the watchers.
+func (r *Run[R]) SetLine(line string) {
+	r.mu.Lock()
+	r.line = line
+	r.mu.Unlock()
+	r.wake()
+}
+
+// SetWaiting records whether the run waits for a slot and wakes the
+// watchers.
+func (r *Run[R]) SetWaiting(w bool) {
+	r.mu.Lock()
+	r.waiting = w
+	r.mu.Unlock()
+	r.wake()
+}
+
+// Watch returns a channel that gets a value (coalesced) when the status
+// changes, and a function to stop watching.
+func (r *Run[R]) Watch() (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	r.mu.Lock()
+	if r.watchers == nil {
+		r.watchers = map[chan struct{}]struct{}{}
+	}
+	r.watchers[ch] = struct{}{}
+	r.mu.Unlock()
+	return ch, func() {
+		r.mu.Lock()
+		delete(r.watchers, ch)
+		r.mu.Unlock()
+	}
+}
+
+func (r *Run[R]) wake() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for ch := range r.watchers {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Snapshot is a run as a list shows it.
+type Snapshot struct {
+	ID      string
+	Tool    string
+	Tier    string
+	State   State
+	Started time.Time
+	Elapsed time.Duration
+	Ceiling time.Duration
+}
+
+func (r *Run[R]) snapshot(now time.Time) Snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	end := now
+	if r.state.Terminal() {
+		end = r.finished
+	}
+	return Snapshot{ID: r.ID, Tool: r.Tool, Tier: r.Tier, State: r.state, Started: r.Started,
+		Elapsed: end.Sub(r.Started), Ceiling: r.Ceiling}
+}
+
+// Defaults of a [Registry].
+const (
+	DefaultKeep = 15 * time.Minute
+	DefaultMax  = 100
+)
+
+// Registry holds the runs of one server.
+type Registry[R any] struct {
+	// Keep is how long a finished run's result is kept. If zero,
+	// DefaultKeep.
+	Keep time.Duration
+	// Max bounds the runs kept; the oldest finished go first, and a run in
+	// progress is never dropped. If zero, DefaultMax.
+	Max int
+
+	mu     sync.Mutex
+	runs   map[string]*Run[R]
+	byKey  map[string]*Run[R] // runs in progress that may be joined
+	active sync.WaitGroup
+}
+
+// Spec describes a run to start.
+type Spec struct {
+	Tool    string
+	Key     string // "" or Join false: never joined
+	Join    bool   // join a run in progress with the same Key
+	Tier    string
+	Ceiling time.Duration
+}
+
+// Work is a run's work. It gets the run (to report progress) and a context
+// that ends when the run is cancelled or parent ends, and returns the result
+// and the state it ends in.
+type Work[R any] func(ctx context.Context, run *Run[R]) (R, State)
+
+// Start starts spec's work as a new run under parent, or — when spec asks to
+// join and a run with the same key is in progress — returns that run and
+// joined true.
+func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (run *Run[R], joined bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.runs == nil {
+		g.runs, g.byKey = map[string]*Run[R]{}, map[string]*Run[R]{}
+	}
+	g.evict(time.Now())
+	if spec.Join && spec.Key != "" {
+		if r := g.byKey[spec.Key]; r != nil {
+			return r, true
+		}
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	r := &Run[R]{ID: newID(), Tool: spec.Tool, Key: spec.Key, Tier: spec.Tier, Ceiling: spec.Ceiling,
+		Started: time.Now(), cancel: cancel, done: make(chan struct{}), state: Working}
+	g.runs[r.ID] = r
+	if spec.Join && spec.Key != "" {
+		g.byKey[spec.Key] = r
+	}
+	g.active.Add(1)
+	go func() {
+		defer g.active.Done()
+		defer cancel(nil)
+		res, state := work(ctx, r)
+		g.mu.Lock()
+		if g.byKey[r.Key] == r {
+			delete(g.byKey, r.Key)
+		}
+		g.mu.Unlock()
+		r.mu.Lock()
+		r.result, r.state, r.finished = res, state, time.Now()
+		r.mu.Unlock()
+		close(r.done)
+		r.wake()
+	}()
+	return r, false
+}
+
+// Joinable returns the run in progress with this key that a Start asking to
+// join would join.
+func (g *Registry[R]) Joinable(key string) (*Run[R], bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r, ok := g.byKey[key]
+	return r, ok && key != ""
+}
+
+// Get finds a run by id; a run forgotten (or never started) is not found.
+func (g *Registry[R]) Get(id string) (*Run[R], bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.evict(time.Now())
+	r, ok := g.runs[id]
+	return r, ok
+}
+
+// List returns every run kept, oldest first.
+func (g *Registry[R]) List() []Snapshot {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := time.Now()
+	g.evict(now)
+	out := make([]Snapshot, 0, len(g.runs))
+	for _, r := range g.runs {
+		out = append(out, r.snapshot(now))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
+	return out
+}
+
+// Wait waits for every run started to end; it does not cancel them (their
+// parent context does).
+func (g *Registry[R]) Wait() { g.active.Wait() }
+
+// evict forgets finished runs kept longer than Keep, then the oldest
+// finished while more than Max are kept. Called with g.mu held.
+func (g *Registry[R]) evict(now time.Time) {
+	keep, max := g.Keep, g.Max
+	if keep <= 0 {
+		keep = DefaultKeep
+	}
+	if max <= 0 {
+		max = DefaultMax
+	}
+	var finished []Snapshot
+	for id, r := range g.runs {
+		s := r.snapshot(now)
+		if !s.State.Terminal() {
+			continue
+		}
+		if now.Sub(s.Started.Add(s.Elapsed)) > keep {
+			delete(g.runs, id)
+			continue
+		}
+		finished = append(finished, s)
+	}
+	if len(g.runs) <= max {
+		return
+	}
+	sort.Slice(finished, func(i, j int) bool {
+		return finished[i].Started.Add(finished[i].Elapsed).Before(finished[j].Started.Add(finished[j].Elapsed))
+	})
+	for _, s := range finished {
+		if len(g.runs) <= max {
+			return
+		}
+		delete(g.runs, s.ID)
+	}
+}
+
+// newID is "r-" and 16 random hex digits: unguessable, so one client cannot
+// collect or cancel another's run by guessing.
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return "r-" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,141 @@
+package runs
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func sleeper(d time.Duration, out string) Work[string] {
+	return func(ctx context.Context, _ *Run[string]) (string, State) {
+		select {
+		case <-time.After(d):
+			return out, Completed
+		case <-ctx.Done():
+			return "cancelled", Cancelled
+		}
+	}
+}
+
+func TestRegistry_RunOutlivesItsCaller(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var g Registry[string]
+		r, joined := g.Start(context.Background(), Spec{Tool: "pull", Tier: "live", Ceiling: time.Minute}, sleeper(90*time.Second, "done"))
+		assert.False(t, joined)
+		assert.Regexp(t, `^r-[0-9a-f]{16}$`, r.ID)
+		_, ok := r.Result()
+		assert.False(t, ok)
+		time.Sleep(50 * time.Second) // the caller went away long ago
+		got, found := g.Get(r.ID)
+		require.True(t, found)
+		assert.Equal(t, Working, got.State())
+		<-got.Done()
+		res, ok := got.Result()
+		assert.True(t, ok)
+		assert.Equal(t, "done", res)
+		assert.Equal(t, Completed, got.State())
+		list := g.List()
+		require.Len(t, list, 1)
+		assert.Equal(t, 90*time.Second, list[0].Elapsed)
+	})
+}
+
+func TestRegistry_Join(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var g Registry[string]
+		spec := Spec{Tool: "submit", Key: "submit\x00{}", Join: true}
+		a, _ := g.Start(context.Background(), spec, sleeper(time.Second, "a"))
+		b, joined := g.Start(context.Background(), spec, sleeper(time.Second, "b"))
+		assert.True(t, joined)
+		assert.Same(t, a, b, "one run, not two")
+		other, joined := g.Start(context.Background(), Spec{Tool: "submit", Key: "submit\x00{\"x\":1}", Join: true}, sleeper(time.Second, "c"))
+		assert.False(t, joined, "other arguments: another run")
+		assert.NotEqual(t, a.ID, other.ID)
+		noJoin, joined := g.Start(context.Background(), Spec{Tool: "submit", Key: spec.Key}, sleeper(time.Second, "d"))
+		assert.False(t, joined, "Join false")
+		assert.NotEqual(t, a.ID, noJoin.ID)
+		<-a.Done()
+		c, joined := g.Start(context.Background(), spec, sleeper(time.Second, "e"))
+		assert.False(t, joined, "a finished run is not joined")
+		assert.NotEqual(t, a.ID, c.ID)
+		g.Wait()
+	})
+}
+
+func TestRegistry_Cancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var g Registry[string]
+		r, _ := g.Start(context.Background(), Spec{Tool: "t"}, sleeper(time.Hour, "x"))
+		r.Cancel()
+		<-r.Done()
+		res, _ := r.Result()
+		assert.Equal(t, "cancelled", res)
+		assert.Equal(t, Cancelled, r.State())
+
+		parent, stop := context.WithCancel(context.Background())
+		r, _ = g.Start(parent, Spec{Tool: "t"}, sleeper(time.Hour, "x"))
+		stop() // the server going away
+		g.Wait()
+		assert.Equal(t, Cancelled, r.State())
+	})
+}
+
+func TestRegistry_Eviction(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := Registry[string]{Keep: time.Minute, Max: 3}
+		long, _ := g.Start(context.Background(), Spec{Tool: "long"}, sleeper(time.Hour, "x"))
+		var ids []string
+		for i := 0; i < 4; i++ {
+			r, _ := g.Start(context.Background(), Spec{Tool: fmt.Sprint(i)}, sleeper(time.Duration(i+1)*time.Second, "x"))
+			ids = append(ids, r.ID)
+		}
+		time.Sleep(5 * time.Second)
+		_, ok := g.Get(ids[0])
+		assert.False(t, ok, "the oldest finished goes first")
+		_, ok = g.Get(ids[1])
+		assert.False(t, ok)
+		_, ok = g.Get(long.ID)
+		assert.True(t, ok, "a run in progress is never dropped")
+		_, ok = g.Get(ids[3])
+		assert.True(t, ok)
+		time.Sleep(time.Minute + time.Second)
+		_, ok = g.Get(ids[3])
+		assert.False(t, ok, "expired")
+		_, ok = g.Get(long.ID)
+		assert.True(t, ok)
+		long.Cancel()
+		g.Wait()
+	})
+}
+
+func TestRun_Watch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var g Registry[string]
+		step := make(chan struct{})
+		r, _ := g.Start(context.Background(), Spec{Tool: "t"}, func(ctx context.Context, r *Run[string]) (string, State) {
+			r.SetLine("one")
+			<-step
+			r.SetWaiting(true)
+			return "ok", Completed
+		})
+		ch, stop := r.Watch()
+		defer stop()
+		synctest.Wait()
+		line, _ := r.Status()
+		assert.Equal(t, "one", line)
+		close(step)
+		<-r.Done()
+		select {
+		case <-ch:
+		default:
+			t.Fatal("a watcher is woken")
+		}
+		_, waiting := r.Status()
+		assert.True(t, waiting)
+	})
+}

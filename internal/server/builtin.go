@@ -1,0 +1,205 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/runs"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The built-in tools collect and manage runs that outlived their request
+// (DESIGN.md §9). They are always advertised, --read-only included, and
+// their names are reserved: a manifest tool may not start with aeat_mcp_.
+const (
+	ToolWait   = annotations.ReservedPrefix + "wait"
+	ToolCancel = annotations.ReservedPrefix + "cancel"
+	ToolRuns   = annotations.ReservedPrefix + "runs"
+)
+
+var runIDPattern = regexp.MustCompile(`^r-[0-9a-f]{16}$`)
+
+func ptr[T any](v T) *T { return &v }
+
+// addBuiltins registers the built-in tools.
+func (s *Server) addBuiltins() {
+	runID := &jsonschema.Schema{Type: "string", Pattern: runIDPattern.String(),
+		Description: "The run's id, from the result that said the call goes on (r- and 16 hex digits)."}
+	waitSeconds := &jsonschema.Schema{Type: "number", Minimum: ptr(0.0),
+		Description: "How long to wait at most, in seconds (default: until the run ends)."}
+	if d := s.cfg.DetachAfter; d > 0 {
+		waitSeconds.Maximum = ptr(d.Seconds())
+		waitSeconds.Description = fmt.Sprintf("How long to wait at most, in seconds (default and most: %g).", d.Seconds())
+	}
+	s.mcp.AddTool(&mcp.Tool{
+		Name:  ToolWait,
+		Title: "Wait for a run's result",
+		Description: "Waits for a run that outlived its call (a result said it goes on as run r-…) and returns its final result — " +
+			"exactly what the original call would have returned — or, if it is still running when the wait ends, says so again: " +
+			"then call this tool again. Sends progress while it waits.",
+		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+			Required: []string{"run_id"},
+			Properties: map[string]*jsonschema.Schema{
+				"run_id":       runID,
+				"wait_seconds": waitSeconds,
+			}},
+		Annotations: &mcp.ToolAnnotations{Title: "Wait for a run's result", ReadOnlyHint: true,
+			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, s.builtin(ToolWait, s.wait))
+	s.mcp.AddTool(&mcp.Tool{
+		Name:  ToolCancel,
+		Title: "Cancel a run",
+		Description: "Stops a run that outlived its call: its whole process tree (the CLI, a browser) is killed. " +
+			"A run that already ended is left as it is. A change the run was making may be partly applied.",
+		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+			Required: []string{"run_id"}, Properties: map[string]*jsonschema.Schema{"run_id": runID}},
+		Annotations: &mcp.ToolAnnotations{Title: "Cancel a run", ReadOnlyHint: false,
+			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, s.builtin(ToolCancel, s.cancelRun))
+	s.mcp.AddTool(&mcp.Tool{
+		Name:        ToolRuns,
+		Title:       "List runs",
+		Description: "Lists the runs this server keeps — in progress, and ended within the last minutes — with their tool, tier, state, elapsed time and ceiling.",
+		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},
+		Annotations: &mcp.ToolAnnotations{Title: "List runs", ReadOnlyHint: true,
+			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, s.builtin(ToolRuns, s.listRuns))
+}
+
+// builtinArgs are the arguments of the built-in tools.
+type builtinArgs struct {
+	RunID       string   `json:"run_id"`
+	WaitSeconds *float64 `json:"wait_seconds"`
+}
+
+// builtin wraps a built-in tool's handler: strict arguments (a problem is
+// an invalid_arguments result naming the field), and no panic escapes.
+func (s *Server) builtin(name string, h func(context.Context, *call, builtinArgs) *mcp.CallToolResult) mcp.ToolHandler {
+	tool := &annotations.Tool{Name: name}
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		c := &call{s: s, t: tool, req: req, begin: time.Now(), p: s.cfg.Printer}
+		c.o = Outcome{Tool: name}
+		defer func() {
+			if r := recover(); r != nil {
+				c.o.Code = CodeInternal
+				res, err = c.finish(c.p.Sprintf(i18n.Internal, name, fmt.Sprint(r)), nil), nil
+			}
+		}()
+		var a builtinArgs
+		if raw := bytes.TrimSpace(req.Params.Arguments); len(raw) > 0 && string(raw) != "null" {
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&a); err != nil {
+				return c.invalid(&annotations.ValidationError{Msg: "arguments: " + err.Error()}), nil
+			}
+		}
+		if name != ToolRuns && !runIDPattern.MatchString(a.RunID) {
+			return c.invalid(&annotations.ValidationError{Field: "run_id", Msg: fmt.Sprintf("%q is not a run id (r- and 16 hex digits)", a.RunID)}), nil
+		}
+		return h(ctx, c, a), nil
+	}
+}
+
+// findRun finds a run, or ends the call with a result that says it is not
+// kept.
+func (s *Server) findRun(c *call, id string) (*run, *mcp.CallToolResult) {
+	r, ok := s.runs.Get(id)
+	if !ok {
+		keep := s.cfg.KeepResults
+		if keep <= 0 {
+			keep = runs.DefaultKeep
+		}
+		field := "run_id"
+		c.o.Code = CodeInvalidArguments
+		c.o.Field = &field
+		return nil, c.finish(c.p.Sprintf(i18n.RunUnknown, id, int(keep.Minutes())), nil)
+	}
+	return r, nil
+}
+
+// wait is aeat_mcp_wait: the run's own result if it ends within the wait,
+// else "still running" again.
+func (s *Server) wait(ctx context.Context, c *call, a builtinArgs) *mcp.CallToolResult {
+	r, notFound := s.findRun(c, a.RunID)
+	if notFound != nil {
+		return notFound
+	}
+	d := s.cfg.DetachAfter
+	if a.WaitSeconds != nil && (d <= 0 || time.Duration(*a.WaitSeconds*float64(time.Second)) < d) {
+		d = time.Duration(*a.WaitSeconds * float64(time.Second))
+	}
+	if _, done := r.Result(); done {
+		return resultOf(r)
+	}
+	prog := newProgress(s, c.req, r)
+	defer prog.close()
+	var timeout <-chan time.Time
+	if d > 0 || a.WaitSeconds != nil {
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case <-r.Done():
+		return resultOf(r)
+	case <-timeout:
+	case <-ctx.Done(): // the client gave up waiting; the run goes on
+	}
+	rc := &call{s: s, t: c.t, req: c.req, begin: r.Started, p: c.p}
+	return rc.running(r)
+}
+
+// cancelRun is aeat_mcp_cancel: the run's tree is killed and its result
+// becomes "cancelled"; a run that ended is left alone.
+func (s *Server) cancelRun(_ context.Context, c *call, a builtinArgs) *mcp.CallToolResult {
+	r, notFound := s.findRun(c, a.RunID)
+	if notFound != nil {
+		return notFound
+	}
+	c.o.Code = CodeOK
+	if st := r.State(); st.Terminal() {
+		return c.finish(c.p.Sprintf(i18n.RunAlreadyOver, r.ID, r.Tool, string(st)), nil)
+	}
+	r.Cancel()
+	<-r.Done()
+	return c.finish(c.p.Sprintf(i18n.RunCancelled, r.ID, r.Tool), nil)
+}
+
+// runInfo is one run as aeat_mcp_runs reports it to programs.
+type runInfo struct {
+	RunID          string  `json:"run_id"`
+	Tool           string  `json:"tool"`
+	Tier           string  `json:"tier"`
+	State          string  `json:"state"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	CeilingSeconds float64 `json:"ceiling_seconds"`
+}
+
+// listRuns is aeat_mcp_runs.
+func (s *Server) listRuns(_ context.Context, c *call, _ builtinArgs) *mcp.CallToolResult {
+	c.o.Code = CodeOK
+	list := s.runs.List()
+	infos := make([]runInfo, 0, len(list))
+	var b strings.Builder
+	if len(list) == 0 {
+		b.WriteString(c.p.Sprintf(i18n.RunsNone))
+	} else {
+		b.WriteString(c.p.Sprintf(i18n.RunsHeader))
+	}
+	for _, r := range list {
+		info := runInfo{RunID: r.ID, Tool: r.Tool, Tier: r.Tier, State: string(r.State),
+			ElapsedSeconds: roundSeconds(r.Elapsed), CeilingSeconds: roundSeconds(r.Ceiling)}
+		infos = append(infos, info)
+		fmt.Fprintf(&b, "\n%s  %s  %s  %s  %s s / %s s", r.ID, r.Tool, c.p.Tier(r.Tier), r.State,
+			formatSeconds(info.ElapsedSeconds), formatSeconds(info.CeilingSeconds))
+	}
+	return c.finish(b.String(), map[string]any{"runs": infos})
+}

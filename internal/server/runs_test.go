@@ -1,0 +1,238 @@
+//go:build linux
+
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Long calls (DESIGN.md §9): a call still running after DetachAfter returns
+// its run's id; aeat_mcp_wait collects exactly the result the call would
+// have returned; aeat_mcp_cancel kills the tree; identical mutations join.
+
+func detachingServer(t *testing.T, adjust ...func(*Config)) *Server {
+	return newServer(t, func(c *Config) {
+		c.DetachAfter = 300 * time.Millisecond
+		for _, a := range adjust {
+			a(c)
+		}
+	})
+}
+
+// withoutDuration is a result as JSON with the outcome's duration zeroed:
+// two calls of the same work differ only there.
+func withoutDuration(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	o := outcome(t, res)
+	o.DurationMS = 0
+	cp := *res
+	cp.Meta = mcp.Meta{OutcomeKey: o}
+	b, err := json.Marshal(&cp)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func TestRuns_DetachThenWait(t *testing.T) {
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			s := detachingServer(t)
+			cs := connect(t, s, era, nil)
+			res := callTool(t, cs, "live_quick", nil)
+			o := outcome(t, res)
+			require.Equal(t, CodeRunning, o.Code, text(res))
+			assert.False(t, res.IsError, "detaching is not an error")
+			assert.Regexp(t, `^r-[0-9a-f]{16}$`, o.RunID)
+			assert.Contains(t, text(res), o.RunID)
+			assert.Contains(t, text(res), "aeat_mcp_wait")
+
+			first := callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID, "wait_seconds": 0.1})
+			assert.Equal(t, CodeRunning, outcome(t, first).Code, "still running after a short wait")
+			var got *mcp.CallToolResult
+			for i := 0; i < 20; i++ {
+				got = callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
+				if outcome(t, got).Code != CodeRunning {
+					break
+				}
+			}
+			require.Equal(t, CodeOK, outcome(t, got).Code, text(got))
+			again := callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
+			gotJSON, _ := json.Marshal(got)
+			againJSON, _ := json.Marshal(again)
+			assert.Equal(t, string(gotJSON), string(againJSON), "the run's result, byte for byte, every time")
+
+			sync := connect(t, newServer(t, nil), era, nil)
+			want := callTool(t, sync, "live_quick", nil)
+			assert.Equal(t, withoutDuration(t, want), withoutDuration(t, got), "what the call itself would have returned")
+		})
+	}
+}
+
+func TestRuns_DetachedTimeout(t *testing.T) {
+	s := detachingServer(t, func(c *Config) { c.Ceilings.Live = 1500 * time.Millisecond })
+	cs := connect(t, s, "", nil)
+	res := callTool(t, cs, "live_pull", nil)
+	o := outcome(t, res)
+	require.Equal(t, CodeRunning, o.Code)
+	waitForFakecli(t, 3)
+	var got *mcp.CallToolResult
+	for i := 0; i < 20; i++ {
+		got = callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
+		if outcome(t, got).Code != CodeRunning {
+			break
+		}
+	}
+	og := outcome(t, got)
+	assert.Equal(t, CodeTimeout, og.Code, text(got))
+	assert.True(t, got.IsError)
+	require.NotNil(t, og.TreeDead)
+	assert.True(t, *og.TreeDead)
+	requireNoFakecli(t, time.Second)
+}
+
+func TestRuns_CancelDetached(t *testing.T) {
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			s := detachingServer(t)
+			cs := connect(t, s, era, nil)
+			o := outcome(t, callTool(t, cs, "live_pull", nil))
+			require.Equal(t, CodeRunning, o.Code)
+			waitForFakecli(t, 3) // the CLI, a child, a setsid grandchild
+			res := callTool(t, cs, ToolCancel, map[string]any{"run_id": o.RunID})
+			assert.Equal(t, CodeOK, outcome(t, res).Code, text(res))
+			assert.Contains(t, text(res), "cancelled")
+			requireNoFakecli(t, time.Second)
+			got := callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
+			assert.Equal(t, CodeCancelled, outcome(t, got).Code)
+			res = callTool(t, cs, ToolCancel, map[string]any{"run_id": o.RunID})
+			assert.Contains(t, text(res), "already ended", "cancel is idempotent")
+		})
+	}
+}
+
+func TestRuns_UnknownAndExpired(t *testing.T) {
+	s := detachingServer(t, func(c *Config) { c.KeepResults = 300 * time.Millisecond })
+	cs := connect(t, s, "", nil)
+	for _, args := range []map[string]any{
+		{"run_id": "r-0123456789abcdef"},
+		{"run_id": "not-an-id"},
+		{},
+		{"run_id": "r-0123456789abcdef", "extra": 1},
+	} {
+		for _, tool := range []string{ToolWait, ToolCancel} {
+			res := callTool(t, cs, tool, args)
+			o := outcome(t, res)
+			assert.True(t, res.IsError, "%s %v", tool, args)
+			assert.Equal(t, CodeInvalidArguments, o.Code, "%s %v: %s", tool, args, text(res))
+		}
+	}
+	res := callTool(t, cs, "read_echo", map[string]any{"text": "x"})
+	require.Equal(t, CodeOK, outcome(t, res).Code)
+	list := callTool(t, cs, ToolRuns, nil)
+	runsList := list.StructuredContent.(map[string]any)["runs"].([]any)
+	require.Len(t, runsList, 1)
+	id := runsList[0].(map[string]any)["run_id"].(string)
+	assert.Equal(t, CodeOK, outcome(t, callTool(t, cs, ToolWait, map[string]any{"run_id": id})).Code)
+	time.Sleep(400 * time.Millisecond)
+	res = callTool(t, cs, ToolWait, map[string]any{"run_id": id})
+	assert.Equal(t, CodeInvalidArguments, outcome(t, res).Code, "expired")
+	assert.Contains(t, text(res), "no run "+id)
+}
+
+func TestRuns_IdenticalMutationsJoin(t *testing.T) {
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			s := newServer(t, nil)
+			cs := connect(t, s, era, nil)
+			var wg sync.WaitGroup
+			results := make([]*mcp.CallToolResult, 3)
+			for i := range results {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					args := map[string]any{"what": "a"}
+					if i == 2 {
+						args["what"] = "b" // other arguments: a run of its own
+					}
+					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mutate_slow", Arguments: args})
+					if assert.NoError(t, err) {
+						results[i] = res
+					}
+				}()
+				time.Sleep(100 * time.Millisecond)
+			}
+			wg.Wait()
+			require.NotContains(t, results, (*mcp.CallToolResult)(nil))
+			pid := func(res *mcp.CallToolResult) string { return strings.SplitN(text(res), "\n", 2)[0] }
+			assert.Equal(t, pid(results[0]), pid(results[1]), "one process tree for two identical calls")
+			assert.NotEqual(t, pid(results[0]), pid(results[2]))
+			require.Len(t, results[1].Content, 2)
+			assert.Contains(t, results[1].Content[1].(*mcp.TextContent).Text, "joined run")
+			assert.Equal(t, results[0].Content[0], results[1].Content[0], "the same result")
+		})
+	}
+	t.Run("reads are not joined, nor anything with --dedupe=false", func(t *testing.T) {
+		s := newServer(t, func(c *Config) { c.NoDedupe = true })
+		cs := connect(t, s, "", nil)
+		var wg sync.WaitGroup
+		pids := make([]string, 2)
+		for i := range pids {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mutate_slow", Arguments: map[string]any{}})
+				if assert.NoError(t, err) {
+					pids[i] = strings.SplitN(text(res), "\n", 2)[0]
+				}
+			}()
+		}
+		wg.Wait()
+		assert.NotEqual(t, pids[0], pids[1])
+	})
+}
+
+func TestRuns_ProgressWhileWaiting(t *testing.T) {
+	var mu sync.Mutex
+	var msgs []string
+	s := detachingServer(t, func(c *Config) { c.Heartbeat = 100 * time.Millisecond })
+	cs := connect(t, s, "", &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			msgs = append(msgs, req.Params.Message)
+			mu.Unlock()
+		},
+	})
+	o := outcome(t, callTool(t, cs, "live_quick", nil))
+	require.Equal(t, CodeRunning, o.Code)
+	params := &mcp.CallToolParams{Name: ToolWait, Arguments: map[string]any{"run_id": o.RunID, "wait_seconds": 0.25}}
+	params.SetProgressToken("w")
+	_, err := cs.CallTool(context.Background(), params)
+	require.NoError(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, msgs, "a wait sends progress")
+	assert.Contains(t, msgs[len(msgs)-1], "live_quick: ")
+}
+
+// TestE2E_ShutdownWithDetachedRuns: the host closes stdin while a detached
+// run goes on: the server exits 0 and leaves no process behind.
+func TestE2E_ShutdownWithDetachedRuns(t *testing.T) {
+	rs := startRaw(t, "--detach-after", "300ms", "--drain", "300ms")
+	rs.initialize(t)
+	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
+	_, msg := rs.recvRaw(t)
+	res := msg["result"].(map[string]any)
+	assert.Equal(t, CodeRunning, res["_meta"].(map[string]any)[OutcomeKey].(map[string]any)["code"])
+	waitForFakecli(t, 3)
+	require.NoError(t, rs.in.Close())
+	assert.NoError(t, rs.cmd.Wait(), "exit 0; stderr: %s", rs.errs.String())
+	requireNoFakecli(t, time.Second)
+}
