@@ -69,6 +69,18 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 		_ = out.Encode(map[string]any{"modelo": "303", "ejercicio": first("year", ""), "periodo": first("period", ""), "nif": nif,
 			"base_imponible": 12000.00, "cuota_devengada": 2520.00, "cuota_deducible": 840.00, "resultado": 1680.00, "demo": true})
+	case "modelo 390 pull":
+		// A slow portal: about 75 s, longer than the ≈60 s after which
+		// many hosts drop a call, so it shows detach-and-wait.
+		steps := []string{"abriendo la sede electrónica", "identificando con el certificado", "consultando el censo",
+			"buscando las autoliquidaciones del ejercicio", "descargando el primer trimestre", "descargando el segundo trimestre",
+			"descargando el tercer trimestre", "descargando el cuarto trimestre", "cuadrando los importes", "generando el resumen anual"}
+		for _, step := range steps {
+			fmt.Fprintln(stderr, step+"…")
+			time.Sleep(slowStep)
+		}
+		_ = out.Encode(map[string]any{"modelo": "390", "ejercicio": first("year", ""), "base_imponible": 48000.00,
+			"cuota_devengada": 10080.00, "cuota_deducible": 3360.00, "resultado": 6720.00, "demo": true})
 	case "portal hang":
 		// A portal that never answers: aeat-mcp stops it at the tool's
 		// timeout.
@@ -109,6 +121,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// slowStep is one step of the slow demo pull: ten make 75 s.
+const slowStep = 7500 * time.Millisecond
 
 func hasAll(tags, want []string) bool {
 	for _, w := range want {

@@ -236,3 +236,26 @@ func TestE2E_ShutdownWithDetachedRuns(t *testing.T) {
 	assert.NoError(t, rs.cmd.Wait(), "exit 0; stderr: %s", rs.errs.String())
 	requireNoFakecli(t, time.Second)
 }
+
+// TestE2E_DetachThenWait: over real stdio against the built binary, in both
+// protocol eras: the call detaches, and aeat_mcp_wait returns what a
+// synchronous call returns.
+func TestE2E_DetachThenWait(t *testing.T) {
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			cs, _ := connectBinary(t, era, nil, "--detach-after", "400ms")
+			o := outcome(t, callTool(t, cs, "live_quick", nil))
+			require.Equal(t, CodeRunning, o.Code)
+			var got *mcp.CallToolResult
+			for i := 0; i < 20; i++ {
+				got = callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
+				if outcome(t, got).Code != CodeRunning {
+					break
+				}
+			}
+			sync, _ := connectBinary(t, era, nil, "--detach-after", "0")
+			want := callTool(t, sync, "live_quick", nil)
+			assert.Equal(t, withoutDuration(t, want), withoutDuration(t, got))
+		})
+	}
+}
