@@ -35,6 +35,7 @@ type options struct {
 	detachAfter    time.Duration
 	keepResults    time.Duration
 	dedupe         bool
+	askToExtend    bool
 	maxResultBytes int
 	maxMemoryMiB   int64
 	passEnv        []string
@@ -57,6 +58,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.drain, "drain", server.DefaultDrain, "when the host closes stdin, how long calls already read may still run before they are stopped")
 	fs.DurationVar(&o.detachAfter, "detach-after", server.DefaultDetachAfter, "a call still running after this returns its run id, and aeat_mcp_wait collects it (0: never; hosts drop calls after about 60 s)")
 	fs.DurationVar(&o.keepResults, "keep-results", runs.DefaultKeep, "how long a finished run's result is kept for aeat_mcp_wait")
+	fs.BoolVar(&o.askToExtend, "ask-to-extend", true, "at a run's ceiling, ask the person (where the host can) whether it may have as long again, once")
 	fs.BoolVar(&o.dedupe, "dedupe", true, "a MUTATE or LIVE call identical to one in progress joins it instead of running twice")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
@@ -219,6 +221,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		DetachAfter:    o.detachAfter,
 		KeepResults:    o.keepResults,
 		NoDedupe:       !o.dedupe,
+		AskToExtend:    o.askToExtend,
 		MaxResultBytes: o.maxResultBytes,
 		MemoryLimit:    o.maxMemoryMiB << 20,
 		PassEnv:        o.passEnv,

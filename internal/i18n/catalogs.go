@@ -38,6 +38,10 @@ var catalogs = map[language.Tag]map[Key]string{
 		RunAlreadyOver:       "Run %[1]s (%[2]s) had already ended (%[3]s); nothing was stopped. aeat_mcp_wait returns its result.",
 		RunsNone:             "No runs are kept.",
 		RunsHeader:           "Runs (id, tool, tier, state, elapsed / ceiling):",
+		ExtendPrompt:         "“%[1]s” (%[2]s) has run %[3]d s of its %[4]d s ceiling and is still working. Give it %[4]d s more? If not, it is stopped now, with everything it started.",
+		ExtendField:          "Give it more time",
+		TimeoutNotExtended:   " You were asked whether to give it more time, and did not say yes within %[1]d s.",
+		TimeoutExtended:      " It had already been given %[1]d s more, once.",
 	},
 	language.Spanish: {
 		TierLive:             "en línea",
@@ -72,6 +76,10 @@ var catalogs = map[language.Tag]map[Key]string{
 		RunAlreadyOver:       "La ejecución %[1]s (%[2]s) ya había terminado (%[3]s); no se detuvo nada. aeat_mcp_wait devuelve su resultado.",
 		RunsNone:             "No se conserva ninguna ejecución.",
 		RunsHeader:           "Ejecuciones (id, herramienta, nivel, estado, transcurrido / límite):",
+		ExtendPrompt:         "«%[1]s» (%[2]s) lleva %[3]d s de su límite de %[4]d s y sigue trabajando. ¿Le da %[4]d s más? Si no, se detiene ahora, con todo lo que ha iniciado.",
+		ExtendField:          "Darle más tiempo",
+		TimeoutNotExtended:   " Se le preguntó si quería darle más tiempo y no dijo que sí en %[1]d s.",
+		TimeoutExtended:      " Ya se le habían dado %[1]d s más, una vez.",
 	},
 	language.Catalan: {
 		TierLive:             "en línia",
@@ -106,6 +114,10 @@ var catalogs = map[language.Tag]map[Key]string{
 		RunAlreadyOver:       "L'execució %[1]s (%[2]s) ja havia acabat (%[3]s); no s'ha aturat res. aeat_mcp_wait en retorna el resultat.",
 		RunsNone:             "No es conserva cap execució.",
 		RunsHeader:           "Execucions (id, eina, nivell, estat, temps transcorregut / límit):",
+		ExtendPrompt:         "«%[1]s» (%[2]s) porta %[3]d s del seu límit de %[4]d s i encara treballa. Li doneu %[4]d s més? Si no, s'atura ara, amb tot el que ha iniciat.",
+		ExtendField:          "Donar-li més temps",
+		TimeoutNotExtended:   " Se us va preguntar si volíeu donar-li més temps i no vau dir que sí en %[1]d s.",
+		TimeoutExtended:      " Ja se li havien donat %[1]d s més, una vegada.",
 	},
 	Galician: {
 		TierLive:             "en liña",
@@ -140,6 +152,10 @@ var catalogs = map[language.Tag]map[Key]string{
 		RunAlreadyOver:       "A execución %[1]s (%[2]s) xa rematara (%[3]s); non se detivo nada. aeat_mcp_wait devolve o seu resultado.",
 		RunsNone:             "Non se conserva ningunha execución.",
 		RunsHeader:           "Execucións (id, ferramenta, nivel, estado, transcorrido / límite):",
+		ExtendPrompt:         "«%[1]s» (%[2]s) leva %[3]d s do seu límite de %[4]d s e segue traballando. Dálle %[4]d s máis? Se non, detense agora, con todo o que iniciou.",
+		ExtendField:          "Darlle máis tempo",
+		TimeoutNotExtended:   " Preguntóuselle se quería darlle máis tempo e non dixo que si en %[1]d s.",
+		TimeoutExtended:      " Xa se lle deran %[1]d s máis, unha vez.",
 	},
 	Basque: {
 		TierLive:             "linean",
@@ -174,5 +190,9 @@ var catalogs = map[language.Tag]map[Key]string{
 		RunAlreadyOver:       "%[1]s exekuzioa (%[2]s) amaituta zegoen jada (%[3]s); ez da ezer gelditu. aeat_mcp_wait-ek bere emaitza itzultzen du.",
 		RunsNone:             "Ez da exekuziorik gordetzen.",
 		RunsHeader:           "Exekuzioak (id, tresna, maila, egoera, igarotakoa / muga):",
+		ExtendPrompt:         "«%[1]s» (%[2]s) tresnak %[4]d s-ko mugatik %[3]d s daramatza eta lanean jarraitzen du. %[4]d s gehiago eman nahi dizkiozu? Bestela, orain geldituko da, abiarazi duen guztiarekin batera.",
+		ExtendField:          "Denbora gehiago eman",
+		TimeoutNotExtended:   " Denbora gehiago eman nahi zenion galdetu zitzaizun, eta ez zenuen baietz esan %[1]d s-tan.",
+		TimeoutExtended:      " Jada %[1]d s gehiago eman zitzaizkion, behin.",
 	},
 }

@@ -58,6 +58,11 @@ const (
 	RunAlreadyOver Key = "run.already_over"
 	RunsNone       Key = "runs.none"
 	RunsHeader     Key = "runs.header"
+
+	ExtendPrompt       Key = "extend.prompt"
+	ExtendField        Key = "extend.field"
+	TimeoutNotExtended Key = "call.timeout.not_extended"
+	TimeoutExtended    Key = "call.timeout.extended"
 )
 
 // Galician and Basque, which x/text/language has no constants for.

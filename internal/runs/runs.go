@@ -46,19 +46,66 @@ type Run[R any] struct {
 	Tool    string
 	Key     string // the tool and its canonical arguments; "" never joins
 	Tier    string
-	Ceiling time.Duration
 	Started time.Time
 
 	cancel context.CancelCauseFunc
 	done   chan struct{}
 
-	mu       sync.Mutex
-	state    State
-	finished time.Time
-	result   R
-	line     string // the latest progress line
-	waiting  bool   // waiting for a concurrency slot
-	watchers map[chan struct{}]struct{}
+	mu        sync.Mutex
+	ceiling   time.Duration
+	observers map[*observer]struct{}
+	state     State
+	finished  time.Time
+	result    R
+	line      string // the latest progress line
+	waiting   bool   // waiting for a concurrency slot
+	watchers  map[chan struct{}]struct{}
+}
+
+// Ceiling is how long the run may take, from its start.
+func (r *Run[R]) Ceiling() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ceiling
+}
+
+// Extend adds d to the run's ceiling (the work enforces it).
+func (r *Run[R]) Extend(d time.Duration) {
+	r.mu.Lock()
+	r.ceiling += d
+	r.mu.Unlock()
+	r.wake()
+}
+
+type observer struct{ v any }
+
+// Attach records v as an observer of the run — a request waiting for it —
+// until the returned function is called. The work may look for one that can
+// do something for it (ask a person a question).
+func (r *Run[R]) Attach(v any) (detach func()) {
+	o := &observer{v: v}
+	r.mu.Lock()
+	if r.observers == nil {
+		r.observers = map[*observer]struct{}{}
+	}
+	r.observers[o] = struct{}{}
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		delete(r.observers, o)
+		r.mu.Unlock()
+	}
+}
+
+// Observers returns the values attached now.
+func (r *Run[R]) Observers() []any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]any, 0, len(r.observers))
+	for o := range r.observers {
+		out = append(out, o.v)
+	}
+	return out
 }
 
 // Done is closed when the run has its result.
@@ -159,7 +206,7 @@ func (r *Run[R]) snapshot(now time.Time) Snapshot {
 		end = r.finished
 	}
 	return Snapshot{ID: r.ID, Tool: r.Tool, Tier: r.Tier, State: r.state, Started: r.Started,
-		Elapsed: end.Sub(r.Started), Ceiling: r.Ceiling}
+		Elapsed: end.Sub(r.Started), Ceiling: r.ceiling}
 }
 
 // Defaults of a [Registry].
@@ -213,7 +260,7 @@ func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (ru
 		}
 	}
 	ctx, cancel := context.WithCancelCause(parent)
-	r := &Run[R]{ID: newID(), Tool: spec.Tool, Key: spec.Key, Tier: spec.Tier, Ceiling: spec.Ceiling,
+	r := &Run[R]{ID: newID(), Tool: spec.Tool, Key: spec.Key, Tier: spec.Tier, ceiling: spec.Ceiling,
 		Started: time.Now(), cancel: cancel, done: make(chan struct{}), state: Working}
 	g.runs[r.ID] = r
 	if spec.Join && spec.Key != "" {

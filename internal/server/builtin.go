@@ -139,6 +139,7 @@ func (s *Server) wait(ctx context.Context, c *call, a builtinArgs) *mcp.CallTool
 	if _, done := r.Result(); done {
 		return resultOf(r)
 	}
+	defer r.Attach(&observer{req: c.req})()
 	prog := newProgress(s, c.req, r)
 	defer prog.close()
 	var timeout <-chan time.Time

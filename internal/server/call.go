@@ -48,6 +48,7 @@ type call struct {
 	begin time.Time
 	p     *i18n.Printer
 	o     Outcome
+	ext   *extension // what happened at the run's ceiling
 }
 
 // run takes a call through its stages: validate → gate → run (slot →
@@ -104,8 +105,11 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 // waiting for a slot counts.
 func (c *call) execute(ctx context.Context, r *run, argv []string) *mcp.CallToolResult {
 	s, t := c.s, c.t
-	runCtx, cancelRun := context.WithTimeoutCause(ctx, r.Ceiling, callruntime.ErrTimeout)
-	defer cancelRun()
+	runCtx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
+	ext := &extension{}
+	go c.enforceCeiling(runCtx, r, stopRun, ext)
+	c.ext = ext
 	release, ok := c.slot(runCtx, r)
 	if !ok {
 		return c.stopped(context.Cause(runCtx), nil)
@@ -133,6 +137,7 @@ func (c *call) execute(ctx context.Context, r *run, argv []string) *mcp.CallTool
 		s.beforeRun(t.Name)
 	}
 	res, err := s.cfg.Runner.Run(runCtx, spec)
+	c.o.TimeoutSeconds = roundSeconds(r.Ceiling()) // extended, perhaps
 	return c.ended(runCtx, res, err)
 }
 
@@ -142,6 +147,7 @@ func (c *call) execute(ctx context.Context, r *run, argv []string) *mcp.CallTool
 // request, for the request that started the run (own), the run's end too:
 // cancelling it kills its tree. Progress goes to this request meanwhile.
 func (c *call) observe(ctx context.Context, r *run, joined, own bool) *mcp.CallToolResult {
+	defer r.Attach(&observer{req: c.req})()
 	prog := newProgress(c.s, c.req, r)
 	var detach <-chan time.Time
 	if d := c.s.cfg.DetachAfter; d > 0 {
@@ -186,9 +192,9 @@ func resultOf(r *run) *mcp.CallToolResult {
 // running is the result of a request that stops waiting for its run: not
 // an error, the run's id, and what to do to collect it.
 func (c *call) running(r *run) *mcp.CallToolResult {
-	o := Outcome{Code: CodeRunning, Tool: r.Tool, Tier: r.Tier, TimeoutSeconds: roundSeconds(r.Ceiling),
+	o := Outcome{Code: CodeRunning, Tool: r.Tool, Tier: r.Tier, TimeoutSeconds: roundSeconds(r.Ceiling()),
 		Retryable: true, RunID: r.ID, DurationMS: time.Since(r.Started).Milliseconds()}
-	text := c.p.Sprintf(i18n.RunDetached, r.Tool, int(time.Since(r.Started).Seconds()), int(r.Ceiling.Seconds()),
+	text := c.p.Sprintf(i18n.RunDetached, r.Tool, int(time.Since(r.Started).Seconds()), int(r.Ceiling().Seconds()),
 		r.ID, int(c.s.cfg.DetachAfter.Seconds()))
 	c.s.cfg.Logger.Info("call detached", "tool", r.Tool, "tier", r.Tier, "run_id", r.ID, "elapsed_ms", o.DurationMS)
 	return result(o, text, nil)
@@ -292,6 +298,13 @@ func (c *call) stopped(cause error, r *callruntime.Result) *mcp.CallToolResult {
 		key = i18n.TimeoutOwnCeiling // the manifest's timeout, not the tier flag, set the ceiling
 	}
 	text := c.p.Sprintf(key, c.t.Name, c.p.Tier(tier), formatSeconds(c.o.TimeoutSeconds), tier)
+	if c.ext != nil {
+		if asked, extended := c.ext.get(); extended > 0 {
+			text += c.p.Sprintf(i18n.TimeoutExtended, int(extended.Seconds()))
+		} else if asked {
+			text += c.p.Sprintf(i18n.TimeoutNotExtended, int(c.s.askWait.Seconds()))
+		}
+	}
 	if !c.t.Hints.ReadOnly {
 		text += c.p.Sprintf(i18n.TimeoutMayBeHalf)
 	}

@@ -109,7 +109,7 @@ func (p *progress) send() {
 	if waiting {
 		msg = p.pr.Sprintf(i18n.ProgressWaiting, r.Tool, p.pr.Tier(r.Tier), int(elapsed.Seconds()))
 	} else {
-		msg = p.pr.Sprintf(i18n.ProgressRunning, r.Tool, int(elapsed.Seconds()), int(r.Ceiling.Seconds()))
+		msg = p.pr.Sprintf(i18n.ProgressRunning, r.Tool, int(elapsed.Seconds()), int(r.Ceiling().Seconds()))
 		if line != "" {
 			msg += " — " + line
 		}
@@ -117,7 +117,7 @@ func (p *progress) send() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = p.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-		ProgressToken: p.token, Progress: value, Total: r.Ceiling.Seconds(), Message: msg,
+		ProgressToken: p.token, Progress: value, Total: r.Ceiling().Seconds(), Message: msg,
 	})
 }
 

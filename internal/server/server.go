@@ -86,6 +86,10 @@ type Config struct {
 	// KeepResults is how long a finished run's result is kept for
 	// aeat_mcp_wait. If zero, 15 minutes.
 	KeepResults time.Duration
+	// AskToExtend asks a person, where the host can (elicitation), whether a
+	// run that reaches its ceiling may have as long again, once. If false,
+	// runs are stopped at their ceiling without asking.
+	AskToExtend bool
 	// NoDedupe turns off joining: by default a MUTATE or LIVE call with the
 	// same tool and arguments as a run in progress joins that run.
 	NoDedupe bool
@@ -115,6 +119,7 @@ type Server struct {
 	// questions are the open confirmation questions (multi round-trip).
 	questions   *questions
 	confirmWait time.Duration
+	askWait     time.Duration // for an answer to the extension question
 	// beforeRun, set by tests, runs just before the CLI starts.
 	beforeRun func(tool string)
 
@@ -161,7 +166,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Version = "dev"
 	}
 	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{},
-		slots: map[annotations.Tier]chan struct{}{}, confirmWait: defaultConfirmWait}
+		slots: map[annotations.Tier]chan struct{}{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait}
 	s.questions = newQuestions(s.confirmWait)
 	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())

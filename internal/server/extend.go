@@ -1,0 +1,119 @@
+package server
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Ask before the kill (seed 003's budget-expiry hook, DESIGN.md §9): a run
+// that reaches its ceiling while a person can be asked gets one question —
+// it ran N s of its M s ceiling: give it M s more? Only an explicit yes
+// extends it, once. A no, a cancel, an error, a host that cannot ask, or no
+// answer within askWait: the tree is killed exactly as it would have been.
+// The tree keeps running while the question is open, and the question
+// never delays the kill by more than askWait.
+
+// defaultAskWait bounds the wait for an answer to the extension question.
+const defaultAskWait = 60 * time.Second
+
+// extendID is the id of the extension question's field.
+const extendID = "extend"
+
+// observer is a request waiting for a run: a person may be asked through
+// its session.
+type observer struct {
+	req *mcp.CallToolRequest
+}
+
+// extension records what happened at a run's ceiling, for the refusal.
+type extension struct {
+	mu       sync.Mutex
+	asked    bool // a person was asked and did not say yes
+	extended time.Duration
+}
+
+func (e *extension) get() (asked bool, extended time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.asked, e.extended
+}
+
+// enforceCeiling ends the run with callruntime.ErrTimeout through stop when
+// its ceiling passes — after asking, where a person can be asked. It returns
+// when ctx ends.
+func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCauseFunc, ext *extension) {
+	timer := time.NewTimer(time.Until(r.Started.Add(r.Ceiling())))
+	defer timer.Stop()
+	asked := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		}
+		if c.s.cfg.AskToExtend && !asked {
+			asked = true
+			if o := askable(r); o != nil {
+				if c.askToExtend(ctx, o, r) {
+					base := r.Ceiling()
+					r.Extend(base)
+					ext.mu.Lock()
+					ext.extended = base
+					ext.mu.Unlock()
+					c.s.cfg.Logger.Info("ceiling extended", "tool", r.Tool, "run_id", r.ID, "by_s", int(base.Seconds()))
+					timer.Reset(time.Until(r.Started.Add(r.Ceiling())))
+					continue
+				}
+				ext.mu.Lock()
+				ext.asked = true
+				ext.mu.Unlock()
+			}
+		}
+		stop(callruntime.ErrTimeout)
+		return
+	}
+}
+
+// askable returns an observer of r whose host can be asked through its
+// session (elicitation on a protocol before 2026-07-28), or nil. A detached
+// run that nobody waits for has none.
+func askable(r *run) *observer {
+	for _, v := range r.Observers() {
+		o, ok := v.(*observer)
+		if !ok {
+			continue
+		}
+		if version, canAsk := negotiated(o.req); canAsk && version < multiRoundTripVersion {
+			return o
+		}
+	}
+	return nil
+}
+
+// askToExtend asks the question and reports an explicit yes. It gives up
+// after askWait or when ctx ends (the run ended meanwhile).
+func (c *call) askToExtend(ctx context.Context, o *observer, r *run) bool {
+	ctx, cancel := context.WithTimeout(ctx, c.s.askWait)
+	defer cancel()
+	ceiling := int(r.Ceiling().Seconds())
+	res, err := o.req.Session.Elicit(ctx, &mcp.ElicitParams{
+		Mode:    "form",
+		Message: c.p.Sprintf(i18n.ExtendPrompt, c.t.Title, r.Tool, int(time.Since(r.Started).Seconds()), ceiling),
+		RequestedSchema: &jsonschema.Schema{
+			Type:       "object",
+			Properties: map[string]*jsonschema.Schema{extendID: {Type: "boolean", Title: c.p.Sprintf(i18n.ExtendField)}},
+			Required:   []string{extendID},
+		},
+	})
+	if err != nil {
+		c.s.cfg.Logger.Warn("extension question failed", "tool", r.Tool, "run_id", r.ID, "error", err)
+		return false
+	}
+	return res != nil && res.Action == "accept" && res.Content[extendID] == true
+}
