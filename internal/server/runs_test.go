@@ -259,3 +259,38 @@ func TestE2E_DetachThenWait(t *testing.T) {
 		})
 	}
 }
+
+// TestE2E_RunsOverStdio: cancel of a detached run (its whole tree, the setsid
+// grandchild included), an unknown id, and two identical mutations joining
+// one tree — against the built binary.
+func TestE2E_RunsOverStdio(t *testing.T) {
+	cs, _ := connectBinary(t, "2025-11-25", nil, "--detach-after", "300ms")
+	o := outcome(t, callTool(t, cs, "live_pull", nil))
+	require.Equal(t, CodeRunning, o.Code)
+	waitForFakecli(t, 3)
+	res := callTool(t, cs, ToolCancel, map[string]any{"run_id": o.RunID})
+	assert.Equal(t, CodeOK, outcome(t, res).Code, text(res))
+	requireNoFakecli(t, time.Second)
+
+	res = callTool(t, cs, ToolWait, map[string]any{"run_id": "r-ffffffffffffffff"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, CodeInvalidArguments, outcome(t, res).Code)
+
+	waiting, _ := connectBinary(t, "2025-11-25", nil, "--detach-after", "0")
+	var wg sync.WaitGroup
+	pids := make([]string, 2)
+	for i := range pids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := waiting.CallTool(context.Background(), &mcp.CallToolParams{Name: "mutate_slow", Arguments: map[string]any{"what": "x"}})
+			if assert.NoError(t, err) && assert.False(t, r.IsError) { // no require off the test goroutine
+				pids[i] = strings.SplitN(text(r), "\n", 2)[0]
+			}
+		}()
+		time.Sleep(100 * time.Millisecond)
+	}
+	wg.Wait()
+	assert.Regexp(t, `^pid self \d+$`, pids[0])
+	assert.Equal(t, pids[0], pids[1], "one process tree for two identical mutations")
+}
