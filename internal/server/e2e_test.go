@@ -261,6 +261,7 @@ func TestE2E_SIGTERM(t *testing.T) {
 	require.NoError(t, rs.cmd.Process.Signal(syscall.SIGTERM))
 	err := rs.cmd.Wait()
 	assert.NoError(t, err, "exit 0; stderr: %s", rs.errs.String())
+	assert.NotContains(t, rs.errs.String(), "level=ERROR", "a routine stop is no error")
 	assert.Less(t, time.Since(start), time.Second)
 	requireGone(t, pids, 500*time.Millisecond)
 }

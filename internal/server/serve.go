@@ -28,8 +28,9 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 		OnEnd: func() { close(ended) }, Logger: s.cfg.Logger}
 
 	// A signal or a dead parent leaves stdin open, so Run must be ended
-	// too — after the calls: the SDK's Run does not cancel handlers when
-	// its ctx ends, it waits for them.
+	// too — after the calls: the SDK's Run does not cancel handlers, it
+	// waits for them. Closing the connection ends it the way the input's
+	// end does; cancelling its ctx would be logged as an error.
 	runCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopping := make(chan struct{})
@@ -37,7 +38,7 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	stopAll := func() {
 		once.Do(func() {
 			s.Shutdown()
-			cancel()
+			t.Close()
 			close(stopping)
 		})
 	}

@@ -65,6 +65,21 @@ type StdioTransport struct {
 	// its input, after the drain.
 	OnEnd  func()
 	Logger *slog.Logger
+
+	mu   sync.Mutex
+	conn *stdioConn
+}
+
+// Close ends the connection as if the input had ended, without its drain:
+// the server's way to stop without cancelling the SDK's Run (which logs a
+// routine stop as an error).
+func (t *StdioTransport) Close() {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c != nil {
+		_ = c.Close()
+	}
 }
 
 // Connect implements [mcp.Transport].
@@ -93,6 +108,9 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		pending:   map[jsonrpc.ID]*inbound{},
 		byRaw:     map[string]jsonrpc.ID{},
 	}
+	t.mu.Lock()
+	t.conn = c
+	t.mu.Unlock()
 	go c.readLoop(t.In, max)
 	return c, nil
 }
