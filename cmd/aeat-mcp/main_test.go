@@ -104,3 +104,39 @@ func TestEnvName(t *testing.T) {
 	assert.Equal(t, "AEAT_MCP_TIMEOUT_LIVE", envName("timeout-live"))
 	assert.Equal(t, "AEAT_MCP_READ_ONLY", envName("read-only"))
 }
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, out, _ := runCmd(t, "", args...)
+		assert.Equal(t, exitOK, code)
+		assert.Regexp(t, `^aeat-mcp (version )?\S+`, out, "%v", args)
+		assert.NotContains(t, out, " dev\n", "from the build info, not a placeholder")
+	}
+}
+
+func TestFlags_Rejected(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--timeout-read", "0s"}, "--timeout-read 0s: must be more than 0"},
+		{[]string{"--timeout-live=-1s"}, "--timeout-live -1s: must be more than 0"},
+		{[]string{"--kill-grace", "0s"}, "--kill-grace 0s: must be more than 0"},
+		{[]string{"--detach-after=-1s"}, "--detach-after -1s: must be 0 (never detach) or more"},
+		{[]string{"--max-result-bytes", "10"}, "--max-result-bytes 10: must be at least 1024"},
+		{[]string{"--confirm", "sometimes"}, `--confirm "sometimes"`},
+	} {
+		code, _, stderr := runCmd(t, "", append([]string{"--demo"}, tc.args...)...)
+		assert.Equal(t, exitUsage, code, "%v", tc.args)
+		assert.Contains(t, stderr, tc.says)
+	}
+}
+
+func TestLang_Unsupported(t *testing.T) {
+	code, _, stderr := runCmd(t, "", "--demo", "--lang", "fr", "--log-level", "warn")
+	assert.Equal(t, exitOK, code)
+	assert.Equal(t, 1, strings.Count(stderr, "not a language aeat-mcp offers"), stderr)
+	assert.Contains(t, stderr, "en, es, ca, gl, eu")
+	_, _, stderr = runCmd(t, "", "--demo", "--lang", "es_ES.UTF-8", "--log-level", "warn")
+	assert.NotContains(t, stderr, "not a language")
+}

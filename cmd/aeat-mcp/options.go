@@ -229,7 +229,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		Confirm:        o.confirm,
 		Printer:        o.printer(),
 		Logger:         logger,
-		Version:        version,
+		Version:        buildVersion(),
 	}
 }
 
@@ -258,6 +258,9 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	if st.manifest, err = o.loadManifest(); err != nil {
 		st.close()
 		return nil, err
+	}
+	if o.lang != "" && !i18n.Offered(o.lang) {
+		logger.Warn("--lang is not a language aeat-mcp offers; messages are in English", "lang", o.lang, "offered", "en, es, ca, gl, eu")
 	}
 	for _, w := range st.manifest.Warnings {
 		logger.Warn("manifest", "warning", w)

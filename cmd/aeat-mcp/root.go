@@ -4,9 +4,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 func newRootCmd() *cobra.Command {
 	opts := &options{}
 	root := &cobra.Command{
@@ -22,6 +19,7 @@ With no subcommand it serves, as MCP hosts expect.
 
 Every flag has an environment twin, used when the flag is not given:
 --timeout-live is AEAT_MCP_TIMEOUT_LIVE, --manifest is AEAT_MCP_MANIFEST.`,
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -38,16 +36,4 @@ Every flag has an environment twin, used when the flag is not given:
 	opts.register(root.PersistentFlags())
 	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newVersionCmd())
 	return root
-}
-
-func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cmd.Println("aeat-mcp", version)
-			return nil
-		},
-	}
 }

@@ -98,6 +98,17 @@ func Parse(s string) *Printer {
 	return For(language.English)
 }
 
+// Offered reports whether s names a language with a catalog of its own
+// (Parse gives English for anything else).
+func Offered(s string) bool {
+	t, ok := parseLocale(s)
+	if !ok {
+		return false
+	}
+	_, _, conf := matcher.Match(t)
+	return conf != language.No
+}
+
 func parseLocale(s string) (language.Tag, bool) {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexAny(s, ".@"); i >= 0 {

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// version may be set at build time with -ldflags "-X main.version=v1.2.3";
+// otherwise it comes from the build info Go embeds.
+var version = ""
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "Print the version and the VCS revision it was built from",
+		Example: "  aeat-mcp version\n  aeat-mcp --version",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(cmd.OutOrStdout(), "aeat-mcp", buildVersion())
+			return nil
+		},
+	}
+}
+
+// buildVersion is the module version ("v1.2.3" from go install …@v1.2.3,
+// "devel" from a checkout) and, when the build recorded it, the VCS
+// revision and whether the tree was modified.
+func buildVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	v := version
+	if v == "" {
+		v = "devel"
+		if ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			v = info.Main.Version
+		}
+	}
+	if !ok {
+		return v
+	}
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" || strings.Contains(v, rev) {
+		return v // a pseudo-version already names the revision (and +dirty)
+	}
+	if modified == "true" {
+		rev += ", modified"
+	}
+	return v + " (" + rev + ")"
+}
