@@ -227,7 +227,14 @@ type Registry[R any] struct {
 	mu     sync.Mutex
 	runs   map[string]*Run[R]
 	byKey  map[string]*Run[R] // runs in progress that may be joined
+	ended  []ended            // finished runs kept, in the order they finished
 	active sync.WaitGroup
+}
+
+// ended is a finished run in the eviction queue.
+type ended struct {
+	id string
+	at time.Time
 }
 
 // Spec describes a run to start.
@@ -271,14 +278,16 @@ func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (ru
 		defer g.active.Done()
 		defer cancel(nil)
 		res, state := work(ctx, r)
+		now := time.Now()
+		r.mu.Lock()
+		r.result, r.state, r.finished = res, state, now
+		r.mu.Unlock()
 		g.mu.Lock()
 		if g.byKey[r.Key] == r {
 			delete(g.byKey, r.Key)
 		}
+		g.ended = append(g.ended, ended{id: r.ID, at: now})
 		g.mu.Unlock()
-		r.mu.Lock()
-		r.result, r.state, r.finished = res, state, time.Now()
-		r.mu.Unlock()
 		close(r.done)
 		r.wake()
 	}()
@@ -322,7 +331,9 @@ func (g *Registry[R]) List() []Snapshot {
 func (g *Registry[R]) Wait() { g.active.Wait() }
 
 // evict forgets finished runs kept longer than Keep, then the oldest
-// finished while more than Max are kept. Called with g.mu held.
+// finished while more than Max are kept. Called with g.mu held, on every
+// Start: it looks only at the runs it drops (the queue is in finishing
+// order), never at the runs it keeps.
 func (g *Registry[R]) evict(now time.Time) {
 	keep, max := g.Keep, g.Max
 	if keep <= 0 {
@@ -331,29 +342,13 @@ func (g *Registry[R]) evict(now time.Time) {
 	if max <= 0 {
 		max = DefaultMax
 	}
-	var finished []Snapshot
-	for id, r := range g.runs {
-		s := r.snapshot(now)
-		if !s.State.Terminal() {
-			continue
-		}
-		if now.Sub(s.Started.Add(s.Elapsed)) > keep {
-			delete(g.runs, id)
-			continue
-		}
-		finished = append(finished, s)
+	n := 0
+	for n < len(g.ended) && (now.Sub(g.ended[n].at) > keep || len(g.runs) > max) {
+		delete(g.runs, g.ended[n].id)
+		n++
 	}
-	if len(g.runs) <= max {
-		return
-	}
-	sort.Slice(finished, func(i, j int) bool {
-		return finished[i].Started.Add(finished[i].Elapsed).Before(finished[j].Started.Add(finished[j].Elapsed))
-	})
-	for _, s := range finished {
-		if len(g.runs) <= max {
-			return
-		}
-		delete(g.runs, s.ID)
+	if n > 0 {
+		g.ended = append(g.ended[:0], g.ended[n:]...)
 	}
 }
 

@@ -69,9 +69,10 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	if s.cfg.CLIPath == "" {
 		return c.unavailable(errString(s.cfg.CLIError))
 	}
-	key := c.binding(args)
+	var key string
 	join := !s.cfg.NoDedupe && t.Tier() != annotations.Read
 	if join {
+		key = c.binding(args)
 		// A run already under way was confirmed when it started.
 		if r, ok := s.runs.Joinable(key); ok {
 			return c.observe(ctx, r, true, false)
@@ -108,7 +109,7 @@ func (c *call) execute(ctx context.Context, r *run, argv []string) *mcp.CallTool
 	runCtx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
 	ext := &extension{}
-	go c.enforceCeiling(runCtx, r, stopRun, ext)
+	defer c.enforceCeiling(runCtx, r, stopRun, ext)()
 	c.ext = ext
 	release, ok := c.slot(runCtx, r)
 	if !ok {

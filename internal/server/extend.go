@@ -44,18 +44,21 @@ func (e *extension) get() (asked bool, extended time.Duration) {
 	return e.asked, e.extended
 }
 
-// enforceCeiling ends the run with callruntime.ErrTimeout through stop when
-// its ceiling passes — after asking, where a person can be asked. It returns
-// when ctx ends.
-func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCauseFunc, ext *extension) {
-	timer := time.NewTimer(time.Until(r.Started.Add(r.Ceiling())))
-	defer timer.Stop()
-	asked := false
-	for {
-		select {
-		case <-ctx.Done():
+// enforceCeiling arms the run's ceiling: when it passes, the run ends with
+// callruntime.ErrTimeout through stop — after asking, where a person can be
+// asked. A timer, not a goroutine: nothing waits for the ceiling of a call
+// that ends before it, which is nearly every call. The returned function
+// disarms it.
+func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCauseFunc, ext *extension) (disarm func()) {
+	var (
+		mu    sync.Mutex
+		timer *time.Timer
+		asked bool
+	)
+	var atCeiling func()
+	atCeiling = func() {
+		if ctx.Err() != nil {
 			return
-		case <-timer.C:
 		}
 		if c.s.cfg.AskToExtend && !asked {
 			asked = true
@@ -67,8 +70,10 @@ func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCa
 					ext.extended = base
 					ext.mu.Unlock()
 					c.s.cfg.Logger.Info("ceiling extended", "tool", r.Tool, "run_id", r.ID, "by_s", int(base.Seconds()))
-					timer.Reset(time.Until(r.Started.Add(r.Ceiling())))
-					continue
+					mu.Lock()
+					timer = time.AfterFunc(time.Until(r.Started.Add(r.Ceiling())), atCeiling)
+					mu.Unlock()
+					return
 				}
 				ext.mu.Lock()
 				ext.asked = true
@@ -76,7 +81,14 @@ func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCa
 			}
 		}
 		stop(callruntime.ErrTimeout)
-		return
+	}
+	mu.Lock()
+	timer = time.AfterFunc(time.Until(r.Started.Add(r.Ceiling())), atCeiling)
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		timer.Stop()
+		mu.Unlock()
 	}
 }
 
