@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 )
@@ -233,4 +235,45 @@ func helperParent() int {
 	for {
 		time.Sleep(time.Hour)
 	}
+}
+
+// progressMessages is a client that records the progress messages it is
+// sent, and a function that returns them so far.
+func progressMessages() (*mcp.ClientOptions, func() []string) {
+	var mu sync.Mutex
+	var msgs []string
+	opts := &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			msgs = append(msgs, req.Params.Message)
+			mu.Unlock()
+		},
+	}
+	return opts, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), msgs...)
+	}
+}
+
+// concurrentPids calls mutate_slow n times at once (100 ms apart) and
+// returns the pid each result reports ("pid self N"): equal pids mean one
+// process tree served both calls.
+func concurrentPids(t *testing.T, cs *mcp.ClientSession, n int, args map[string]any) []string {
+	t.Helper()
+	var wg sync.WaitGroup
+	pids := make([]string, n)
+	for i := range pids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mutate_slow", Arguments: args})
+			if assert.NoError(t, err) && assert.False(t, r.IsError) { // no require off the test goroutine
+				pids[i] = strings.SplitN(text(r), "\n", 2)[0]
+			}
+		}()
+		time.Sleep(100 * time.Millisecond)
+	}
+	wg.Wait()
+	return pids
 }

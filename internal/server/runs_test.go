@@ -179,45 +179,24 @@ func TestRuns_IdenticalMutationsJoin(t *testing.T) {
 			assert.Equal(t, results[0].Content[0], results[1].Content[0], "the same result")
 		})
 	}
-	t.Run("reads are not joined, nor anything with --dedupe=false", func(t *testing.T) {
+	t.Run("nothing is joined with --dedupe=false", func(t *testing.T) {
 		s := newServer(t, func(c *Config) { c.NoDedupe = true })
-		cs := connect(t, s, "", nil)
-		var wg sync.WaitGroup
-		pids := make([]string, 2)
-		for i := range pids {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mutate_slow", Arguments: map[string]any{}})
-				if assert.NoError(t, err) {
-					pids[i] = strings.SplitN(text(res), "\n", 2)[0]
-				}
-			}()
-		}
-		wg.Wait()
+		pids := concurrentPids(t, connect(t, s, "", nil), 2, map[string]any{})
 		assert.NotEqual(t, pids[0], pids[1])
 	})
 }
 
 func TestRuns_ProgressWhileWaiting(t *testing.T) {
-	var mu sync.Mutex
-	var msgs []string
 	s := detachingServer(t, func(c *Config) { c.Heartbeat = 100 * time.Millisecond })
-	cs := connect(t, s, "", &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			msgs = append(msgs, req.Params.Message)
-			mu.Unlock()
-		},
-	})
+	opts, messages := progressMessages()
+	cs := connect(t, s, "", opts)
 	o := outcome(t, callTool(t, cs, "live_quick", nil))
 	require.Equal(t, CodeRunning, o.Code)
 	params := &mcp.CallToolParams{Name: ToolWait, Arguments: map[string]any{"run_id": o.RunID, "wait_seconds": 0.25}}
 	params.SetProgressToken("w")
 	_, err := cs.CallTool(context.Background(), params)
 	require.NoError(t, err)
-	mu.Lock()
-	defer mu.Unlock()
+	msgs := messages()
 	require.NotEmpty(t, msgs, "a wait sends progress")
 	assert.Contains(t, msgs[len(msgs)-1], "live_quick: ")
 }
@@ -277,20 +256,7 @@ func TestE2E_RunsOverStdio(t *testing.T) {
 	assert.Equal(t, CodeInvalidArguments, outcome(t, res).Code)
 
 	waiting, _ := connectBinary(t, "2025-11-25", nil, "--detach-after", "0")
-	var wg sync.WaitGroup
-	pids := make([]string, 2)
-	for i := range pids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r, err := waiting.CallTool(context.Background(), &mcp.CallToolParams{Name: "mutate_slow", Arguments: map[string]any{"what": "x"}})
-			if assert.NoError(t, err) && assert.False(t, r.IsError) { // no require off the test goroutine
-				pids[i] = strings.SplitN(text(r), "\n", 2)[0]
-			}
-		}()
-		time.Sleep(100 * time.Millisecond)
-	}
-	wg.Wait()
+	pids := concurrentPids(t, waiting, 2, map[string]any{"what": "x"})
 	assert.Regexp(t, `^pid self \d+$`, pids[0])
 	assert.Equal(t, pids[0], pids[1], "one process tree for two identical mutations")
 }

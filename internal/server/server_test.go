@@ -424,23 +424,15 @@ func TestScratch_SweptAtStart(t *testing.T) {
 // carry no private key, no control sequence, no direction override, and no
 // line without a word; the result text is as clean.
 func TestCall_ProgressIsClean(t *testing.T) {
-	var mu sync.Mutex
-	var msgs []string
 	s := newServer(t, func(c *Config) { c.Heartbeat = 50 * time.Millisecond })
-	cs := connect(t, s, "", &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			msgs = append(msgs, req.Params.Message)
-			mu.Unlock()
-		},
-	})
+	opts, messages := progressMessages()
+	cs := connect(t, s, "", opts)
 	params := &mcp.CallToolParams{Name: "read_noisy", Arguments: map[string]any{}}
 	params.SetProgressToken(2)
 	res, err := cs.CallTool(context.Background(), params)
 	require.NoError(t, err)
 	assert.Equal(t, "step one done\n[redacted private key]\n}\n", text(res))
-	mu.Lock()
-	defer mu.Unlock()
+	msgs := messages()
 	require.NotEmpty(t, msgs, "progress was sent")
 	sawLine, sawKey := false, false
 	for _, m := range msgs {
