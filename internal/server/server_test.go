@@ -297,7 +297,6 @@ func TestCall_Progress(t *testing.T) {
 			type note struct {
 				progress, total float64
 				msg             string
-				at              time.Time
 			}
 			var mu sync.Mutex
 			var notes []note
@@ -305,20 +304,44 @@ func TestCall_Progress(t *testing.T) {
 				c.Ceilings.Live = 2500 * time.Millisecond
 				c.Heartbeat = 700 * time.Millisecond
 			})
-			cs := connect(t, s, era, &mcp.ClientOptions{
+			// The client's transport logs what it reads in wire order: the
+			// SDK client runs notification handlers on a queue of their own,
+			// so a handler may run after the call returned even for a
+			// notification sent before the result. Order is checked here.
+			var wire syncBuffer
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := s.MCP().Connect(context.Background(), st, nil)
+			require.NoError(t, err)
+			t.Cleanup(func() { ss.Close() })
+			client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, &mcp.ClientOptions{
 				ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 					mu.Lock()
-					notes = append(notes, note{req.Params.Progress, req.Params.Total, req.Params.Message, time.Now()})
+					notes = append(notes, note{req.Params.Progress, req.Params.Total, req.Params.Message})
 					mu.Unlock()
 				},
 			})
+			cs, err := client.Connect(context.Background(), &mcp.LoggingTransport{Transport: ct, Writer: &wire}, &mcp.ClientSessionOptions{ProtocolVersion: era})
+			require.NoError(t, err)
+			t.Cleanup(func() { cs.Close() })
 			params := &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}}
 			params.SetProgressToken(42)
 			res, err := cs.CallTool(context.Background(), params)
 			require.NoError(t, err)
-			returned := time.Now()
 			assert.Equal(t, CodeTimeout, outcome(t, res).Code)
 			time.Sleep(300 * time.Millisecond)
+			resultSeen := false
+			for _, line := range strings.Split(wire.String(), "\n") {
+				if !strings.HasPrefix(line, "read: ") {
+					continue
+				}
+				switch {
+				case strings.Contains(line, `"result":`) && strings.Contains(line, `"content":`):
+					resultSeen = true // the tool call's result
+				case strings.Contains(line, "notifications/progress"):
+					assert.False(t, resultSeen, "progress after the result: %s", line)
+				}
+			}
+			assert.True(t, resultSeen)
 			mu.Lock()
 			defer mu.Unlock()
 			require.GreaterOrEqual(t, len(notes), 3, "progress from lines and heartbeats")
@@ -327,7 +350,6 @@ func TestCall_Progress(t *testing.T) {
 			for i, n := range notes {
 				assert.Equal(t, 2.5, n.total)
 				assert.True(t, strings.HasPrefix(n.msg, "live_pull: "), n.msg)
-				assert.True(t, n.at.Before(returned), "progress after the result")
 				if i > 0 {
 					assert.Greater(t, n.progress, notes[i-1].progress, "progress must increase")
 				}
