@@ -154,8 +154,7 @@ func (s *Server) wait(ctx context.Context, c *call, a builtinArgs) *mcp.CallTool
 	case <-timeout:
 	case <-ctx.Done(): // the client gave up waiting; the run goes on
 	}
-	rc := &call{s: s, t: c.t, req: c.req, begin: r.Started, p: c.p}
-	return rc.running(r)
+	return c.running(r)
 }
 
 // cancelRun is aeat_mcp_cancel: the run's tree is killed and its result
