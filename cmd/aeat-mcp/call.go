@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -149,42 +148,16 @@ func (co *callOptions) arguments(t *annotations.Tool) (map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("--arg %q: want NAME=VALUE", a)
 		}
-		var prm *annotations.Param
-		for i := range t.Params {
-			if t.Params[i].Name == name {
-				prm = &t.Params[i]
-			}
-		}
-		if prm == nil {
+		prm, ok := t.Param(name)
+		if !ok {
 			args[name] = raw // the server names the unknown argument
 			continue
 		}
-		typ := prm.Type
-		if typ == "array" {
-			typ = prm.Items
-		}
-		v, err := typed(typ, raw)
+		v, err := prm.Parse(raw, args[name])
 		if err != nil {
-			return nil, fmt.Errorf("--arg %s: %w", name, err)
+			return nil, fmt.Errorf("--arg %s (%s): %w", name, prm.TypeName(), err)
 		}
-		if prm.Type == "array" {
-			list, _ := args[name].([]any)
-			args[name] = append(list, v)
-		} else {
-			args[name] = v
-		}
+		args[name] = v
 	}
 	return args, nil
-}
-
-func typed(typ, raw string) (any, error) {
-	switch typ {
-	case "integer":
-		return strconv.ParseInt(raw, 10, 64)
-	case "number":
-		return strconv.ParseFloat(raw, 64)
-	case "boolean":
-		return strconv.ParseBool(raw)
-	}
-	return raw, nil
 }

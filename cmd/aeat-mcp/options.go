@@ -40,6 +40,8 @@ type options struct {
 	maxMemoryMiB   int64
 	passEnv        []string
 	readOnly       bool
+	tools          []string
+	selection      annotations.Selection
 	confirm        string
 	logLevel       string
 	logFormat      string
@@ -64,6 +66,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
 	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see (repeatable)")
 	fs.BoolVar(&o.readOnly, "read-only", false, "advertise and allow only read-only tools")
+	fs.StringArrayVar(&o.tools, "tools", nil, "advertise and allow only the tools matching this glob (repeatable; !GLOB excludes; AEAT_MCP_TOOLS takes a comma list)")
 	fs.StringVar(&o.confirm, "confirm", server.ConfirmAsk, "destructive tools: ask (the user, through the host; refuse if it cannot ask) or never")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&o.logFormat, "log-format", "text", "text or json")
@@ -101,6 +104,11 @@ func (o *options) check() error {
 	}
 	if o.confirm != server.ConfirmAsk && o.confirm != server.ConfirmNever {
 		problems = append(problems, fmt.Sprintf("--confirm %q: must be %q or %q", o.confirm, server.ConfirmAsk, server.ConfirmNever))
+	}
+	if sel, err := annotations.ParseSelection(o.tools); err != nil {
+		problems = append(problems, "--tools: "+err.Error())
+	} else {
+		o.selection = sel
 	}
 	if len(problems) > 0 {
 		return errors.New(strings.Join(problems, "\n"))
@@ -226,6 +234,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		MemoryLimit:    o.maxMemoryMiB << 20,
 		PassEnv:        o.passEnv,
 		ReadOnly:       o.readOnly,
+		Select:         o.selection,
 		Confirm:        o.confirm,
 		Printer:        o.printer(),
 		Logger:         logger,
@@ -275,6 +284,13 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		return nil, &exitError{exitUsage, err}
 	}
 	st.closers = append(st.closers, st.server.Shutdown)
+	if unmatched := o.selection.Unmatched(st.manifest.Tools); len(unmatched) > 0 {
+		logger.Warn("--tools patterns that select no tool of the manifest", "patterns", strings.Join(unmatched, ", "))
+	}
+	if missing := st.server.MissingEnv(); len(missing) > 0 {
+		logger.Warn("the CLI needs environment variables aeat-mcp was started without; calls that need them refuse until they are set",
+			"missing", strings.Join(missing, ", "))
+	}
 	return st, nil
 }
 

@@ -33,8 +33,8 @@ func ExampleTool_Render() {
 	if err != nil {
 		panic(err)
 	}
-	argv, _ := tool.Render(args)
-	fmt.Printf("%q\n", argv)
+	inv, _ := tool.Render(args, false)
+	fmt.Printf("%q\n", inv.Argv)
 	fmt.Println(tool.Tier(), tool.Ceiling(annotations.DefaultCeilings))
 	// Output:
 	// ["--format" "json" "modelo" "303" "pull" "--year=2025" "--no-dry-run" "--tag=a" "--tag=b c" "--" "-B1234567"]
@@ -54,9 +54,9 @@ func ExampleTool_Validate() {
 	_, err = tool.Validate(json.RawMessage(`{"limt": 5}`))
 	fmt.Println(err)
 	args, _ := tool.Validate(nil)
-	fmt.Println(args["limit"])
+	fmt.Println(args.Get("limit"))
 	// Output:
 	// argument "limit": must be at least 1 (got 0)
 	// argument "limt": unknown argument; this tool takes limit
-	// 50
+	// 50 true
 }

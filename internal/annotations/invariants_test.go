@@ -138,7 +138,6 @@ var schemaCases = []struct {
 	{"missing hint", string(manifestWith(`{"name": "a", "title": "T", "description": "D", "command": ["x"], "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true}}`)), false},
 	{"read-only and destructive", string(manifestWith(`{"name": "a", "title": "T", "description": "D", "command": ["x"], "annotations": {"readOnlyHint": true, "destructiveHint": true, "idempotentHint": true, "openWorldHint": false}}`)), false},
 	{"flag and positional", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "string", "flag": "--n", "positional": true}]`))), false},
-	{"neither", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "string"}]`))), false},
 	{"positional false with flag", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "string", "flag": "--n", "positional": false}]`))), true},
 	{"bad type", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "object", "flag": "--n"}]`))), false},
 	{"bad output", string(manifestWith(tool("a", `"output": "xml"`))), false},
@@ -174,7 +173,7 @@ func FuzzLoad(f *testing.F) {
 			if err != nil {
 				continue // required params
 			}
-			_, _ = tl.Render(args)
+			_, _ = tl.Render(args, false)
 		}
 	})
 }

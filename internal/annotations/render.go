@@ -1,114 +1,167 @@
 package annotations
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 )
 
-// Render turns validated arguments into the argv that follows the program
-// name, exactly as DESIGN.md §4 says:
+// Mask stands for a sensitive value wherever aeat-mcp shows arguments.
+const Mask = "••••"
+
+// Invocation is what one call runs: the argv after the program name, the
+// same argv as a person may see it, and what the CLI reads on stdin.
+type Invocation struct {
+	Argv []string
+	// Shown is Argv with the values of sensitive params masked.
+	Shown []string
+	// Stdin is the value of the tool's stdin param, when the tool reads
+	// one and it was given; nil otherwise (a stdin from the server's
+	// environment is the caller's to add).
+	Stdin *string
+}
+
+// Render turns validated arguments into what runs, exactly as DESIGN.md §4
+// says:
 //
-//	argv = cli.args ++ tool.command ++ flags ++ ["--"] ++ positionals
+//	argv = cli.args ++ globals ++ tool.command ++ flags ++ ["--"] ++ positionals
 //
-// Flags come in params order as one "--flag=value" token each; a boolean
-// true is "--flag", false is the negate flag if declared, else nothing; an
-// array repeats its flag once per element. "--" is emitted before the first
-// positional, and only when there is one, so no value can ever be read as an
-// option. Absent optional params are omitted. A value with a NUL byte is
-// rejected. There is no shell anywhere: the argv goes to execve as it is.
-//
-// args should come from [Tool.Validate]; Render re-checks what it relies on.
-func (t *Tool) Render(args map[string]any) ([]string, error) {
-	argv := make([]string, 0, len(t.cli.Args)+len(t.Command)+len(t.Params)+1)
-	argv = append(argv, t.cli.Args...)
-	argv = append(argv, t.Command...)
-	var positionals []string
-	for _, prm := range t.Params {
-		v, ok := args[prm.Name]
+// globals are the flags of cli.params and of params marked global, in
+// declaration order. Flags come in params order as one "--flag=value" token
+// each; a boolean true is "--flag", false is the negate flag if declared,
+// else nothing; an array repeats its flag once per element. confirmed adds
+// the tool's confirm flag after the others: only the gate passes true,
+// after a person said yes. "--" is emitted before the first positional, and
+// only when there is one, so no value can ever be read as an option. Absent
+// optional params are omitted (defaults were applied by Validate). There is
+// no shell anywhere: the argv goes to execve as it is.
+func (t *Tool) Render(args Args, confirmed bool) (Invocation, error) {
+	n := len(t.cli.Args) + len(t.Command) + len(t.Params) + 2
+	inv := Invocation{Argv: make([]string, 0, n), Shown: make([]string, 0, n)}
+	add := func(tok, shown string) {
+		inv.Argv = append(inv.Argv, tok)
+		inv.Shown = append(inv.Shown, shown)
+	}
+	for _, a := range t.cli.Args {
+		add(a, a)
+	}
+	var flags, positionals [][2]string
+	for i := range t.Params {
+		prm := &t.Params[i]
+		v, ok := args.Get(prm.Name)
 		if !ok || v == nil {
-			if prm.Default == nil {
-				continue
-			}
-			v = prm.Default
+			continue
+		}
+		if prm.Stdin {
+			s, _ := v.(string)
+			inv.Stdin = &s
+			continue
 		}
 		vals, err := prm.values(v)
 		if err != nil {
-			return nil, &ValidationError{Field: prm.Name, Msg: err.Error()}
+			return Invocation{}, &ValidationError{Field: prm.Name, Msg: err.Error()}
 		}
-		for _, s := range vals {
-			if strings.IndexByte(s, 0) >= 0 {
-				return nil, &ValidationError{Field: prm.Name, Msg: "contains a NUL byte"}
+		show := func(s string) string {
+			if prm.Sensitive {
+				return Mask
 			}
+			return s
 		}
+		var toks [][2]string
 		switch {
 		case prm.Positional:
-			positionals = append(positionals, vals...)
+			for _, s := range vals {
+				positionals = append(positionals, [2]string{s, show(s)})
+			}
+			continue
 		case prm.Type == "boolean":
 			if v.(bool) {
-				argv = append(argv, prm.Flag)
+				toks = append(toks, [2]string{prm.Flag, prm.Flag})
 			} else if prm.Negate != "" {
-				argv = append(argv, prm.Negate)
+				toks = append(toks, [2]string{prm.Negate, prm.Negate})
 			}
 		default:
 			for _, s := range vals {
-				argv = append(argv, prm.Flag+"="+s)
+				toks = append(toks, [2]string{prm.Flag + "=" + s, prm.Flag + "=" + show(s)})
 			}
 		}
+		if prm.Global {
+			for _, tok := range toks {
+				add(tok[0], tok[1])
+			}
+		} else {
+			flags = append(flags, toks...)
+		}
+	}
+	for _, c := range t.Command {
+		add(c, c)
+	}
+	for _, tok := range flags {
+		add(tok[0], tok[1])
+	}
+	if confirmed && t.Confirm.Flag != "" {
+		add(t.Confirm.Flag, t.Confirm.Flag)
 	}
 	if len(positionals) > 0 {
-		argv = append(argv, "--")
-		argv = append(argv, positionals...)
+		add("--", "--")
+		for _, tok := range positionals {
+			add(tok[0], tok[1])
+		}
 	}
-	return argv, nil
+	return inv, nil
 }
 
-// values renders one argument as the strings it becomes on the command line.
-func (prm Param) values(v any) ([]string, error) {
-	if prm.Type == "array" {
-		list, ok := v.([]any)
-		if !ok {
-			return nil, fmt.Errorf("must be an array")
+// SkipsConfirmation reports whether args match the tool's confirm.skip_when
+// (a dry run): then nobody is asked, and the confirm flag is not added.
+func (t *Tool) SkipsConfirmation(args Args) bool {
+	if len(t.Confirm.SkipWhen) == 0 {
+		return false
+	}
+	for name, want := range t.Confirm.SkipWhen {
+		got, ok := args.Get(name)
+		if !ok || !sameArg(want, got) {
+			return false
 		}
-		out := make([]string, 0, len(list))
-		for _, e := range list {
-			s, err := scalar(prm.Items, e)
-			if err != nil {
-				return nil, err
+	}
+	return true
+}
+
+// sameArg compares two argument values: numbers by value, lists element
+// by element, anything else by its text.
+func sameArg(a, b any) bool {
+	la, okA := a.([]any)
+	lb, okB := b.([]any)
+	if okA || okB {
+		if !okA || !okB || len(la) != len(lb) {
+			return false
+		}
+		for i := range la {
+			if !sameArg(la[i], lb[i]) {
+				return false
 			}
-			out = append(out, s)
 		}
-		return out, nil
+		return true
 	}
-	if prm.Type == "boolean" {
-		if _, ok := v.(bool); !ok {
-			return nil, fmt.Errorf("must be true or false")
-		}
-		return nil, nil
-	}
-	s, err := scalar(prm.Type, v)
-	if err != nil {
-		return nil, err
-	}
-	return []string{s}, nil
+	return sameValue(a, b)
 }
 
-// scalar formats a string, integer or number the way a CLI parses it back:
-// integers without exponent, numbers in the shortest form that round-trips.
-func scalar(typ string, v any) (string, error) {
-	switch typ {
-	case "string":
-		s, ok := v.(string)
+// Describe is the arguments as a person reads them in a question:
+// "year=2025, period=1T", sensitive values masked, in params order.
+func (t *Tool) Describe(args Args) string {
+	var parts []string
+	for i := range t.Params {
+		prm := &t.Params[i]
+		v, ok := args.Get(prm.Name)
 		if !ok {
-			return "", fmt.Errorf("must be a string")
+			continue
 		}
-		return s, nil
-	case "integer", "number":
-		s, err := numberText(typ, v)
-		if errors.Is(err, errNotNumber) {
-			return "", fmt.Errorf("must be %s", article(typ))
+		text := Mask
+		if !prm.Sensitive {
+			if vals, err := prm.values(v); err == nil && vals != nil {
+				text = strings.Join(vals, ",")
+			} else {
+				text = numberString(v)
+			}
 		}
-		return s, err
+		parts = append(parts, prm.Name+"="+text)
 	}
-	return "", fmt.Errorf("unsupported type %s", typ)
+	return strings.Join(parts, ", ")
 }

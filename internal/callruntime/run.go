@@ -1,6 +1,7 @@
 package callruntime
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -213,7 +214,7 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		if env == nil {
 			env = []string{} // nil would inherit the server's environment
 		}
-		return &exec.Cmd{
+		cmd := &exec.Cmd{
 			Path:   spec.Path,
 			Args:   append([]string{spec.Path}, spec.Args...),
 			Env:    env,
@@ -222,6 +223,15 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 			Stdout: outW,
 			Stderr: errW,
 		}
+		if spec.Stdin != nil {
+			// exec writes it from a goroutine of its own and closes the
+			// pipe; Wait waits for that goroutine, which a CLI that never
+			// reads could hold up once the pipe is full: the tree is dead
+			// by then, but a descriptor passed outside it is bounded too.
+			cmd.Stdin = bytes.NewReader(spec.Stdin)
+			cmd.WaitDelay = readersBackstop
+		}
+		return cmd
 	}
 
 	// The leader goroutine owns the child from fork to reap. It keeps its OS

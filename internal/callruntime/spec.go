@@ -22,6 +22,10 @@ type Spec struct {
 	Env []string
 	// Dir is the working directory; empty means the caller's.
 	Dir string
+	// Stdin, if non-nil, is written to the program's stdin, which is then
+	// closed (a secret the CLI reads instead of taking it in argv). Nil
+	// means the null device.
+	Stdin []byte
 
 	// Timeout bounds the call from the moment Run is called. Zero means no
 	// timeout of its own (the ctx may still end the call).

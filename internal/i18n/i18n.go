@@ -63,6 +63,13 @@ const (
 	ExtendField        Key = "extend.field"
 	TimeoutNotExtended Key = "call.timeout.not_extended"
 	TimeoutExtended    Key = "call.timeout.extended"
+
+	ExitCodeMeaning    Key = "call.exit.meaning"
+	ExitHint           Key = "call.exit.hint"
+	CLIError           Key = "call.cli_error"
+	MissingEnv         Key = "call.missing_env"
+	RefusedNotSelected Key = "gate.not_selected"
+	ConfirmRuns        Key = "gate.confirm_runs"
 )
 
 // Galician and Basque, which x/text/language has no constants for.

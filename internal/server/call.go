@@ -49,6 +49,8 @@ type call struct {
 	p     *i18n.Printer
 	o     Outcome
 	ext   *extension // what happened at the run's ceiling
+	// cliError is the CLI's own error report (error_output "json").
+	cliError map[string]any
 }
 
 // run takes a call through its stages: validate → gate → run (slot →
@@ -59,15 +61,14 @@ type call struct {
 func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	s, t := c.s, c.t
 	args, err := t.Validate(c.req.Params.Arguments)
-	var argv []string
-	if err == nil {
-		argv, err = t.Render(args)
-	}
 	if err != nil {
 		return c.invalid(err)
 	}
 	if s.cfg.CLIPath == "" {
 		return c.unavailable(errString(s.cfg.CLIError))
+	}
+	if missing := s.missingEnv[t.Name]; len(missing) > 0 {
+		return c.missingEnv(missing)
 	}
 	var key string
 	join := !s.cfg.NoDedupe && t.Tier() != annotations.Read
@@ -78,10 +79,15 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 			return c.observe(ctx, r, true, false)
 		}
 	}
-	if ask, refusal := c.gate(ctx, args); ask != nil {
+	confirmed, ask, refusal := c.gate(ctx, args)
+	if ask != nil {
 		return ask
 	} else if refusal != nil {
 		return refusal
+	}
+	inv, err := t.Render(args, confirmed)
+	if err != nil {
+		return c.invalid(err)
 	}
 	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings)}
 	r, joined := s.runs.Start(s.lifetime, spec, func(rctx context.Context, r *run) (res *mcp.CallToolResult, st runs.State) {
@@ -94,7 +100,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 				res, st = c.finish(c.p.Sprintf(i18n.Internal, t.Name, fmt.Sprint(p)), nil), runs.Failed
 			}
 		}()
-		res = c.execute(rctx, r, argv)
+		res = c.execute(rctx, r, inv.Argv, s.stdin(t, inv))
 		return res, stateOf(res)
 	})
 	return c.observe(ctx, r, joined, !joined)
@@ -104,7 +110,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 // directory, the process tree, and the result. ctx ends when the run is
 // cancelled or the server goes away; the ceiling starts now, and time spent
 // waiting for a slot counts.
-func (c *call) execute(ctx context.Context, r *run, argv []string) *mcp.CallToolResult {
+func (c *call) execute(ctx context.Context, r *run, argv []string, stdin []byte) *mcp.CallToolResult {
 	s, t := c.s, c.t
 	runCtx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
@@ -127,11 +133,12 @@ func (c *call) execute(ctx context.Context, r *run, argv []string) *mcp.CallTool
 		Args:        argv,
 		Env:         env,
 		Dir:         dir,
+		Stdin:       stdin,
 		KillGrace:   s.cfg.KillGrace,
 		MaxStdout:   s.cfg.MaxResultBytes,
 		MaxStderr:   s.cfg.MaxResultBytes / 4,
 		Filter:      callruntime.RedactPrivateKeys,
-		OnLine:      lineObserver(r),
+		OnLine:      lineObserver(r, t.Progress),
 		MemoryLimit: s.cfg.MemoryLimit,
 	}
 	if s.beforeRun != nil {
@@ -254,14 +261,7 @@ func (c *call) ended(runCtx context.Context, r callruntime.Result, err error) *m
 	c.o.TreeDead = &dead
 	switch r.Outcome {
 	case callruntime.Exited:
-		code := r.ExitCode
-		c.o.ExitCode = &code
-		if code == 0 {
-			c.o.Code = CodeOK
-			return c.finish(c.okText(r), c.structured(r))
-		}
-		c.o.Code = CodeExit
-		return c.finish(c.failureText(c.p.Sprintf(i18n.ExitCode, c.t.Name, code), r), nil)
+		return c.exited(r)
 	case callruntime.Signaled:
 		c.o.Code = CodeExit
 		c.o.Signal = r.Signal
@@ -341,6 +341,15 @@ func (c *call) unavailable(why string) *mcp.CallToolResult {
 	return c.finish(c.p.Sprintf(i18n.CLIUnavailable, c.t.Name, why), nil)
 }
 
+// missingEnv is the result of a call whose CLI would run without
+// variables it cannot work without (cli.env.require, a stdin env).
+func (c *call) missingEnv(names []string) *mcp.CallToolResult {
+	c.o.Code = CodeCLIUnavailable
+	c.o.Reason = ReasonMissingEnv
+	c.o.MissingEnv = names
+	return c.finish(c.p.Sprintf(i18n.MissingEnv, c.t.Name, strings.Join(names, ", ")), nil)
+}
+
 // refuse is the result of a gate that said no.
 func (c *call) refuse(reason string, key i18n.Key) *mcp.CallToolResult {
 	c.o.Code = CodeRefused
@@ -378,28 +387,6 @@ func (c *call) structured(r callruntime.Result) any {
 	return v
 }
 
-// failureText puts what the CLI said under the localized headline: the end
-// of stderr first (that is where the error is), then stdout. Each gets its
-// share of --max-result-bytes, stderr at most a third.
-func (c *call) failureText(headline string, r callruntime.Result) string {
-	var b strings.Builder
-	b.WriteString(headline)
-	room := c.s.cfg.MaxResultBytes - len(headline) - 128
-	if r.Stderr.Total > 0 {
-		budget := room
-		if r.Stdout.Total > 0 {
-			budget = max(room/3, room-int(min(r.Stdout.Total, int64(room))))
-		}
-		errText := c.output(r.Stderr, budget)
-		b.WriteString("\n\n" + c.p.Sprintf(i18n.Stderr) + "\n" + errText)
-		room -= len(errText)
-	}
-	if r.Stdout.Total > 0 {
-		b.WriteString("\n\n" + c.p.Sprintf(i18n.Stdout) + "\n" + c.output(r.Stdout, room))
-	}
-	return b.String()
-}
-
 // finish stamps the outcome, cleans the text of control sequences, keeps it
 // within --max-result-bytes and logs the call without its payload
 // (arguments and output hold tax ids).
@@ -411,7 +398,11 @@ func (c *call) finish(text string, structured any) *mcp.CallToolResult {
 		attrs = append(attrs, "exit_code", *c.o.ExitCode)
 	}
 	c.s.cfg.Logger.Info("call", attrs...)
-	return result(c.o, text, structured)
+	res := result(c.o, text, structured)
+	if c.cliError != nil {
+		res.Meta[CLIErrorKey] = c.cliError
+	}
+	return res
 }
 
 func errString(err error) string {

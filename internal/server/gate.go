@@ -5,9 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,6 +37,11 @@ const (
 	// server asked for this tool and these exact arguments (forged,
 	// replayed, or meant for another call).
 	ReasonUnverified = "unverified_answer"
+	// ReasonNotSelected: the tool is in the manifest but --tools left it out.
+	ReasonNotSelected = "not_selected"
+	// ReasonMissingEnv (with code cli_unavailable): a variable the CLI
+	// needs is not set; Outcome.MissingEnv names it.
+	ReasonMissingEnv = "missing_env"
 )
 
 // negotiated is what the session agreed on: the protocol version and
@@ -60,22 +68,28 @@ func negotiated(req *mcp.CallToolRequest) (version string, canAsk bool) {
 }
 
 // gate decides whether a destructive tool may run. It returns a result that
-// asks the host for input (ask), a refusal, or neither (go ahead). It fails
-// closed: a host that cannot ask, a decline, a cancel, an error, no answer,
-// or an answer to a question this server did not ask are all a refusal.
-// Nothing before it has side effects, because on the newest protocol the
-// SDK re-invokes the handler with the answer.
-func (c *call) gate(ctx context.Context, args map[string]any) (ask, refusal *mcp.CallToolResult) {
-	if !c.t.Hints.Destructive || c.s.cfg.Confirm == ConfirmNever {
-		return nil, nil
+// asks the host for input (ask), a refusal, or neither (go ahead); confirmed
+// says whether a person's yes stands behind the call, which alone lets the
+// tool's confirm flag ("--yes") onto the command line. It fails closed: a
+// host that cannot ask, a decline, a cancel, an error, no answer, or an
+// answer to a question this server did not ask are all a refusal. Nothing
+// before it has side effects, because on the newest protocol the SDK
+// re-invokes the handler with the answer.
+func (c *call) gate(ctx context.Context, args annotations.Args) (confirmed bool, ask, refusal *mcp.CallToolResult) {
+	switch {
+	case !c.t.Hints.Destructive, c.t.SkipsConfirmation(args):
+		return false, nil, nil
+	case c.s.cfg.Confirm == ConfirmNever:
+		// Whoever started the server said yes to every destructive call.
+		return true, nil, nil
 	}
 	version, canAsk := negotiated(c.req)
 	if !canAsk {
-		return nil, c.refuse(ReasonCannotConfirm, i18n.RefusedCannotConfirm)
+		return false, nil, c.refuse(ReasonCannotConfirm, i18n.RefusedCannotConfirm)
 	}
 	params := &mcp.ElicitParams{
 		Mode:    "form",
-		Message: c.p.Sprintf(i18n.ConfirmPrompt, c.t.Title, c.t.Name),
+		Message: c.question(args),
 		RequestedSchema: &jsonschema.Schema{
 			Type: "object",
 			Properties: map[string]*jsonschema.Schema{
@@ -90,14 +104,14 @@ func (c *call) gate(ctx context.Context, args map[string]any) (ask, refusal *mcp
 		state := c.req.Params.RequestState
 		resp, answered := c.req.Params.InputResponses[confirmID]
 		if state == "" && !answered {
-			return &mcp.CallToolResult{
+			return false, &mcp.CallToolResult{
 				InputRequests: mcp.InputRequestMap{confirmID: params},
 				RequestState:  c.s.questions.ask(binding),
 			}, nil
 		}
 		if !c.s.questions.answer(state, binding) {
 			c.s.cfg.Logger.Warn("confirmation answer rejected: not an answer to a question asked for this call", "tool", c.t.Name)
-			return nil, c.refuse(ReasonUnverified, i18n.RefusedDeclined)
+			return false, nil, c.refuse(ReasonUnverified, i18n.RefusedDeclined)
 		}
 		answer, _ = resp.(*mcp.ElicitResult)
 	} else {
@@ -106,19 +120,32 @@ func (c *call) gate(ctx context.Context, args map[string]any) (ask, refusal *mcp
 		res, err := c.req.Session.Elicit(ectx, params)
 		if err != nil {
 			c.s.cfg.Logger.Warn("confirmation failed", "tool", c.t.Name, "error", err)
-			return nil, c.refuse(ReasonDeclined, i18n.RefusedDeclined)
+			return false, nil, c.refuse(ReasonDeclined, i18n.RefusedDeclined)
 		}
 		answer = res
 	}
 	if answer == nil || answer.Action != "accept" || answer.Content[confirmID] != true {
-		return nil, c.refuse(ReasonDeclined, i18n.RefusedDeclined)
+		return false, nil, c.refuse(ReasonDeclined, i18n.RefusedDeclined)
 	}
-	return nil, nil
+	return true, nil, nil
+}
+
+// question is what a person is asked: the tool's title and name, and the
+// command line it will run once they say yes — confirm flag included,
+// sensitive values masked — so the yes is to something seen.
+func (c *call) question(args annotations.Args) string {
+	q := c.p.Sprintf(i18n.ConfirmPrompt, c.t.Title, c.t.Name)
+	inv, err := c.t.Render(args, true)
+	if err != nil {
+		return q
+	}
+	shown := append([]string{filepath.Base(c.s.cfg.Manifest.CLI.Command)}, inv.Shown...)
+	return q + "\n\n" + c.p.Sprintf(i18n.ConfirmRuns, cleanLine(strings.Join(shown, " ")))
 }
 
 // binding is what a question is asked about: this tool with these exact
 // arguments (validated, so canonical; json.Marshal sorts the keys).
-func (c *call) binding(args map[string]any) string {
+func (c *call) binding(args annotations.Args) string {
 	b, _ := json.Marshal(args)
 	return c.t.Name + "\x00" + string(b)
 }

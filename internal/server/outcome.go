@@ -42,12 +42,18 @@ type Outcome struct {
 	DurationMS     int64   `json:"duration_ms"`
 	ExitCode       *int    `json:"exit_code,omitempty"`
 	Signal         string  `json:"signal,omitempty"`
+	// ExitMeaning is what the manifest's exit_codes say the exit code
+	// means ("auth", "locked").
+	ExitMeaning string `json:"exit_meaning,omitempty"`
 	// Field is set for invalid_arguments: the parameter as declared or the
 	// unknown property; "" when the arguments were not an object.
 	Field *string `json:"field,omitempty"`
-	// Reason is set for refused: read_only, cannot_confirm, declined,
-	// unverified_answer.
+	// Reason is set for refused (read_only, not_selected, cannot_confirm,
+	// declined, unverified_answer) and for cli_unavailable when variables
+	// are missing (missing_env).
 	Reason string `json:"reason,omitempty"`
+	// MissingEnv names the missing variables (reason missing_env).
+	MissingEnv []string `json:"missing_env,omitempty"`
 	// RunID is set for running: the run that goes on, to collect with
 	// aeat_mcp_wait.
 	RunID string `json:"run_id,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -53,12 +54,25 @@ func newProgress(s *Server, req *mcp.CallToolRequest, r *run) *progress {
 	return p
 }
 
-// lineObserver is the runtime's line observer for a run: lines arrive
-// already filtered (private keys redacted); a terminal shows what is kept,
-// so control sequences go, and a line with no letter or digit ("}", "—")
-// tells a person nothing.
-func lineObserver(r *run) func(callruntime.Line) {
+// lineObserver is the runtime's line observer for a run: lines of the
+// tool's progress stream (the other carries the result) arrive already
+// filtered (private keys redacted); a terminal shows what is kept, so
+// control sequences go, and a line with no letter or digit ("}", "—")
+// tells a person nothing. Nil for a tool whose progress is "none".
+func lineObserver(r *run, stream string) func(callruntime.Line) {
+	var want callruntime.Stream
+	switch stream {
+	case annotations.StreamStdout:
+		want = callruntime.Stdout
+	case annotations.StreamStderr:
+		want = callruntime.Stderr
+	default:
+		return nil
+	}
 	return func(l callruntime.Line) {
+		if l.Stream != want {
+			return
+		}
 		text := strings.TrimSpace(cleanLine(l.Text))
 		if !hasWords(text) {
 			return

@@ -73,6 +73,9 @@ type Config struct {
 	// see (--pass-env), on top of the manifest's cli.env.pass.
 	PassEnv  []string
 	ReadOnly bool
+	// Select chooses the tools advertised (--tools); the zero value keeps
+	// them all. The built-in aeat_mcp_* tools are never filtered out.
+	Select annotations.Selection
 	// Confirm is ConfirmAsk (default) or ConfirmNever.
 	Confirm string
 	// Slots caps concurrent calls per tier. Missing tiers use 8 (read), 1 (mutate), 2 (live).
@@ -109,9 +112,15 @@ type Server struct {
 	env   []string
 	slots map[annotations.Tier]chan struct{}
 	tools map[string]*annotations.Tool
-	// hidden are the manifest's tools --read-only does not advertise: a
-	// call of one is refused, not answered "unknown tool".
+	// hidden are the manifest's tools --read-only or --tools do not
+	// advertise: a call of one is refused with the reason, not answered
+	// "unknown tool".
 	hidden map[string]*annotations.Tool
+	// missingEnv names, per tool, the variables its CLI needs and this
+	// server's environment lacks (cli.env.require, a stdin env).
+	missingEnv map[string][]string
+	// stdinEnv holds the values of the variables tools read on stdin.
+	stdinEnv map[string]string
 
 	// runs are the calls' work, kept beyond the requests that started them.
 	runs *runs.Registry[*mcp.CallToolResult]
@@ -171,6 +180,7 @@ func New(cfg Config) (*Server, error) {
 	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
 	s.env = BuildEnv(cfg.Manifest.CLI, cfg.PassEnv, environ)
+	s.missingEnv, s.stdinEnv = checkEnv(cfg.Manifest, s.env, environ)
 	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
 		n := cfg.Slots[tier]
 		if n <= 0 {
@@ -206,24 +216,39 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) Tools() []*annotations.Tool {
 	var out []*annotations.Tool
 	for _, t := range s.cfg.Manifest.Tools {
-		if s.cfg.ReadOnly && !t.Hints.ReadOnly {
-			continue
+		if s.hiddenBecause(t) == "" {
+			out = append(out, t)
 		}
-		out = append(out, t)
 	}
 	return out
 }
 
-// refuseHidden answers a call of a tool that --read-only hides with the
-// documented refusal (reason read_only) rather than the SDK's "unknown
-// tool": the model learns why, and that asking again will not help.
+// hiddenBecause is why the server does not advertise t: ReasonReadOnly,
+// ReasonNotSelected, or "" when it does.
+func (s *Server) hiddenBecause(t *annotations.Tool) string {
+	switch {
+	case s.cfg.ReadOnly && !t.Hints.ReadOnly:
+		return ReasonReadOnly
+	case !s.cfg.Select.Selects(t.Name):
+		return ReasonNotSelected
+	}
+	return ""
+}
+
+// refuseHidden answers a call of a tool that --read-only or --tools hides
+// with the documented refusal (reason read_only or not_selected) rather
+// than the SDK's "unknown tool": the model learns why, and that asking
+// again will not help.
 func (s *Server) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ctr, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && ctr.Params != nil {
 			if t := s.hidden[ctr.Params.Name]; t != nil {
 				c := &call{s: s, t: t, req: ctr, begin: time.Now(), p: s.cfg.Printer}
 				c.o = Outcome{Tool: t.Name, Tier: string(t.Tier()), TimeoutSeconds: seconds(t, s.cfg.Ceilings)}
-				return c.refuse(ReasonReadOnly, i18n.RefusedReadOnly), nil
+				if s.hiddenBecause(t) == ReasonReadOnly {
+					return c.refuse(ReasonReadOnly, i18n.RefusedReadOnly), nil
+				}
+				return c.refuse(ReasonNotSelected, i18n.RefusedNotSelected), nil
 			}
 		}
 		return next(ctx, method, req)
