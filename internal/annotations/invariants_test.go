@@ -160,6 +160,7 @@ func FuzzLoad(f *testing.F) {
 		}
 	}
 	f.Add([]byte(renderTool))
+	f.Add([]byte(aeatLike))
 	f.Add([]byte(`{"version": 1}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := annotations.Parse(data, "fuzz.json")

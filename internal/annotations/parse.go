@@ -21,6 +21,9 @@ type parser struct {
 	problems []Problem
 	warnings []string
 	tool     string
+	// declared are the names of the current tool's params, including
+	// those that did not load: a reference to one is not reported again.
+	declared map[string]bool
 }
 
 func (p *parser) fail(field, format string, a ...any) {
@@ -295,6 +298,7 @@ func (p *parser) toolAt(raw json.RawMessage, i int, cli *CLI) *Tool {
 	t.Stdin = p.stdin(obj)
 	var rawParams []json.RawMessage
 	p.decode(obj, "", "params", &rawParams, "a list of parameters")
+	p.declared = map[string]bool{}
 	place := paramPlace{}
 	if t.Stdin != nil {
 		place.stdin = t.Stdin.Param
@@ -402,6 +406,7 @@ func (p *parser) crossChecks(obj map[string]json.RawMessage, t *Tool) {
 		f := paramField(t, j)
 		for _, r := range prm.Requires {
 			switch other, ok := t.byName[r]; {
+			case !ok && p.declared[r]:
 			case !ok:
 				p.fail(f+".requires", "%q is not a parameter of this tool", r)
 			case r == prm.Name:
@@ -416,6 +421,7 @@ func (p *parser) crossChecks(obj map[string]json.RawMessage, t *Tool) {
 	}
 	if s := t.Stdin; s != nil && s.Param != "" {
 		switch prm, ok := t.byName[s.Param]; {
+		case !ok && p.declared[s.Param]:
 		case !ok:
 			p.fail("stdin.param", "%q is not a parameter of this tool", s.Param)
 		case prm.Type != "string" || prm.Shared:
@@ -460,7 +466,9 @@ func (p *parser) confirm(raw json.RawMessage, t *Tool) Confirm {
 			f := "confirm.skip_when." + name
 			prm, ok := t.byName[name]
 			if !ok {
-				p.fail(f, "%q is not a parameter of this tool", name)
+				if !p.declared[name] {
+					p.fail(f, "%q is not a parameter of this tool", name)
+				}
 				continue
 			}
 			var v any

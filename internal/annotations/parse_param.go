@@ -67,7 +67,10 @@ func (p *parser) param(raw json.RawMessage, field string, place paramPlace) (Par
 
 // paramType reads name, type and items.
 func (p *parser) paramType(obj map[string]json.RawMessage, field string, prm *Param) {
-	if p.require(obj, field, "name", &prm.Name, "a string", "") && !paramNameRE.MatchString(prm.Name) {
+	if p.require(obj, field, "name", &prm.Name, "a string", "") && p.declared != nil {
+		p.declared[prm.Name] = true
+	}
+	if prm.Name != "" && !paramNameRE.MatchString(prm.Name) {
 		p.fail(field+".name", "%q must match %s", prm.Name, paramNameRE)
 	}
 	if p.require(obj, field, "type", &prm.Type, "a string", fmt.Sprintf(" (one of %s)", strings.Join(typeNames, ", "))) &&

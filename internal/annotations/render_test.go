@@ -3,6 +3,7 @@ package annotations_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,6 +158,9 @@ func FuzzRender(f *testing.F) {
 	f.Add("--dry-run", "-rf", "", "", int64(-1), -1e300, false, false)
 	f.Add("a=b", "--", "--tag=x", "--\x1f--", int64(0), 0.0, true, false)
 	tl := loadRenderTool(f)
+	aeat, err := annotations.Parse([]byte(aeatLike), "")
+	require.NoError(f, err)
+	remove, notePut := aeat.Tools[0], aeat.Tools[2]
 	flags := map[string]string{} // flag -> param
 	for _, p := range tl.Params {
 		if p.Flag != "" {
@@ -216,7 +220,47 @@ func FuzzRender(f *testing.F) {
 		if hasDry {
 			assert.Equal(t, fmt.Sprint(dry), got["dry_run"][0])
 		}
+		checkAdditions(t, remove, notePut, period, nif, tags, files, dry, hasDry)
 	})
+}
+
+// checkAdditions is FuzzRender's part for the keys of DESIGN §3.1: global
+// flags before the verb, the confirm flag only when confirmed and never
+// from a value, a stdin param never on the command line.
+func checkAdditions(t *testing.T, remove, notePut *annotations.Tool, profile, entry, note, body string, confirmed, hasDry bool) {
+	args := map[string]any{"entry": entry, "profile": profile, "note": note}
+	if hasDry {
+		args["dry_run"] = confirmed
+	}
+	raw, _ := json.Marshal(args)
+	if v, err := remove.Validate(raw); err == nil {
+		inv, err := remove.Render(v, confirmed)
+		require.NoError(t, err)
+		argv := inv.Argv
+		require.Equal(t, []string{"--format", "json", "--profile=" + profile, "app", "ledger", "remove"}, argv[:6])
+		dd := slices.Index(argv, "--")
+		require.Equal(t, []string{entry}, argv[dd+1:], "the positional, alone after --")
+		yes := slices.Index(argv[:dd], "--yes")
+		assert.Equal(t, confirmed, yes >= 0, "--yes only when confirmed: %q", argv)
+		for i, tok := range argv[6:dd] {
+			if tok == "--yes" {
+				assert.Equal(t, dd-1, 6+i, "--yes is the last flag")
+			}
+		}
+		assert.Equal(t, len(argv), len(inv.Shown))
+		if note != "" && note != annotations.Mask {
+			assert.NotContains(t, inv.Shown, "--note="+note, "a sensitive value is shown masked")
+			assert.Contains(t, inv.Shown, "--note="+annotations.Mask)
+		}
+	}
+	raw, _ = json.Marshal(map[string]any{"body": body, "key": "k"})
+	if v, err := notePut.Validate(raw); err == nil {
+		inv, err := notePut.Render(v, false)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"--format", "json", "note", "put", "--key=k"}, inv.Argv)
+		require.NotNil(t, inv.Stdin)
+		assert.Equal(t, body, *inv.Stdin)
+	}
 }
 
 // parseBack reads an argv the way a CLI's option parser would.
