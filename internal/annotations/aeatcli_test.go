@@ -1,0 +1,191 @@
+package annotations_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cliCommand is one verb of the real aeat CLI as ../shared/aeat-cli/
+// commands.json records it (taken from its own Click command objects).
+type cliCommand struct {
+	Path           []string `json:"path"`
+	Params         []cliParam
+	Classification struct {
+		ReadOnly    bool `json:"read_only"`
+		Destructive bool `json:"destructive"`
+		OpenWorld   bool `json:"open_world"`
+	} `json:"classification"`
+}
+
+type cliParam struct {
+	Name      string   `json:"name"`
+	Kind      string   `json:"kind"` // option or argument
+	Opts      []string `json:"opts"`
+	Secondary []string `json:"secondary"`
+	Type      string   `json:"type"`
+	Choices   []string `json:"choices"`
+	Min       *float64 `json:"min"`
+	Max       *float64 `json:"max"`
+	Required  bool     `json:"required"`
+	Multiple  bool     `json:"multiple"`
+	IsFlag    bool     `json:"is_flag"`
+}
+
+// rootOptions are the real CLI's global options: they sit on the root
+// command, which commands.json does not list, so they are taken from the
+// facts measured by running it (../shared/aeat-cli/README.md).
+var rootOptions = map[string][]string{
+	"--format": {"text", "json"}, "--lang": {"es", "en", "ca", "hu"}, "--profile": nil,
+	"--quiet": nil, "--verbose": nil, "--debug": nil,
+}
+
+// commandsJSON finds the real CLI's command tree: $AEAT_CLI_COMMANDS, else
+// the shared folder beside the repository.
+func commandsJSON(t *testing.T) map[string]*cliCommand {
+	path := os.Getenv("AEAT_CLI_COMMANDS")
+	if path == "" {
+		path = filepath.Join("..", "..", "..", "shared", "aeat-cli", "commands.json")
+	}
+	raw, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		t.Skipf("the real aeat's command tree is not here (%s): set AEAT_CLI_COMMANDS to its commands.json to check the example against it", path)
+	}
+	require.NoError(t, err)
+	var cmds []*cliCommand
+	require.NoError(t, json.Unmarshal(raw, &cmds))
+	out := map[string]*cliCommand{}
+	for _, c := range cmds {
+		out[strings.Join(c.Path, " ")] = c
+	}
+	return out
+}
+
+// TestExampleMatchesRealCLI checks examples/aeat.manifest.json against the
+// real aeat: every tool names a command that exists, every flag, negation,
+// choice and bound is one that command has, what the CLI requires the
+// tool requires, and no hint is weaker than the CLI's own classification
+// (a tool may be declared read-only where the CLI's family-level
+// classification is coarse, never less destructive or less open-world).
+func TestExampleMatchesRealCLI(t *testing.T) {
+	cmds := commandsJSON(t)
+	m, err := annotations.Load("../../examples/aeat.manifest.json")
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, len(m.Tools), 15)
+	for i := 0; i < len(m.CLI.Args); i++ {
+		choices, ok := rootOptions[m.CLI.Args[i]]
+		require.True(t, ok, "cli.args: %q is not a root option of aeat", m.CLI.Args[i])
+		if choices != nil {
+			i++
+			assert.Contains(t, choices, m.CLI.Args[i], "cli.args: value of %s", m.CLI.Args[i-1])
+		}
+	}
+	tiers := map[annotations.Tier]int{}
+	for _, tl := range m.Tools {
+		t.Run(tl.Name, func(t *testing.T) {
+			tiers[tl.Tier()]++
+			var path []string
+			for _, w := range tl.Command {
+				if strings.HasPrefix(w, "-") {
+					break
+				}
+				path = append(path, w)
+			}
+			cmd, ok := cmds[strings.Join(path, " ")]
+			require.True(t, ok, "no command %q in aeat", strings.Join(path, " "))
+			options := map[string]cliParam{}
+			var arguments []cliParam
+			for _, p := range cmd.Params {
+				if p.Kind == "argument" {
+					arguments = append(arguments, p)
+					continue
+				}
+				for _, o := range append(slices.Clone(p.Opts), p.Secondary...) {
+					options[o] = p
+				}
+			}
+			for _, w := range tl.Command[len(path):] {
+				o, ok := options[w]
+				if assert.True(t, ok, "command: %q is not an option of %s", w, cmd.Path) {
+					assert.True(t, o.IsFlag, "command: %q takes a value; a fixed option in command must be a flag", w)
+				}
+			}
+			if tl.Confirm.Flag != "" {
+				o, ok := options[tl.Confirm.Flag]
+				assert.True(t, ok && o.IsFlag, "confirm.flag %q is not a flag of %s", tl.Confirm.Flag, cmd.Path)
+			}
+			positional := 0
+			for i := range tl.Params {
+				prm := &tl.Params[i]
+				switch {
+				case prm.Shared:
+					choices, ok := rootOptions[prm.Flag]
+					if assert.True(t, ok, "cli.params %s: %q is not a root option", prm.Name, prm.Flag) && choices != nil {
+						for _, e := range prm.Enum {
+							assert.Contains(t, choices, fmt.Sprint(e), "cli.params %s: enum", prm.Name)
+						}
+					}
+				case prm.Stdin:
+				case prm.Positional:
+					if assert.Less(t, positional, len(arguments), "%s: %s takes fewer arguments", prm.Name, cmd.Path) {
+						assert.Equal(t, arguments[positional].Name, prm.Name, "positional %d", positional)
+					}
+					positional++
+				default:
+					checkOption(t, prm, options, cmd)
+				}
+			}
+			for _, p := range cmd.Params {
+				if p.Required && p.Kind == "option" && !tl.Gives(p.Opts[0]) {
+					t.Errorf("%s requires %s; the tool neither gives it nor requires a param for it", cmd.Path, p.Opts[0])
+				}
+				if p.Required && p.Kind == "argument" && !slices.ContainsFunc(tl.Params, func(q annotations.Param) bool { return q.Positional && q.Name == p.Name && q.Required }) {
+					t.Errorf("%s requires the argument %s; no required positional param has that name", cmd.Path, p.Name)
+				}
+			}
+			c := cmd.Classification
+			assert.False(t, c.Destructive && !tl.Hints.Destructive, "aeat classifies %s as destructive", cmd.Path)
+			assert.False(t, c.OpenWorld && !tl.Hints.OpenWorld, "aeat classifies %s as open-world (live)", cmd.Path)
+		})
+	}
+	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
+		assert.Positive(t, tiers[tier], "the example covers the %s tier", tier)
+	}
+}
+
+// checkOption checks one flag param against the command's option.
+func checkOption(t *testing.T, prm *annotations.Param, options map[string]cliParam, cmd *cliCommand) {
+	t.Helper()
+	o, ok := options[prm.Flag]
+	if !assert.True(t, ok, "%s: %q is not an option of %s", prm.Name, prm.Flag, cmd.Path) {
+		return
+	}
+	assert.Equal(t, prm.Type == "boolean", o.IsFlag, "%s: a boolean param is exactly a flag option (%s is_flag=%v)", prm.Name, prm.Flag, o.IsFlag)
+	if prm.Negate != "" {
+		assert.Contains(t, o.Secondary, prm.Negate, "%s: negate %q is not the negation of %s", prm.Name, prm.Negate, prm.Flag)
+	}
+	assert.Equal(t, o.Multiple, prm.IsArray(), "%s: an array param is exactly a repeatable option", prm.Name)
+	if o.Choices != nil {
+		assert.NotEmpty(t, prm.Enum, "%s: %s takes one of %v; say so with enum", prm.Name, prm.Flag, o.Choices)
+		for _, e := range prm.Enum {
+			assert.Contains(t, o.Choices, fmt.Sprint(e), "%s: enum value", prm.Name)
+		}
+	}
+	if strings.HasPrefix(o.Type, "int") {
+		assert.Equal(t, "integer", prm.Type, "%s: %s takes an integer", prm.Name, prm.Flag)
+	}
+	if o.Min != nil {
+		assert.True(t, prm.Minimum != nil && *prm.Minimum >= *o.Min, "%s: %s has a minimum of %v", prm.Name, prm.Flag, *o.Min)
+	}
+	if o.Max != nil {
+		assert.True(t, prm.Maximum != nil && *prm.Maximum <= *o.Max, "%s: %s has a maximum of %v", prm.Name, prm.Flag, *o.Max)
+	}
+}
