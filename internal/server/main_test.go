@@ -29,7 +29,7 @@ import (
 
 // fakecli and binary are built once for the package: the fake CLI the test
 // manifest runs, and aeat-mcp itself for the end-to-end tests.
-var fakecli, binary string
+var fakecli, fakeaeat, binary string
 
 func TestMain(m *testing.M) {
 	if os.Getenv("SERVER_TEST_HELPER") == "parent" {
@@ -43,8 +43,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	fakecli = filepath.Join(dir, "fakecli")
+	fakeaeat = filepath.Join(dir, "aeat")
 	binary = filepath.Join(dir, "aeat-mcp")
-	for out, pkg := range map[string]string{fakecli: "../../testdata/fakecli", binary: "../../cmd/aeat-mcp"} {
+	for out, pkg := range map[string]string{fakecli: "../../testdata/fakecli", fakeaeat: "../../testdata/fakeaeat", binary: "../../cmd/aeat-mcp"} {
 		build := exec.Command("go", "build", "-o", out, pkg)
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
