@@ -1,6 +1,6 @@
 // Package annotations turns a manifest v1 — the list of a CLI's verbs with
-// their MCP annotations — into the tools a server advertises and the argv
-// each call runs. It knows nothing of processes or MCP transports.
+// their MCP annotations — into the tools a server advertises and what each
+// call runs. It knows nothing of processes or MCP transports.
 //
 // # The contract
 //
@@ -10,32 +10,47 @@
 // destructive and open-world, so all four must be explicit), readOnlyHint
 // with destructiveHint, params with both or neither of flag/positional, a
 // positional array that is not last, bad durations, bad regular expressions,
-// defaults and enums that break their own rules. Each [Problem] names the
-// file, the tool and the field; a JSON syntax error gives line and column.
-// Names longer than [NameBudget] only warn.
+// defaults and enums that break their own rules, and the rules between the
+// additions of DESIGN.md §3.1 (a confirm flag a param could give, a stdin
+// param on the command line, requires naming nothing). Each [Problem] names
+// the file, the tool and the field; a JSON syntax error gives line and
+// column. Names longer than [NameBudget] only warn. The parser lives in
+// parse.go and parse_param.go.
+//
+// # One home per param type
+//
+// types.go holds, for each param type, how one value is checked (in words a
+// model can act on, numbers exact), written on the command line, shown in
+// the input schema, and parsed from a person's text ([Param.Parse], for
+// call --arg). An array delegates each element to its item type.
+//
+// # A call
+//
+// [Tool.Validate] checks a call's arguments once — the exact per-param
+// checks that name the field, then the tool's own JSON Schema (what the
+// host was told), including requires as dependentRequired — and returns
+// [Args] with defaults applied. [Tool.Render] trusts Args and builds the
+// [Invocation] exactly as DESIGN.md §4 says:
+//
+//	argv = cli.args ++ globals ++ tool.command ++ flags ++ ["--"] ++ positionals
+//
+// "--flag=value" as one token, globals (cli.params, params marked global)
+// before the verb, booleans as the flag, the negate flag or nothing, arrays
+// as the flag repeated, params order (never map order), the confirm flag
+// only when the caller says a person confirmed, "--" only before a first
+// positional, NUL bytes rejected, a stdin param never in argv. The
+// Invocation also carries the argv as a person may see it (sensitive
+// values masked). No shell, anywhere.
 //
 // [Tool.Tier] derives the timeout tier from the hints: open-world is LIVE,
 // read-only is READ, anything else MUTATE; a tool's own timeout replaces
-// its tier's ceiling ([Tool.Ceiling]).
-//
-// [Tool.InputSchema] is the generated JSON Schema (type object,
-// additionalProperties false, required as declared), resolved once with
-// github.com/google/jsonschema-go. [Tool.Validate] rejects whatever the
-// schema rejects with a [*ValidationError] naming the field, and applies
-// defaults.
-//
-// [Tool.Render] builds the argv exactly as DESIGN.md §4 says:
-//
-//	argv = cli.args ++ tool.command ++ flags ++ ["--"] ++ positionals
-//
-// "--flag=value" as one token, booleans as the flag, the negate flag or
-// nothing, arrays as the flag repeated, params order (never map order), "--"
-// only before a first positional, NUL bytes rejected. No shell, anywhere.
+// its tier's ceiling ([Tool.Ceiling]). [Selection] is --tools.
 //
 // [Manifest.ResolveCommand] finds the CLI: absolute, relative to the
 // manifest, or a bare name next to the running binary and then on PATH. It
 // does not fail the load: a server still starts and explains on each call.
 //
 // schema/manifest.v1.schema.json in the repository is the same contract for
-// editors; a test keeps the two in step.
+// editors; a test keeps the two in step, and another checks
+// examples/aeat.manifest.json against the real aeat's command tree.
 package annotations
