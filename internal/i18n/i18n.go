@@ -137,14 +137,23 @@ func FromEnvironment() *Printer { return FromLookup(os.LookupEnv) }
 
 // FromLookup is FromEnvironment with an injectable environment.
 func FromLookup(lookup func(string) (string, bool)) *Printer {
+	if _, v := Source(lookup); v != "" {
+		return Parse(v)
+	}
+	return For(language.English)
+}
+
+// Source names the variable FromLookup takes the language from, and its
+// value; both empty when none is set to a readable locale (English then).
+func Source(lookup func(string) (string, bool)) (variable, value string) {
 	for _, name := range []string{"AEAT_MCP_LANG", "LC_ALL", "LC_MESSAGES", "LANG"} {
 		if v, ok := lookup(name); ok && v != "" {
-			if t, ok := parseLocale(v); ok {
-				return For(t)
+			if _, ok := parseLocale(v); ok {
+				return name, v
 			}
 		}
 	}
-	return For(language.English)
+	return "", ""
 }
 
 // Tag is the language of p's messages.

@@ -123,10 +123,13 @@ func checkEnv(m *annotations.Manifest, env []string, environ func() []string) (m
 
 // MissingEnv lists the variables the CLI needs that this server lacks,
 // every tool's together, for validate and doctor.
-func (s *Server) MissingEnv() []string {
+func (s *Server) MissingEnv() []string { return union(s.missingEnv) }
+
+// union is every name of a per-tool list once, sorted.
+func union(perTool map[string][]string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, names := range s.missingEnv {
+	for _, names := range perTool {
 		for _, n := range names {
 			if !seen[n] {
 				seen[n] = true

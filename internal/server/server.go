@@ -225,15 +225,7 @@ func (s *Server) Tools() []*annotations.Tool {
 
 // hiddenBecause is why the server does not advertise t: ReasonReadOnly,
 // ReasonNotSelected, or "" when it does.
-func (s *Server) hiddenBecause(t *annotations.Tool) string {
-	switch {
-	case s.cfg.ReadOnly && !t.Hints.ReadOnly:
-		return ReasonReadOnly
-	case !s.cfg.Select.Selects(t.Name):
-		return ReasonNotSelected
-	}
-	return ""
-}
+func (s *Server) hiddenBecause(t *annotations.Tool) string { return hiddenBecause(&s.cfg, t) }
 
 // refuseHidden answers a call of a tool that --read-only or --tools hides
 // with the documented refusal (reason read_only or not_selected) rather

@@ -1,0 +1,110 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const example = "../../examples/aeat.manifest.json"
+
+func TestTools(t *testing.T) {
+	code, out, _ := runCmd(t, "", "--demo", "tools")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "6 tools from (built-in demo)")
+	assert.Regexp(t, `modelo_303_pull_stuck\s+live\s+5s \(own\)\s+read-only,idempotent,open-world`, out)
+	assert.Regexp(t, `modelo_303_pull\s+live\s+7m\s+.*year\*:integer period\*:string nif:string`, out)
+
+	code, out, _ = runCmd(t, "", "--demo", "--read-only", "--timeout-live", "90s", "tools", "--json")
+	require.Equal(t, exitOK, code)
+	var list toolsJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &list))
+	names := map[string]toolJSON{}
+	for _, tl := range list.Tools {
+		names[tl.Name] = tl
+	}
+	assert.NotContains(t, names, "modelo_303_submit")
+	assert.Equal(t, []hiddenJSON{{"modelo_303_submit", "read_only"}}, list.Hidden)
+	assert.Equal(t, 90.0, names["modelo_303_pull"].CeilingSeconds, "the flag's ceiling")
+	assert.Equal(t, 5.0, names["modelo_303_pull_stuck"].CeilingSeconds, "a tool's own timeout wins")
+	assert.True(t, names["modelo_303_pull_stuck"].OwnTimeout)
+	assert.Equal(t, []string{"aeat_mcp_wait", "aeat_mcp_cancel", "aeat_mcp_runs"}, list.BuiltIn)
+
+	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "--tools", "ledger_*,!ledger_remove", "tools", "--json")
+	require.Equal(t, exitOK, code)
+	list = toolsJSON{}
+	require.NoError(t, json.Unmarshal([]byte(out), &list))
+	require.Len(t, list.Tools, 4)
+	assert.Equal(t, "ledger_list", list.Tools[0].Name)
+	p := list.Tools[0].Params[0]
+	assert.Equal(t, paramJSON{Name: "profile", Type: "string", Flag: "--profile", Global: true, Shared: true,
+		Description: p.Description}, p)
+
+	code, _, errOut := runCmd(t, "", "--demo", "--tools", "ledger_[", "tools")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `--tools: tool pattern "ledger_[": syntax error in pattern`)
+}
+
+func TestValidate(t *testing.T) {
+	code, out, _ := runCmd(t, "", "--demo", "validate")
+	assert.Equal(t, exitOK, code)
+	assert.Regexp(t, `^ok: the built-in demo manifest: 6 tools \(2 read, 0 mutate, 4 live\); the CLI resolves to /`, out)
+
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"version": 1, "cli": {"command": "aeat"}, "tools": [
+		{"name": "a", "title": "A", "description": "d", "command": ["a"], "timout": "5s",
+		 "annotations": {"readOnlyHint": true, "destructiveHint": true, "idempotentHint": true, "openWorldHint": false}}]}`), 0o644))
+	code, _, errOut := runCmd(t, "", "--manifest", bad, "validate")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, bad+": tools[0].timout: unknown key")
+	assert.Contains(t, errOut, bad+`: tool "a": annotations: readOnlyHint and destructiveHint are both true`)
+
+	t.Setenv("CADRUMO_STORAGE_ROOT", "")
+	t.Setenv("AEAT_CERT_SECRETS_JSON", "")
+	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", "/nonexistent/aeat", "validate")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, out, `problem: the CLI does not resolve`)
+	assert.Contains(t, out, "problem: CADRUMO_STORAGE_ROOT is not set: all 19 tools refuse until it is")
+	assert.Contains(t, out, "problem: AEAT_CERT_SECRETS_JSON is not set: certificate_secret_set refuse")
+	assert.Contains(t, out, "19 tools (10 read, 4 mutate, 5 live); the manifest is valid, but this machine cannot serve it yet (3 problems above)")
+
+	t.Setenv("CADRUMO_STORAGE_ROOT", t.TempDir())
+	t.Setenv("AEAT_CERT_SECRETS_JSON", "{}")
+	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "--tools", "ledger_*", "--tools", "nothing_*", "validate")
+	assert.Equal(t, exitOK, code, out)
+	assert.Contains(t, out, "warning: --tools patterns that select no tool: nothing_*")
+	assert.Contains(t, out, "ok: "+mustAbs(t, example)+": 5 tools (3 read, 2 mutate, 0 live), 14 hidden by --read-only/--tools; the CLI resolves to /bin/true")
+}
+
+func TestDoctor(t *testing.T) {
+	t.Setenv("AEAT_MCP_LANG", "")
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "ca_ES.UTF-8")
+	code, out, _ := runCmd(t, "", "--demo", "doctor")
+	assert.Equal(t, exitOK, code, out)
+	assert.Contains(t, out, "a call's process tree is tracked by ")
+	assert.Contains(t, out, "messages in ca (from LANG=ca_ES.UTF-8)")
+	assert.Contains(t, out, "ceilings: read 45s, mutate 3m0s, live 7m0s")
+	assert.Contains(t, out, "Nothing to fix.")
+	assert.NotContains(t, out, "PROBLEM")
+
+	code, out, _ = runCmd(t, "", "--demo", "--cli", "/nonexistent/aeat", "--lang", "es", "doctor")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, out, `PROBLEM  CLI unavailable: "/nonexistent/aeat" is not an executable file`)
+	assert.Contains(t, out, "fix: install it")
+	assert.Contains(t, out, "messages in es (--lang es)")
+	assert.Contains(t, out, "1 problem(s)")
+}
+
+func mustAbs(t *testing.T, p string) string {
+	abs, err := filepath.Abs(p)
+	require.NoError(t, err)
+	return abs
+}

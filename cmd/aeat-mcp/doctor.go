@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/spf13/cobra"
+)
+
+func newDoctorCmd(opts *options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Say what this machine guarantees, and what to fix",
+		Long: `doctor is the first thing to run when a host shows the server
+"Connected" but its calls fail. It says how calls are supervised here (the
+mechanism in use and the fallbacks), whether a killed server takes its
+calls' process trees along, where the CLI resolves, which required
+variables are missing, the language messages use and why, the ceilings, and
+the host-facing limits worth knowing — each problem with its fix. It exits
+1 only when something is broken (the CLI, a variable, the runtime), 2 when
+the manifest does not load.`,
+		Example: `  aeat-mcp --demo doctor
+  aeat-mcp --manifest ~/aeat/aeat.manifest.json doctor`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			in, err := opts.inspect()
+			if err != nil {
+				return err
+			}
+			r, err := callruntime.NewRunner(callruntime.Options{})
+			var report *callruntime.Report
+			if err == nil {
+				rep := r.Mechanisms()
+				report = &rep
+				defer r.Close()
+			}
+			return doctorReport(cmd.OutOrStdout(), opts, in, report, err)
+		},
+	}
+}
+
+// doctorReport prints the diagnosis; its error carries the exit code.
+func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime.Report, runtimeErr error) error {
+	broken := 0
+	ok := func(format string, a ...any) { fmt.Fprintf(w, "  ok       "+format+"\n", a...) }
+	note := func(format string, a ...any) { fmt.Fprintf(w, "  note     "+format+"\n", a...) }
+	problem := func(fix, format string, a ...any) {
+		broken++
+		fmt.Fprintf(w, "  PROBLEM  "+format+"\n           fix: %s\n", append(a, fix)...)
+	}
+	fmt.Fprintf(w, "aeat-mcp %s on %s/%s\n\nSupervision\n", buildVersion(), runtime.GOOS, runtime.GOARCH)
+	if runtimeErr != nil {
+		problem("report it, with this output: aeat-mcp cannot supervise calls on this machine", "the runtime did not start: %v", runtimeErr)
+	} else {
+		ok("a call's process tree is tracked by %s", report.Tree)
+		for _, m := range report.Mechanisms {
+			state := "unavailable"
+			switch {
+			case m.Used:
+				state = "used"
+			case m.Available:
+				state = "available, not used"
+			}
+			detail := ""
+			if m.Detail != "" {
+				detail = " — " + m.Detail
+			}
+			note("%-14s %s%s", m.Mechanism, state, detail)
+		}
+		switch {
+		case report.Uses(callruntime.Lifeline), report.Uses(callruntime.JobObject):
+			ok("a killed server (even SIGKILL) takes its calls' trees along")
+		default:
+			note("a server killed with SIGKILL may leave a running call's tree behind (no lifeline on this platform); a server that exits or is stopped does not")
+		}
+		for _, l := range report.Limits {
+			note("limit: %s", l)
+		}
+	}
+
+	fmt.Fprintf(w, "\nThe CLI\n")
+	if in.cfg.CLIError != nil {
+		problem(fmt.Sprintf("install it, put it next to aeat-mcp or on PATH, or pass --cli /path/to/it (GUI hosts on macOS give servers PATH=/usr/bin:/bin, so a PATH lookup that works in a terminal may fail there)"),
+			"%v — a host shows the server Connected, and every call fails", in.cfg.CLIError)
+	} else {
+		ok("%q resolves to %s", in.manifest.CLI.Command, in.cfg.CLIPath)
+	}
+	for _, v := range in.MissingEnv {
+		problem("set it in the \"env\" block of this server in the host's MCP config, or in the environment aeat-mcp starts in", "%s is not set: the calls that need it refuse", v)
+	}
+	if len(in.manifest.CLI.Require) > 0 && len(in.MissingEnv) == 0 {
+		ok("required variables set: %s", strings.Join(in.manifest.CLI.Require, ", "))
+	}
+
+	fmt.Fprintf(w, "\nServing\n")
+	lang := opts.printer().Tag()
+	switch variable, value := i18n.Source(lookupEnv); {
+	case opts.lang != "":
+		ok("messages in %s (--lang %s)", lang, opts.lang)
+	case variable != "":
+		ok("messages in %s (from %s=%s)", lang, variable, value)
+	default:
+		note("messages in English: no AEAT_MCP_LANG, LC_ALL, LC_MESSAGES or LANG is set (--lang es for Spanish)")
+	}
+	c := in.cfg.Ceilings
+	ok("ceilings: read %v, mutate %v, live %v (a tool's own timeout wins); %d tools advertised, %d hidden", c.Read, c.Mutate, c.Live, len(in.Tools), len(in.Hidden))
+	if opts.detachAfter > 0 {
+		ok("a call still running after %v returns a run id, collected with aeat_mcp_wait: hosts drop a call after about 60 s", opts.detachAfter)
+	} else {
+		note("--detach-after 0: long calls hold the request, and hosts drop a call after about 60 s")
+	}
+	ok("results are capped at %d bytes (Claude Code refuses results over 25,000 tokens)", opts.maxResultBytes)
+	if opts.confirm == "never" {
+		note("--confirm never: destructive tools run without asking anyone")
+	} else {
+		note("destructive tools ask the person through the host; a host that cannot ask (no elicitation) gets a refusal: run with --read-only there, or --confirm never if you accept the risk")
+	}
+	if broken > 0 {
+		fmt.Fprintf(w, "\n%d problem(s): fix them, then restart the server (hosts start it once).\n", broken)
+		return &exitError{exitFailure, nil}
+	}
+	fmt.Fprintf(w, "\nNothing to fix.\n")
+	return nil
+}

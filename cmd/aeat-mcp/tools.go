@@ -1,0 +1,236 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/server"
+	"github.com/spf13/cobra"
+)
+
+func newToolsCmd(opts *options) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "tools [--json]",
+		Short: "List the tools a host would see: tier, ceiling, hints, parameters",
+		Long: `tools lists every tool this server advertises with the flags given
+(--read-only and --tools leave some out; those are listed as hidden, with
+why): its tier and real ceiling (a tool's own timeout included), its four
+hints, and its parameters (* marks the required ones, ! the shared global
+ones). --json prints the same as one JSON object for scripts; its shape is
+documented in the README and only grows.`,
+		Example: `  aeat-mcp --demo tools
+  aeat-mcp --manifest examples/aeat.manifest.json --tools 'ledger_*' tools --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			in, err := opts.inspect()
+			if err != nil {
+				return err
+			}
+			list := toolList(in)
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(list)
+			}
+			list.print(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (stable: fields are only ever added)")
+	return cmd
+}
+
+// toolsJSON is the output of tools --json. Fields are only ever added.
+type toolsJSON struct {
+	Manifest string       `json:"manifest"`
+	CLI      cliJSON      `json:"cli"`
+	Tools    []toolJSON   `json:"tools"`
+	BuiltIn  []string     `json:"built_in"`
+	Hidden   []hiddenJSON `json:"hidden"`
+	// MissingEnv names the variables calls need and the environment lacks.
+	MissingEnv []string `json:"missing_env"`
+}
+
+type cliJSON struct {
+	Command string `json:"command"`
+	// Path is where it resolves; "" with Error when it does not.
+	Path  string `json:"path"`
+	Error string `json:"error,omitempty"`
+}
+
+type toolJSON struct {
+	Name           string      `json:"name"`
+	Title          string      `json:"title"`
+	Tier           string      `json:"tier"`
+	CeilingSeconds float64     `json:"ceiling_seconds"`
+	OwnTimeout     bool        `json:"own_timeout"`
+	Hints          hintsJSON   `json:"hints"`
+	Output         string      `json:"output"`
+	Command        []string    `json:"command"`
+	ConfirmFlag    string      `json:"confirm_flag,omitempty"`
+	Stdin          string      `json:"stdin,omitempty"` // "env:NAME" or "param:NAME"
+	Params         []paramJSON `json:"params"`
+}
+
+type hintsJSON struct {
+	ReadOnly    bool `json:"readOnly"`
+	Destructive bool `json:"destructive"`
+	Idempotent  bool `json:"idempotent"`
+	OpenWorld   bool `json:"openWorld"`
+}
+
+type paramJSON struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Required    bool     `json:"required"`
+	Flag        string   `json:"flag,omitempty"`
+	Positional  bool     `json:"positional,omitempty"`
+	Global      bool     `json:"global,omitempty"`
+	Shared      bool     `json:"shared,omitempty"` // from cli.params: every tool has it
+	Sensitive   bool     `json:"sensitive,omitempty"`
+	Enum        []any    `json:"enum,omitempty"`
+	Default     any      `json:"default,omitempty"`
+	Requires    []string `json:"requires,omitempty"`
+	Description string   `json:"description,omitempty"`
+}
+
+type hiddenJSON struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+func toolList(in *inspected) toolsJSON {
+	out := toolsJSON{Manifest: in.manifest.Source, CLI: cliJSON{Command: in.manifest.CLI.Command, Path: in.cfg.CLIPath},
+		BuiltIn: []string{server.ToolWait, server.ToolCancel, server.ToolRuns}, Hidden: []hiddenJSON{},
+		MissingEnv: append([]string{}, in.MissingEnv...)}
+	if in.cfg.CLIError != nil {
+		out.CLI.Error = in.cfg.CLIError.Error()
+	}
+	if out.Manifest == "" {
+		out.Manifest = "(built-in demo)"
+	}
+	for _, t := range in.Tools {
+		tj := toolJSON{Name: t.Name, Title: t.Title, Tier: string(t.Tier()),
+			CeilingSeconds: t.Ceiling(in.cfg.Ceilings).Seconds(), OwnTimeout: t.Timeout > 0,
+			Hints:  hintsJSON{t.Hints.ReadOnly, t.Hints.Destructive, t.Hints.Idempotent, t.Hints.OpenWorld},
+			Output: t.Output, Command: t.Command, ConfirmFlag: t.Confirm.Flag, Params: []paramJSON{}}
+		if s := t.Stdin; s != nil {
+			tj.Stdin = "env:" + s.Env
+			if s.Param != "" {
+				tj.Stdin = "param:" + s.Param
+			}
+		}
+		for _, p := range t.Params {
+			tj.Params = append(tj.Params, paramJSON{Name: p.Name, Type: p.TypeName(), Required: p.Required, Flag: p.Flag,
+				Positional: p.Positional, Global: p.Global, Shared: p.Shared, Sensitive: p.Sensitive, Enum: p.Enum, Default: p.Default,
+				Requires: p.Requires, Description: p.Description})
+		}
+		out.Tools = append(out.Tools, tj)
+	}
+	for name, why := range in.Hidden {
+		out.Hidden = append(out.Hidden, hiddenJSON{name, why})
+	}
+	sort.Slice(out.Hidden, func(i, j int) bool { return out.Hidden[i].Name < out.Hidden[j].Name })
+	return out
+}
+
+// print is the list for a person: one line per tool.
+func (l toolsJSON) print(w io.Writer) {
+	where := l.CLI.Path
+	if where == "" {
+		where = "NOT FOUND: " + l.CLI.Error
+	}
+	fmt.Fprintf(w, "%d tools from %s (the CLI %q: %s), plus %s\n\n", len(l.Tools), l.Manifest, l.CLI.Command, where, strings.Join(l.BuiltIn, ", "))
+	if len(l.Tools) > 0 {
+		var shared []string
+		for _, p := range l.Tools[0].Params {
+			if p.Shared {
+				shared = append(shared, p.Name+":"+p.Type)
+			}
+		}
+		if len(shared) > 0 {
+			fmt.Fprintf(w, "every tool also takes (global flags, before the verb): %s\n\n", strings.Join(shared, " "))
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tTIER\tCEILING\tHINTS\tPARAMETERS")
+	for _, t := range l.Tools {
+		ceiling := formatDuration(t.CeilingSeconds)
+		if t.OwnTimeout {
+			ceiling += " (own)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Tier, ceiling, hintWords(t.Hints), paramWords(t.Params))
+	}
+	tw.Flush()
+	byReason := map[string][]string{}
+	for _, h := range l.Hidden {
+		byReason[h.Reason] = append(byReason[h.Reason], h.Name)
+	}
+	for _, why := range []struct{ reason, by string }{{server.ReasonReadOnly, "--read-only"}, {server.ReasonNotSelected, "--tools"}} {
+		if names := byReason[why.reason]; len(names) > 0 {
+			fmt.Fprintf(w, "\nhidden by %s (%d): %s\n", why.by, len(names), strings.Join(names, ", "))
+		}
+	}
+	if len(l.MissingEnv) > 0 {
+		fmt.Fprintf(w, "missing variables (calls that need them refuse): %s — run aeat-mcp doctor\n", strings.Join(l.MissingEnv, ", "))
+	}
+}
+
+func hintWords(h hintsJSON) string {
+	var words []string
+	for _, x := range []struct {
+		on   bool
+		word string
+	}{{h.ReadOnly, "read-only"}, {h.Destructive, "destructive"}, {h.Idempotent, "idempotent"}, {h.OpenWorld, "open-world"}} {
+		if x.on {
+			words = append(words, x.word)
+		}
+	}
+	if len(words) == 0 {
+		return "-"
+	}
+	return strings.Join(words, ",")
+}
+
+func paramWords(ps []paramJSON) string {
+	var words []string
+	for _, p := range ps {
+		if p.Shared {
+			continue
+		}
+		w := p.Name
+		if p.Required {
+			w += "*"
+		}
+		if p.Global {
+			w += "!"
+		}
+		words = append(words, w+":"+p.Type)
+	}
+	if len(words) == 0 {
+		return "-"
+	}
+	return strings.Join(words, " ")
+}
+
+func formatDuration(seconds float64) string {
+	if seconds >= 60 && seconds == float64(int(seconds/60))*60 {
+		return fmt.Sprintf("%dm", int(seconds/60))
+	}
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", seconds), "0"), ".") + "s"
+}
+
+// tierCounts counts the tools of each tier.
+func tierCounts(tools []*annotations.Tool) map[annotations.Tier]int {
+	n := map[annotations.Tier]int{}
+	for _, t := range tools {
+		n[t.Tier()]++
+	}
+	return n
+}
