@@ -108,3 +108,19 @@ func mustAbs(t *testing.T, p string) string {
 	require.NoError(t, err)
 	return abs
 }
+
+func TestCompletion(t *testing.T) {
+	code, out, _ := runCmd(t, "", "--demo", "__complete", "call", "ledger")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "ledger_list\tList ledger entries (demo)")
+	assert.NotContains(t, out, "profile_show")
+
+	code, out, _ = runCmd(t, "", "--demo", "__complete", "call", "ledger_list", "--arg", "")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "tags=\tarray of string")
+	assert.Contains(t, out, "limit=\tinteger")
+
+	code, out, _ = runCmd(t, "", "--demo", "--read-only", "__complete", "call", "modelo_303_s")
+	require.Equal(t, exitOK, code)
+	assert.NotContains(t, out, "modelo_303_submit", "hidden tools are not offered")
+}

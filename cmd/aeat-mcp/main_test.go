@@ -20,7 +20,11 @@ func TestMain(m *testing.M) {
 	if demo.IsDemoCLI(os.Args[1:]) {
 		demo.Run()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if built != "" {
+		os.RemoveAll(filepath.Dir(built))
+	}
+	os.Exit(code)
 }
 
 // runCmd runs the root command as main would, capturing its output.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -245,11 +246,13 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 // stack is what serve and call both stand on: a logger, the manifest, a
 // runner, and the server built on them.
 type stack struct {
+	cfg      server.Config
 	logger   *slog.Logger
 	manifest *annotations.Manifest
 	runner   *callruntime.Runner
 	server   *server.Server
 	closers  []func()
+	closed   sync.Once
 }
 
 // open builds the stack; its errors carry the right exit code.
@@ -279,7 +282,8 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		return nil, &exitError{exitFailure, err}
 	}
 	st.closers = append(st.closers, func() { st.runner.Close() })
-	if st.server, err = server.New(o.serverConfig(st.manifest, st.runner, logger)); err != nil {
+	st.cfg = o.serverConfig(st.manifest, st.runner, logger)
+	if st.server, err = server.New(st.cfg); err != nil {
 		st.close()
 		return nil, &exitError{exitUsage, err}
 	}
@@ -294,9 +298,13 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	return st, nil
 }
 
-// close stops the server's calls, then the runner, then the log: in reverse.
+// close stops the server's calls, then the runner (which waits until
+// every call's tree is gone), then the log: in reverse. Only the first
+// close does anything.
 func (st *stack) close() {
-	for i := len(st.closers) - 1; i >= 0; i-- {
-		st.closers[i]()
-	}
+	st.closed.Do(func() {
+		for i := len(st.closers) - 1; i >= 0; i-- {
+			st.closers[i]()
+		}
+	})
 }
