@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -124,3 +125,23 @@ func TestCompletion(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	assert.NotContains(t, out, "modelo_303_submit", "hidden tools are not offered")
 }
+
+// TestServe_Banner: a person who runs the server by hand gets a banner on
+// stderr; a host's pipe gets nothing but JSON-RPC.
+func TestServe_Banner(t *testing.T) {
+	code, out, errOut := runCmd(t, "", "--demo", "--log-level", "error")
+	require.Equal(t, exitOK, code)
+	assert.Empty(t, out)
+	assert.NotContains(t, errOut, "waiting for an MCP host", "not for a host's pipe")
+
+	isTerminal = func(io.Reader) bool { return true }
+	t.Cleanup(func() { isTerminal = defaultIsTerminal })
+	code, out, errOut = runCmd(t, "", "--demo", "--log-level", "error")
+	require.Equal(t, exitOK, code)
+	assert.Empty(t, out, "stdout carries JSON-RPC only")
+	assert.Contains(t, errOut, `an MCP server for "aeat-mcp", serving 6 tools from the built-in demo`)
+	assert.Contains(t, errOut, "config claude-desktop|claude-code|cursor|vscode")
+	assert.Contains(t, errOut, "call TOOL --arg NAME=VALUE")
+}
+
+var defaultIsTerminal = isTerminal

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -12,6 +13,33 @@ import (
 )
 
 var lookupEnv = os.LookupEnv
+
+// isTerminal reports whether r is a terminal (a person ran the server by
+// hand) rather than the pipe a host gives it.
+var isTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// banner tells a person who started the server by hand what it is and
+// what to do instead of facing a silent wait; hosts never see it.
+func banner(w io.Writer, st *stack) {
+	src := st.manifest.Source
+	if src == "" {
+		src = "the built-in demo"
+	}
+	fmt.Fprintf(w, `aeat-mcp %s: an MCP server for %q, serving %d tools from %s.
+It speaks JSON-RPC on stdin/stdout and is waiting for an MCP host; typing here does nothing useful.
+  connect a host:  aeat-mcp [flags] config claude-desktop|claude-code|cursor|vscode [--write]
+  try one call:    aeat-mcp [flags] call TOOL --arg NAME=VALUE   (aeat-mcp tools lists them)
+  check set-up:    aeat-mcp [flags] doctor
+Ctrl-C or Ctrl-D stops it.
+`, buildVersion(), st.manifest.CLI.Command, len(st.server.Tools()), src)
+}
 
 func newServeCmd(opts *options) *cobra.Command {
 	return &cobra.Command{
@@ -37,6 +65,9 @@ func runServe(ctx context.Context, opts *options, stdin io.Reader, stdout, stder
 	defer st.close()
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	if isTerminal(stdin) {
+		banner(stderr, st)
+	}
 	st.logger.Info("serving", "manifest", st.manifest.Source, "tools", len(st.server.Tools()), "tree", st.runner.Tree())
 	if err := server.Serve(ctx, st.server, stdin, stdout); err != nil {
 		return &exitError{exitFailure, err}

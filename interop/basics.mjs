@@ -1,0 +1,128 @@
+// The calls every host makes, through the official TypeScript SDK client
+// against the built binary: list tools, a READ call, a LIVE call with a
+// progress handler, a cancelled call (its process tree dies), and a
+// timeout refused in Spanish. Usage:
+//
+//	node basics.mjs /path/to/aeat-mcp
+//
+// It exits non-zero when anything differs from DESIGN.md §5.
+import { readdirSync, readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const bin = process.argv[2];
+if (!bin) {
+  console.error("usage: node basics.mjs /path/to/aeat-mcp");
+  process.exit(2);
+}
+
+function check(cond, what) {
+  if (!cond) {
+    console.error("FAIL:", what);
+    process.exit(1);
+  }
+  console.log("  ok:", what);
+}
+
+const outcomeOf = (res) => res?._meta?.["aeat-mcp/outcome"] ?? {};
+const textOf = (res) => (res?.content ?? []).map((c) => c.text ?? "").join("\n");
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// demoCLIs lists the running processes of the demo CLI this binary plays
+// (Linux: /proc); null elsewhere, where the check is skipped.
+function demoCLIs() {
+  if (process.platform !== "linux") return null;
+  const out = [];
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (argv[0] === bin && argv[1] === "demo-cli") out.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+async function connect(env) {
+  const transport = new StdioClientTransport({
+    command: bin,
+    args: ["--demo", "--log-level", "warn"],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stderr: "inherit",
+  });
+  const client = new Client({ name: "aeat-mcp-interop", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+const client = await connect({ AEAT_MCP_LANG: "en" });
+
+console.log("tools/list");
+const tools = (await client.listTools()).tools;
+const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+check(byName.ledger_list && byName.modelo_303_pull && byName.aeat_mcp_wait, "the demo's tools and the built-ins are listed");
+check(byName.modelo_303_submit?.annotations?.destructiveHint === true, "hints are explicit (destructive)");
+check(byName.ledger_list?.annotations?.openWorldHint === false, "hints are explicit (not open-world)");
+check(byName.ledger_list?.inputSchema?.additionalProperties === false, "input schemas refuse unknown arguments");
+
+console.log("a READ call");
+const read = await client.callTool({ name: "ledger_list", arguments: { limit: 1 } });
+check(!read.isError && outcomeOf(read).code === "ok" && outcomeOf(read).tier === "read", "it succeeds as a READ call");
+check(read.structuredContent !== undefined, "JSON output comes back as structuredContent");
+
+console.log("a LIVE call with a progress handler");
+const progress = [];
+const live = await client.callTool({ name: "modelo_303_pull", arguments: { year: 2025, period: "1T" } }, undefined, {
+  onprogress: (p) => progress.push(p),
+});
+check(!live.isError && outcomeOf(live).tier === "live", `it succeeds as a LIVE call: ${textOf(live).slice(0, 80)}`);
+check(progress.length > 0, `progress notifications arrived (${progress.length})`);
+check(progress.every((p) => typeof p.message === "string" && p.message.length > 0), "each has a message");
+check(progress.every((p, i) => i === 0 || p.progress > progress[i - 1].progress), "progress values increase");
+
+console.log("a cancelled call");
+const abort = new AbortController();
+let started = false;
+const cancelled = client
+  .callTool({ name: "modelo_390_pull", arguments: { year: 2024 } }, undefined, {
+    signal: abort.signal,
+    onprogress: () => (started = true),
+  })
+  .then(
+    () => "answered",
+    (e) => e,
+  );
+for (let i = 0; i < 100 && !started; i++) await sleep(100);
+check(started, "the call is under way (progress arrived)");
+const before = demoCLIs();
+if (before) check(before.length > 0, `its process runs (${before.join(", ")})`);
+abort.abort();
+const err = await cancelled;
+check(err instanceof Error, `the client sees the call cancelled (${err?.name ?? err})`);
+if (before) {
+  let left = demoCLIs();
+  for (let i = 0; i < 50 && left.length > 0; i++) {
+    await sleep(100);
+    left = demoCLIs();
+  }
+  check(left.length === 0, "its whole process tree is gone");
+} else {
+  console.log("  (process check skipped: not Linux)");
+}
+const after = await client.callTool({ name: "ledger_list", arguments: {} });
+check(!after.isError, "the server keeps serving after a cancel");
+await client.close();
+
+console.log("a timeout, in Spanish");
+const es = await connect({ AEAT_MCP_LANG: "es" });
+const stuck = await es.callTool({ name: "modelo_303_pull_stuck", arguments: {} });
+const o = outcomeOf(stuck);
+check(stuck.isError && o.code === "timeout" && o.timed_out === true, `it is a timeout (${o.code})`);
+check(o.tree_dead === true, "the outcome says the tree is dead");
+check(/no terminó dentro de su propio límite de 5 s/.test(textOf(stuck)), `the refusal is in Spanish: ${textOf(stuck).slice(0, 90)}…`);
+check(/árbol de procesos/.test(textOf(stuck)), "and says the whole process tree was stopped");
+await es.close();
+
+console.log("interop basics: every check passed");
