@@ -164,14 +164,18 @@ func (o *options) logger(stderr io.Writer) (*slog.Logger, func(), error) {
 		w, closeFn = f, func() { f.Close() }
 	}
 	hopts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler
 	switch o.logFormat {
 	case "text":
-		return slog.New(slog.NewTextHandler(w, hopts)), closeFn, nil
+		h = slog.NewTextHandler(w, hopts)
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, hopts)), closeFn, nil
+		h = slog.NewJSONHandler(w, hopts)
+	default:
+		closeFn()
+		return nil, nil, fmt.Errorf("--log-format must be text or json, not %q", o.logFormat)
 	}
-	closeFn()
-	return nil, nil, fmt.Errorf("--log-format must be text or json, not %q", o.logFormat)
+	async, flush := newAsyncHandler(h)
+	return slog.New(async), func() { flush(); closeFn() }, nil
 }
 
 // loadManifest loads --manifest. A manifest that does not load is a usage

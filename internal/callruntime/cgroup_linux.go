@@ -38,8 +38,9 @@ type cgroupHome struct {
 }
 
 type idleCgroup struct {
-	dir string
-	fd  int
+	dir    string
+	fd     int
+	events eventsFile
 }
 
 // homeSeq numbers the Runners of this process.
@@ -161,14 +162,17 @@ func hasWord(b []byte, w string) bool {
 // remove kills whatever is left in the home and removes it.
 func (h *cgroupHome) remove() error {
 	for len(h.idle) > 0 {
-		unix.Close((<-h.idle).fd)
+		c := <-h.idle
+		unix.Close(c.fd)
+		c.events.close()
 	}
 	entries, _ := os.ReadDir(h.dir)
 	for _, e := range entries {
 		if e.IsDir() {
-			t := &cgroupTree{dir: filepath.Join(h.dir, e.Name()), home: h}
+			t := &cgroupTree{dir: filepath.Join(h.dir, e.Name()), home: h, fd: -1}
 			t.killAll()
 			waitEmpty(t, killWait)
+			t.closeFD()
 			_ = rmdirRetry(t.dir)
 		}
 	}
@@ -201,7 +205,46 @@ type cgroupTree struct {
 	home   *cgroupHome
 	dir    string
 	fd     int
+	events eventsFile
+	// empty: cgroup.events said so after the leader exited. Nothing can
+	// join an empty cgroup but by being moved there, so it stays empty.
+	empty  bool
 	memMax bool // memory.max was set
+}
+
+// eventsFile is a call cgroup's cgroup.events, opened once and read with
+// pread. os.ReadFile would cost a path lookup, and — cgroup files being
+// pollable — an epoll registration and its removal, on every read.
+type eventsFile struct {
+	fd   int
+	open bool
+}
+
+// populated reads "populated 0|1" from dir's cgroup.events, opening it on
+// first use. A cgroup that cannot be read is reported empty, as before.
+func (e *eventsFile) populated(dir string) bool {
+	if !e.open {
+		fd, err := unix.Open(filepath.Join(dir, "cgroup.events"), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return false
+		}
+		e.fd, e.open = fd, true
+	}
+	var buf [128]byte
+	n, err := unix.Pread(e.fd, buf[:], 0)
+	if err != nil || n <= 0 {
+		return false
+	}
+	b := buf[:n]
+	i := bytes.Index(b, []byte("populated "))
+	return i >= 0 && i+10 < len(b) && b[i+10] == '1'
+}
+
+func (e *eventsFile) close() {
+	if e.open {
+		unix.Close(e.fd)
+		e.open = false
+	}
 }
 
 func (p *linuxPlatform) newCgroupTree(spec *Spec) (tree, error) {
@@ -210,7 +253,7 @@ func (p *linuxPlatform) newCgroupTree(spec *Spec) (tree, error) {
 	if !wantMemory {
 		select {
 		case c := <-h.idle:
-			return &cgroupTree{p: p, home: h, dir: c.dir, fd: c.fd}, nil
+			return &cgroupTree{p: p, home: h, dir: c.dir, fd: c.fd, events: c.events}, nil
 		default:
 		}
 	}
@@ -351,12 +394,14 @@ func (t *cgroupTree) killAll() {
 // alive reads cgroup.events: "populated 0" once every member has exited
 // (zombies do not count).
 func (t *cgroupTree) alive() bool {
-	b, err := os.ReadFile(filepath.Join(t.dir, "cgroup.events"))
-	if err != nil {
+	if t.empty {
 		return false
 	}
-	i := bytes.Index(b, []byte("populated "))
-	return i >= 0 && i+10 < len(b) && b[i+10] == '1'
+	if t.events.populated(t.dir) {
+		return true
+	}
+	t.empty = true
+	return false
 }
 
 func (t *cgroupTree) rss() int64 {
@@ -395,7 +440,7 @@ func (t *cgroupTree) release() {
 	}
 	if !t.memMax && !t.killed {
 		select {
-		case t.home.idle <- idleCgroup{dir: t.dir, fd: t.fd}:
+		case t.home.idle <- idleCgroup{dir: t.dir, fd: t.fd, events: t.events}:
 			return
 		default:
 		}
@@ -409,6 +454,7 @@ func (t *cgroupTree) closeFD() {
 		unix.Close(t.fd)
 		t.fd = -1
 	}
+	t.events.close()
 }
 
 var pageSize = int64(os.Getpagesize())

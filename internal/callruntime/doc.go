@@ -50,8 +50,9 @@
 // and [Options.Disable] forces a fallback.
 //
 // Linux: each call leads its own process group; its leader gets Pdeathsig
-// (SIGKILL), with the forking OS thread locked for the whole call because
-// Linux fires Pdeathsig when that thread exits. Where the cgroup v2
+// (SIGKILL). Every leader is forked from one spawner thread, locked for the
+// life of the process, because Linux fires Pdeathsig when the forking
+// thread exits, not the process. Where the cgroup v2
 // hierarchy is writable, each call runs in a cgroup of its own, entered at
 // clone time (CLONE_INTO_CGROUP, retried without it where clone3 is
 // refused); cgroup.kill ends it atomically and cgroup.events tells when it is

@@ -31,8 +31,14 @@ type linuxPlatform struct {
 	home     *cgroupHome // nil: no writable cgroup v2
 	cloneFD  atomic.Bool // CLONE_INTO_CGROUP works (clone3 not refused)
 	subreap  bool
-	life     *lifeline
 	pidfd    bool
+
+	// The lifeline starts while the server gets on with its own start-up
+	// (a host waits for initialize, not for the lifeline); lifeReady
+	// closes once it is up or failed, and no call starts before that.
+	lifeReady  chan struct{}
+	life       *lifeline // read only after lifeReady
+	lifeDetail string
 
 	// startMu serialises process starts (read side) with /proc walks
 	// that may reap adopted orphans (write side): a child forked but not
@@ -75,20 +81,24 @@ func newPlatform(disabled map[Mechanism]bool) (platform, error) {
 	} else {
 		p.subreap = true
 	}
-	lifeDetail := ""
+	p.lifeReady = make(chan struct{})
 	if !disabled[Lifeline] {
 		cgDir := ""
 		if p.home != nil {
 			cgDir = p.home.dir
 		}
-		l, err := startLifeline(cgDir)
-		if err != nil {
-			lifeDetail = err.Error()
-		} else {
-			p.life = l
-		}
+		go func() {
+			defer close(p.lifeReady)
+			l, err := startLifeline(cgDir)
+			if err != nil {
+				p.lifeDetail = err.Error()
+			} else {
+				p.life = l
+			}
+		}()
 	} else {
-		lifeDetail = "disabled"
+		p.lifeDetail = "disabled"
+		close(p.lifeReady)
 	}
 
 	tree := "procwalk"
@@ -100,7 +110,7 @@ func newPlatform(disabled map[Mechanism]bool) (platform, error) {
 		rep.Mechanisms = append(rep.Mechanisms, MechanismStatus{Mechanism: m, Available: avail, Used: used, Detail: detail})
 	}
 	add(ProcessGroup, true, true, "each call leads its own process group")
-	add(Pdeathsig, true, !disabled[Pdeathsig], "SIGKILL to the call's leader if the server dies; OS thread locked for the call")
+	add(Pdeathsig, true, !disabled[Pdeathsig], "SIGKILL to the call's leader if the server dies; forked from one thread locked for the server's life")
 	add(Pidfd, p.pidfd, p.pidfd, "os.Process waits and signals through pidfds")
 	add(CgroupV2, p.home != nil, p.home != nil, cgroupDetail(p.home, cgDetail))
 	memAvail := p.home != nil && p.home.memory
@@ -111,18 +121,21 @@ func newPlatform(disabled map[Mechanism]bool) (platform, error) {
 	add(CgroupMemory, memAvail, memAvail, memDetail)
 	add(Subreaper, p.subreap, p.subreap, subDetail)
 	add(TreeWalk, true, p.home == nil, "/proc walk by parent pid, process group and session")
-	add(Lifeline, p.life != nil, p.life != nil, lifeDetail)
 	if p.home == nil && !p.subreap {
 		rep.Limits = append(rep.Limits, "orphans that leave the process group (a double-forked daemon) cannot be found: no cgroup and no subreaper")
 	}
 	if p.home == nil {
 		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, descendants that left the process group (a browser started with setsid) survive: no writable cgroup v2")
 	}
-	if p.life == nil {
-		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, only the direct child dies (Pdeathsig): no lifeline")
-	}
 	p.rep = rep
 	return p, nil
+}
+
+// lifeline waits until the lifeline is up (or failed) and returns it; nil
+// without one.
+func (p *linuxPlatform) lifeline() *lifeline {
+	<-p.lifeReady
+	return p.life
 }
 
 func cgroupDetail(h *cgroupHome, why string) string {
@@ -142,7 +155,12 @@ func (p *linuxPlatform) report() Report {
 		}
 	})
 	rep := p.rep
-	rep.Mechanisms = append(append([]MechanismStatus(nil), rep.Mechanisms...), p.pidns)
+	life := p.lifeline()
+	rep.Mechanisms = append(append([]MechanismStatus(nil), rep.Mechanisms...),
+		MechanismStatus{Mechanism: Lifeline, Available: life != nil, Used: life != nil, Detail: p.lifeDetail}, p.pidns)
+	if life == nil {
+		rep.Limits = append(append([]string(nil), rep.Limits...), "if the server is SIGKILLed, only the direct child dies (Pdeathsig): no lifeline")
+	}
 	return rep
 }
 
@@ -151,8 +169,8 @@ func (p *linuxPlatform) close() error {
 	if p.home == nil && p.subreap {
 		p.sweepUnowned()
 	}
-	if p.life != nil {
-		err = p.life.close()
+	if life := p.lifeline(); life != nil {
+		err = life.close()
 	}
 	if p.home != nil {
 		err = errors.Join(err, p.home.remove())
@@ -192,6 +210,7 @@ func releaseSubreaper() {
 }
 
 func (p *linuxPlatform) newTree(spec *Spec) (tree, error) {
+	p.lifeline() // no call runs before the lifeline guards it
 	if p.home != nil {
 		return p.newCgroupTree(spec)
 	}
@@ -267,7 +286,8 @@ func (p *linuxPlatform) adopted(pi procInfo, self int) bool {
 	if _, leader := p.leaders.Load(pi.pid); leader {
 		return false
 	}
-	return p.life == nil || pi.pid != p.life.pid()
+	life := p.lifeline()
+	return life == nil || pi.pid != life.pid()
 }
 
 // owners counts the calls in flight that may own the adopted orphan pi, and

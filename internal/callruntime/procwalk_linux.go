@@ -106,8 +106,8 @@ func (t *walkTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.p.life != nil {
-		t.p.life.watch(t.leader)
+	if life := t.p.lifeline(); life != nil {
+		life.watch(t.leader)
 	}
 	return cmd, nil
 }
@@ -274,8 +274,8 @@ func (t *walkTree) release() {
 		return
 	}
 	t.p.leaders.Delete(t.leader)
-	if t.p.life != nil {
-		t.p.life.unwatch(t.leader)
+	if life := t.p.lifeline(); life != nil {
+		life.unwatch(t.leader)
 	}
 	if t.p.subreap {
 		t.p.sweepUnowned()

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 )
@@ -171,6 +170,26 @@ func outcomeOf(cause error) Outcome {
 	}
 }
 
+var (
+	devNullOnce sync.Once
+	devNull     *os.File
+)
+
+// nullDevice is the null device, opened once for every call's stdin
+// (exec.Cmd opens and closes it per start when Stdin is nil). Nil, which
+// makes exec open it, if it cannot be opened.
+func nullDevice() io.Reader {
+	devNullOnce.Do(func() {
+		if f, err := os.Open(os.DevNull); err == nil {
+			devNull = f
+		}
+	})
+	if devNull == nil {
+		return nil
+	}
+	return devNull
+}
+
 // supervision is the state of one Run.
 type supervision struct {
 	spec  Spec
@@ -189,11 +208,11 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		grace = DefaultKillGrace
 	}
 
-	outR, outW, err := os.Pipe()
+	outR, outW, err := newPipe()
 	if err != nil {
 		return Result{}, fmt.Errorf("creating stdout pipe: %w", err)
 	}
-	errR, errW, err := os.Pipe()
+	errR, errW, err := newPipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
@@ -219,7 +238,7 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 			Args:   append([]string{spec.Path}, spec.Args...),
 			Env:    env,
 			Dir:    spec.Dir,
-			Stdin:  nil, // the null device: our stdin is the JSON-RPC pipe
+			Stdin:  nullDevice(), // our stdin is the JSON-RPC pipe
 			Stdout: outW,
 			Stderr: errW,
 		}
@@ -234,31 +253,10 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		return cmd
 	}
 
-	// The leader goroutine owns the child from fork to reap. It keeps its OS
-	// thread locked the whole time: Linux delivers Pdeathsig when the
-	// *thread* that forked exits, and an unlocked goroutine's thread can
-	// exit whenever the scheduler likes.
-	started := make(chan error, 1)
-	exited := make(chan struct{})
-	reap := make(chan struct{})
-	reaped := make(chan *os.ProcessState, 1)
-	var cmd *exec.Cmd
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		var err error
-		cmd, err = t.start(newCmd)
-		started <- err
-		if err != nil {
-			return
-		}
-		t.waitExit(cmd)
-		close(exited)
-		<-reap
-		_ = cmd.Wait()
-		reaped <- cmd.ProcessState
-	}()
-	err = <-started
+	// The program is forked on the spawner thread (spawn_linux.go: its
+	// Pdeathsig must not fire when a goroutine's thread exits); the leader
+	// goroutine then owns the child until it is reaped.
+	cmd, err := spawn(func() (*exec.Cmd, error) { return t.start(newCmd) })
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -266,6 +264,16 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		errR.Close()
 		return Result{}, &StartError{Path: spec.Path, Err: err}
 	}
+	exited := make(chan struct{})
+	reap := make(chan struct{})
+	reaped := make(chan *os.ProcessState, 1)
+	go func() {
+		t.waitExit(cmd)
+		close(exited)
+		<-reap
+		_ = cmd.Wait()
+		reaped <- cmd.ProcessState
+	}()
 
 	var disp *dispatcher
 	if spec.OnLine != nil {

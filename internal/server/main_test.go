@@ -32,8 +32,11 @@ import (
 var fakecli, fakeaeat, binary string
 
 func TestMain(m *testing.M) {
-	if os.Getenv("SERVER_TEST_HELPER") == "parent" {
+	switch os.Getenv("SERVER_TEST_HELPER") {
+	case "parent":
 		os.Exit(helperParent())
+	case "naive":
+		os.Exit(naiveMain())
 	}
 	if os.Getenv("PARENT_WATCH_ROLE") != "" {
 		os.Exit(m.Run()) // a helper of TestWatchParentExit: it needs no binaries
