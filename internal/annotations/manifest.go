@@ -111,10 +111,9 @@ type Tool struct {
 	// [StreamStdout], [StreamStderr] or [StreamNone].
 	Progress string
 
-	cli      *CLI
-	schema   *jsonschema.Schema
-	resolved *jsonschema.Resolved
-	byName   map[string]*Param
+	cli    *CLI
+	schema *jsonschema.Schema
+	byName map[string]*Param
 }
 
 // StdinSource is where a tool's stdin comes from: exactly one of Env (the

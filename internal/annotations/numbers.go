@@ -80,30 +80,6 @@ func numberText(typ string, v any) (string, error) {
 	return r.RatString(), nil
 }
 
-// floatsForSchema is args with every json.Number as a float64, for the JSON
-// Schema pass (jsonschema-go types a json.Number as a string). The exact
-// checks have run before it; this copy is only for the schema's contract.
-func floatsForSchema(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, _ := strconv.ParseFloat(x.String(), 64)
-		return f
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = floatsForSchema(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = floatsForSchema(e)
-		}
-		return out
-	}
-	return v
-}
-
 // sameValue compares an argument with an enum value: numbers by value
 // (2025 equals 2025.0), anything else by its text.
 func sameValue(enum, v any) bool {

@@ -41,11 +41,7 @@ func (t *Tool) buildSchema() error {
 			s.DependentRequired[prm.Name] = prm.Requires
 		}
 	}
-	rs, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
-	if err != nil {
-		return err
-	}
-	t.schema, t.resolved = s, rs
+	t.schema = s
 	return nil
 }
 
@@ -89,9 +85,11 @@ func (e *ValidationError) Error() string {
 // defaults applied. raw may be empty or null for a tool without required
 // parameters. Errors are [*ValidationError] and name the field.
 //
-// The per-parameter checks are exact and say what is wrong in words a
-// model can act on; the tool's JSON Schema — what the host was told — then
-// checks the whole object, so the two can never disagree silently.
+// The checks are exact (numbers as written, never as float64) and say what
+// is wrong in words a model can act on. They enforce exactly what the
+// tool's input schema tells the host: a fuzz test (FuzzValidateAgrees)
+// holds them to a JSON Schema validator's verdict, so the schema is not
+// resolved and run again on every call.
 func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
 	var v any
 	if len(bytes.TrimSpace(raw)) == 0 {
@@ -142,9 +140,6 @@ func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
 		}
 		return Args{}, &ValidationError{Field: missing[0], Msg: msg}
 	}
-	if err := t.resolved.Validate(floatsForSchema(args)); err != nil {
-		return Args{}, &ValidationError{Msg: cleanSchemaError(err)}
-	}
 	for i := range t.Params {
 		prm := &t.Params[i]
 		if _, present := args[prm.Name]; !present && prm.Default != nil {
@@ -188,16 +183,4 @@ func (t *Tool) paramList() string {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// cleanSchemaError keeps the reason of a jsonschema-go error and drops the
-// "validating <path>: " prefixes it nests.
-func cleanSchemaError(err error) string {
-	parts := strings.Split(err.Error(), ": ")
-	for i, part := range parts {
-		if !strings.HasPrefix(part, "validating") {
-			return strings.Join(parts[i:], ": ")
-		}
-	}
-	return err.Error()
 }
