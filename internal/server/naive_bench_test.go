@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -238,4 +240,66 @@ func BenchmarkStartVsNaive(b *testing.B) {
 	b.ReportMetric(median(naive), "ms-naive")
 	b.ReportMetric(median(aeat), "ms-aeat")
 	b.ReportMetric(median(aeat)-median(naive), "ms-over-naive")
+}
+
+// BenchmarkIdleMemory: what a served but idle aeat-mcp holds — its own
+// resident size after initialize and one call (MiB-server-rss), and the
+// lifeline's private memory (MiB-lifeline-private), the part it does not
+// share with the server's binary pages. Targets: ≤ 12 and ≤ 2.
+func BenchmarkIdleMemory(b *testing.B) {
+	var server, lifeline []float64
+	for b.Loop() {
+		cmd := aeatCmd(b)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		callEcho(b, cs)
+		time.Sleep(200 * time.Millisecond)
+		pid := cmd.Process.Pid
+		server = append(server, float64(procKB(b, pid, "status", "VmRSS:"))/1024)
+		lifelinePid := 0
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			if strings.HasPrefix(string(cmdline), "aeat-mcp-lifeline\x00") && ppidOf(e.Name()) == pid {
+				lifelinePid, _ = strconv.Atoi(e.Name())
+			}
+		}
+		if lifelinePid == 0 {
+			b.Fatal("no lifeline found")
+		}
+		priv := procKB(b, lifelinePid, "smaps_rollup", "Private_Clean:") + procKB(b, lifelinePid, "smaps_rollup", "Private_Dirty:")
+		lifeline = append(lifeline, float64(priv)/1024)
+		cs.Close()
+	}
+	b.ReportMetric(median(server), "MiB-server-rss")
+	b.ReportMetric(median(lifeline), "MiB-lifeline-private")
+}
+
+func procKB(b *testing.B, pid int, file, key string) int {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/" + file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, key); ok {
+			n, _ := strconv.Atoi(strings.Fields(rest)[0])
+			return n
+		}
+	}
+	b.Fatalf("no %s in /proc/%d/%s", key, pid, file)
+	return 0
+}
+
+func ppidOf(pid string) int {
+	raw, _ := os.ReadFile("/proc/" + pid + "/stat")
+	s := string(raw)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
 }
