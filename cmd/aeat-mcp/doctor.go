@@ -58,11 +58,8 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 	} else {
 		ok("a call's process tree is tracked by %s", report.Tree)
 		for _, m := range report.Mechanisms {
-			state := "unavailable"
-			switch {
-			case m.Used:
-				state = "used"
-			case m.Available:
+			state := m.State()
+			if state == "available" {
 				state = "available, not used"
 			}
 			detail := ""

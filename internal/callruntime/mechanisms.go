@@ -53,6 +53,17 @@ type MechanismStatus struct {
 	Detail    string    `json:"detail,omitempty"`
 }
 
+// State is "used", "available" (and not used) or "unavailable".
+func (s MechanismStatus) State() string {
+	switch {
+	case s.Used:
+		return "used"
+	case s.Available:
+		return "available"
+	}
+	return "unavailable"
+}
+
 // Report is what a Runner found at start-up and what it uses, for a doctor
 // command and for logs.
 type Report struct {
@@ -79,14 +90,7 @@ func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "platform %s, tree tracked by %s\n", r.Platform, r.Tree)
 	for _, s := range r.Mechanisms {
-		state := "unavailable"
-		switch {
-		case s.Used:
-			state = "used"
-		case s.Available:
-			state = "available"
-		}
-		fmt.Fprintf(&b, "  %-14s %-11s %s\n", s.Mechanism, state, s.Detail)
+		fmt.Fprintf(&b, "  %-14s %-11s %s\n", s.Mechanism, s.State(), s.Detail)
 	}
 	for _, l := range r.Limits {
 		fmt.Fprintf(&b, "  limit: %s\n", l)

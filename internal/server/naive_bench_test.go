@@ -102,6 +102,12 @@ func memoryPair(b *testing.B) pair {
 	return pair{naive: connect(naiveServer(fakecli)), aeat: connect(newServer(b, nil).MCP())}
 }
 
+// pairModes are the two ways the servers are reached.
+var pairModes = []struct {
+	name string
+	open func(*testing.B) pair
+}{{"stdio", stdioPair}, {"inmemory", memoryPair}}
+
 var echoParams = &mcp.CallToolParams{Name: "read_echo", Arguments: map[string]any{"text": "hola"}}
 
 func callEcho(b *testing.B, cs *mcp.ClientSession) {
@@ -119,10 +125,7 @@ func callEcho(b *testing.B, cs *mcp.ClientSession) {
 // binaries and in memory. x-naive is the ratio of the medians; the target
 // is ≤ 1.00.
 func BenchmarkVsNaive(b *testing.B) {
-	for _, mode := range []struct {
-		name string
-		open func(*testing.B) pair
-	}{{"stdio", stdioPair}, {"inmemory", memoryPair}} {
+	for _, mode := range pairModes {
 		b.Run(mode.name, func(b *testing.B) {
 			p := mode.open(b)
 			defer p.close()
@@ -158,10 +161,7 @@ func BenchmarkVsNaive(b *testing.B) {
 // between the two servers; x-naive-throughput is aeat-mcp's calls per
 // second over the naive server's (target ≥ 1.00).
 func BenchmarkThroughputVsNaive(b *testing.B) {
-	for _, mode := range []struct {
-		name string
-		open func(*testing.B) pair
-	}{{"stdio", stdioPair}, {"inmemory", memoryPair}} {
+	for _, mode := range pairModes {
 		b.Run(mode.name, func(b *testing.B) {
 			p := mode.open(b)
 			defer p.close()
