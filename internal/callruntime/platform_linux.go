@@ -40,6 +40,8 @@ type linuxPlatform struct {
 	life       *lifeline // read only after lifeReady
 	lifeDetail string
 
+	zombies *zombieReaper // the /proc-walk path only
+
 	// startMu serialises process starts (read side) with /proc walks
 	// that may reap adopted orphans (write side): a child forked but not
 	// yet registered as a leader must never be taken for an orphan.
@@ -128,6 +130,9 @@ func newPlatform(disabled map[Mechanism]bool) (platform, error) {
 		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, descendants that left the process group (a browser started with setsid) survive: no writable cgroup v2")
 	}
 	p.rep = rep
+	if p.home == nil && p.subreap {
+		p.startZombieReaper()
+	}
 	return p, nil
 }
 
@@ -168,6 +173,7 @@ func (p *linuxPlatform) close() error {
 	var err error
 	if p.home == nil && p.subreap {
 		p.sweepUnowned()
+		p.stopZombieReaper()
 	}
 	if life := p.lifeline(); life != nil {
 		err = life.close()
@@ -327,12 +333,16 @@ func (p *linuxPlatform) sweepUnowned() {
 			if !p.adopted(pi, self) {
 				continue
 			}
-			if n, sure := p.owners(pi); sure || n > 0 {
-				continue
-			}
 			if pi.zombie() {
+				// Dead already, whoever owned it: reap it. A call in
+				// flight that tracks it sees it gone; left to its owner,
+				// a zombie killed by one call's sweep while another was
+				// still in flight outlived both calls.
 				var ws unix.WaitStatus
 				_, _ = unix.Wait4(pi.pid, &ws, unix.WNOHANG, nil)
+				continue
+			}
+			if n, sure := p.owners(pi); sure || n > 0 {
 				continue
 			}
 			left++
