@@ -103,7 +103,6 @@ func TestAdditions_Render(t *testing.T) {
 	inv, err = rm.Render(args, true)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"app", "ledger", "remove", "--note=s3cret", "--yes", "--", "-42"}, inv.Argv[5:])
-	assert.Equal(t, "profile=casa, lang=es, entry=-42, dry_run=false, verbose=true, note="+annotations.Mask, rm.Describe(args))
 
 	// A param that is the tool's stdin never reaches argv.
 	np := m.Tools[2]

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -274,13 +273,4 @@ func (e *Error) Error() string {
 		lines[i] = src + ": " + p.String()
 	}
 	return strings.Join(lines, "\n")
-}
-
-// Gives reports whether every call of the tool puts flag on the command
-// line: in its command, or through a required param.
-func (t *Tool) Gives(flag string) bool {
-	if slices.Contains(t.Command, flag) {
-		return true
-	}
-	return slices.ContainsFunc(t.Params, func(p Param) bool { return p.Flag == flag && p.Required })
 }

@@ -1,9 +1,5 @@
 package annotations
 
-import (
-	"strings"
-)
-
 // Mask stands for a sensitive value wherever aeat-mcp shows arguments.
 const Mask = "••••"
 
@@ -141,27 +137,4 @@ func sameArg(a, b any) bool {
 		return true
 	}
 	return sameValue(a, b)
-}
-
-// Describe is the arguments as a person reads them in a question:
-// "year=2025, period=1T", sensitive values masked, in params order.
-func (t *Tool) Describe(args Args) string {
-	var parts []string
-	for i := range t.Params {
-		prm := &t.Params[i]
-		v, ok := args.Get(prm.Name)
-		if !ok {
-			continue
-		}
-		text := Mask
-		if !prm.Sensitive {
-			if vals, err := prm.values(v); err == nil && vals != nil {
-				text = strings.Join(vals, ",")
-			} else {
-				text = numberString(v)
-			}
-		}
-		parts = append(parts, prm.Name+"="+text)
-	}
-	return strings.Join(parts, ", ")
 }

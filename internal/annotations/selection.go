@@ -41,9 +41,6 @@ func ParseSelection(patterns []string) (Selection, error) {
 	return s, nil
 }
 
-// IsAll reports whether the selection keeps every tool.
-func (s Selection) IsAll() bool { return len(s.include) == 0 && len(s.exclude) == 0 }
-
 // Selects reports whether the tool called name is selected.
 func (s Selection) Selects(name string) bool {
 	for _, g := range s.exclude {
