@@ -194,7 +194,6 @@ const (
 )
 
 var (
-	nameRE = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
 	flagRE = regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 )
 

@@ -142,10 +142,8 @@ func position(data []byte, offset int64) (line, col int) {
 }
 
 var (
-	envNameRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	envPassRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\*?$`)
-	meaningRE   = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
-	paramNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+	envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	envPassRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\*?$`)
 )
 
 func (p *parser) cli(raw json.RawMessage) CLI {
@@ -229,8 +227,8 @@ func (p *parser) exitCodes(obj map[string]json.RawMessage, field string) map[int
 			continue
 		}
 		var ec ExitCode
-		if p.require(e, f, "meaning", &ec.Meaning, "a string", ": a short word for programs (\"auth\", \"locked\")") && !meaningRE.MatchString(ec.Meaning) {
-			p.fail(f+".meaning", "%q must match %s (a word programs can test)", ec.Meaning, meaningRE)
+		if p.require(e, f, "meaning", &ec.Meaning, "a string", ": a short word for programs (\"auth\", \"locked\")") && !validMeaning(ec.Meaning) {
+			p.fail(f+".meaning", "%q must match %s (a word programs can test)", ec.Meaning, meaningPattern)
 		}
 		p.decode(e, f, "retryable", &ec.Retryable, "true or false")
 		p.decode(e, f, "hint", &ec.Hint, "a string")
@@ -274,7 +272,7 @@ func (p *parser) toolAt(raw json.RawMessage, i int, cli *CLI) *Tool {
 	if !p.require(obj, field, "name", &t.Name, "a string", "") {
 		return nil
 	}
-	if !nameRE.MatchString(t.Name) {
+	if !validToolName(t.Name) {
 		p.fail(field+".name", "%q must match ^[a-z0-9_]{1,64}$ (lower-case letters, digits, underscores)", t.Name)
 		return nil
 	}

@@ -70,8 +70,8 @@ func (p *parser) paramType(obj map[string]json.RawMessage, field string, prm *Pa
 	if p.require(obj, field, "name", &prm.Name, "a string", "") && p.declared != nil {
 		p.declared[prm.Name] = true
 	}
-	if prm.Name != "" && !paramNameRE.MatchString(prm.Name) {
-		p.fail(field+".name", "%q must match %s", prm.Name, paramNameRE)
+	if prm.Name != "" && !validParamName(prm.Name) {
+		p.fail(field+".name", "%q must match %s", prm.Name, paramNamePattern)
 	}
 	if p.require(obj, field, "type", &prm.Type, "a string", fmt.Sprintf(" (one of %s)", strings.Join(typeNames, ", "))) &&
 		scalarTypes[prm.Type] == nil && !prm.IsArray() {
