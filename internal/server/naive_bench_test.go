@@ -3,10 +3,8 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -209,31 +207,15 @@ func BenchmarkThroughputVsNaive(b *testing.B) {
 // initialize, alternating; ms-over-naive is the difference of the medians
 // (target ≤ 1 ms).
 func BenchmarkStartVsNaive(b *testing.B) {
-	start := func(cmd *exec.Cmd) float64 {
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		t0 := time.Now()
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		_, _ = io.WriteString(in, initLine+"\n")
-		if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
-			b.Fatal(err)
-		}
-		d := float64(time.Since(t0)) / 1e6
-		in.Close()
-		_ = cmd.Wait()
-		return d
-	}
 	var naive, aeat []float64
 	i := 0
 	for b.Loop() {
 		if i%2 == 0 {
-			naive = append(naive, start(naiveCmd()))
-			aeat = append(aeat, start(aeatCmd(b)))
+			naive = append(naive, msToInitialize(b, naiveCmd()))
+			aeat = append(aeat, msToInitialize(b, aeatCmd(b)))
 		} else {
-			aeat = append(aeat, start(aeatCmd(b)))
-			naive = append(naive, start(naiveCmd()))
+			aeat = append(aeat, msToInitialize(b, aeatCmd(b)))
+			naive = append(naive, msToInitialize(b, naiveCmd()))
 		}
 		i++
 	}
