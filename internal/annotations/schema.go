@@ -58,9 +58,6 @@ func (a Args) Get(name string) (any, bool) {
 	return v, ok
 }
 
-// Len is the number of arguments given or defaulted.
-func (a Args) Len() int { return len(a.values) }
-
 // MarshalJSON writes the arguments as one object, keys sorted: the same
 // arguments always give the same bytes.
 func (a Args) MarshalJSON() ([]byte, error) { return json.Marshal(a.values) }
