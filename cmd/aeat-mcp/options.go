@@ -36,6 +36,7 @@ type options struct {
 	detachAfter    time.Duration
 	keepResults    time.Duration
 	dedupe         bool
+	tasks          bool
 	askToExtend    bool
 	maxResultBytes int
 	maxMemoryMiB   int64
@@ -63,6 +64,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.keepResults, "keep-results", runs.DefaultKeep, "how long a finished run's result is kept for aeat_mcp_wait")
 	fs.BoolVar(&o.askToExtend, "ask-to-extend", true, "at a run's ceiling, ask the person (where the host can) whether it may have as long again, once")
 	fs.BoolVar(&o.dedupe, "dedupe", true, "a MUTATE or LIVE call identical to one in progress joins it instead of running twice")
+	fs.BoolVar(&o.tasks, "tasks", true, "serve MUTATE and LIVE calls as MCP Tasks to hosts that speak them (2025-11-25 tasks, the 2026-07-28 extension); false: ordinary calls with detach-and-wait for every host")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
 	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see (repeatable)")
@@ -234,6 +236,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		DetachAfter:    o.detachAfter,
 		KeepResults:    o.keepResults,
 		NoDedupe:       !o.dedupe,
+		NoTasks:        !o.tasks,
 		AskToExtend:    o.askToExtend,
 		MaxResultBytes: o.maxResultBytes,
 		MemoryLimit:    o.maxMemoryMiB << 20,

@@ -16,6 +16,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
+	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,12 +30,16 @@ func (s *Server) handler(t *annotations.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		c := &call{s: s, t: t, req: req, begin: time.Now(), p: s.cfg.Printer}
 		c.o = Outcome{Tool: t.Name, Tier: string(t.Tier()), TimeoutSeconds: seconds(t, s.cfg.Ceilings)}
+		if m, ok := tasks.MarkOf(req.Params.Meta); ok && s.tasks != nil {
+			c.mark = &m
+		}
 		defer func() {
 			if r := recover(); r != nil {
 				s.cfg.Logger.Error("panic in a tool call", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				c.o.Code = CodeInternal
 				res, err = c.finish(c.p.Sprintf(i18n.Internal, t.Name, fmt.Sprint(r)), nil), nil
 			}
+			res = c.asked(res)
 		}()
 		return c.run(ctx), nil
 	}
@@ -51,6 +56,8 @@ type call struct {
 	ext   *extension // what happened at the run's ceiling
 	// cliError is the CLI's own error report (error_output "json").
 	cliError map[string]any
+	// mark is set when the host may be answered with a task (tasks.go).
+	mark *tasks.Mark
 }
 
 // run takes a call through its stages: validate → gate → run (slot →
@@ -76,7 +83,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 		key = c.binding(args)
 		// A run already under way was confirmed when it started.
 		if r, ok := s.runs.Joinable(key); ok {
-			return c.observe(ctx, r, true, false)
+			return c.follow(ctx, r, true, false)
 		}
 	}
 	confirmed, ask, refusal := c.gate(ctx, args)
@@ -103,7 +110,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 		res = c.execute(rctx, r, inv.Argv, s.stdin(t, inv))
 		return res, stateOf(res)
 	})
-	return c.observe(ctx, r, joined, !joined)
+	return c.follow(ctx, r, joined, !joined)
 }
 
 // execute is a run's work: a slot of the tool's tier, the working

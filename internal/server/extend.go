@@ -7,6 +7,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -25,10 +26,11 @@ const defaultAskWait = 60 * time.Second
 // extendID is the id of the extension question's field.
 const extendID = "extend"
 
-// observer is a request waiting for a run: a person may be asked through
-// its session.
+// observer is a request waiting for a run, or following it as a task: a
+// person may be asked through its session or its task.
 type observer struct {
-	req *mcp.CallToolRequest
+	req  *mcp.CallToolRequest
+	task *tasks.Task // set when the request made the run a task
 }
 
 // extension records what happened at a run's ceiling, for the refusal.
@@ -92,16 +94,18 @@ func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCa
 	}
 }
 
-// askable returns an observer of r whose host can be asked through its
-// session (elicitation on a protocol before 2026-07-28), or nil. A detached
-// run that nobody waits for has none.
+// askable returns an observer of r whose host can be asked — through its
+// session (elicitation on a protocol before 2026-07-28), or as a
+// 2026-07-28 task's input request — or nil. A detached run that nobody
+// waits for has none.
 func askable(r *run) *observer {
 	for _, v := range r.Observers() {
 		o, ok := v.(*observer)
 		if !ok {
 			continue
 		}
-		if version, canAsk := negotiated(o.req); canAsk && version < multiRoundTripVersion {
+		version, canAsk := negotiated(o.req)
+		if canAsk && (version < multiRoundTripVersion || o.task != nil && o.task.Gen == tasks.V2) {
 			return o
 		}
 	}
@@ -114,7 +118,7 @@ func (c *call) askToExtend(ctx context.Context, o *observer, r *run) bool {
 	ctx, cancel := context.WithTimeout(ctx, c.s.askWait)
 	defer cancel()
 	ceiling := int(r.Ceiling().Seconds())
-	res, err := o.req.Session.Elicit(ctx, &mcp.ElicitParams{
+	res, err := o.elicit(ctx, &mcp.ElicitParams{
 		Mode:    "form",
 		Message: c.p.Sprintf(i18n.ExtendPrompt, c.t.Title, r.Tool, int(time.Since(r.Started).Seconds()), ceiling),
 		RequestedSchema: &jsonschema.Schema{

@@ -118,21 +118,28 @@ func (p *progress) send() {
 	value := math.Max(math.Round(elapsed.Seconds()*1000)/1000, p.last+0.001)
 	p.last = value
 	p.sentAt = time.Now()
-	line, waiting := r.Status()
-	var msg string
-	if waiting {
-		msg = p.pr.Sprintf(i18n.ProgressWaiting, r.Tool, p.pr.Tier(r.Tier), int(elapsed.Seconds()))
-	} else {
-		msg = p.pr.Sprintf(i18n.ProgressRunning, r.Tool, int(elapsed.Seconds()), int(r.Ceiling().Seconds()))
-		if line != "" {
-			msg += " — " + line
-		}
-	}
+	msg := statusText(p.pr, r)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = p.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 		ProgressToken: p.token, Progress: value, Total: r.Ceiling().Seconds(), Message: msg,
 	})
+}
+
+// statusText is what a run in progress is doing, for a person: its time
+// against its ceiling and its latest output line, or that it waits for a
+// slot. Progress messages and a task's status message say it.
+func statusText(pr *i18n.Printer, r *run) string {
+	elapsed := time.Since(r.Started)
+	line, waiting := r.Status()
+	if waiting {
+		return pr.Sprintf(i18n.ProgressWaiting, r.Tool, pr.Tier(r.Tier), int(elapsed.Seconds()))
+	}
+	msg := pr.Sprintf(i18n.ProgressRunning, r.Tool, int(elapsed.Seconds()), int(r.Ceiling().Seconds()))
+	if line != "" {
+		msg += " — " + line
+	}
+	return msg
 }
 
 // close stops the reporter and waits for a notification in flight.

@@ -26,6 +26,10 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	ended := make(chan struct{})
 	t := &StdioTransport{In: in, Out: out, Drain: s.cfg.Drain, OnDrainExpired: s.Shutdown,
 		OnEnd: func() { close(ended) }, Logger: s.cfg.Logger}
+	if s.tasks != nil {
+		t.Tasks, t.TaskTools = s.tasks, s.taskTool
+		s.tasks.SetNotifier(t.Notify)
+	}
 
 	// A signal or a dead parent leaves stdin open, so Run must be ended
 	// too — after the calls: the SDK's Run does not cancel handlers, it

@@ -28,6 +28,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
+	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -96,6 +97,10 @@ type Config struct {
 	// NoDedupe turns off joining: by default a MUTATE or LIVE call with the
 	// same tool and arguments as a run in progress joins that run.
 	NoDedupe bool
+	// NoTasks turns off MCP Tasks: by default a host that speaks them gets
+	// its MUTATE and LIVE calls as tasks (DESIGN.md §9); with NoTasks every
+	// host gets ordinary calls, detached after DetachAfter.
+	NoTasks bool
 	// Drain is how long requests read before the host closed our stdin may
 	// still run before they are stopped and answered "cancelled". If zero,
 	// DefaultDrain.
@@ -124,6 +129,8 @@ type Server struct {
 
 	// runs are the calls' work, kept beyond the requests that started them.
 	runs *runs.Registry[*mcp.CallToolResult]
+	// tasks are the runs hosts follow as MCP Tasks; nil with NoTasks.
+	tasks *tasks.Table
 
 	// questions are the open confirmation questions (multi round-trip).
 	questions   *questions
@@ -178,6 +185,12 @@ func New(cfg Config) (*Server, error) {
 		slots: map[annotations.Tier]chan struct{}{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait}
 	s.questions = newQuestions(s.confirmWait)
 	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults}
+	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}} // the SDK's default
+	if !cfg.NoTasks {
+		s.tasks = tasks.NewTable(tasks.Options{Keep: cfg.KeepResults, Grace: killGrace(cfg) + time.Second,
+			Describe: func(r *run) string { return statusText(cfg.Printer, r) }})
+		caps.AddExtension(tasks.ExtensionID, nil)
+	}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
 	s.env = BuildEnv(cfg.Manifest.CLI, cfg.PassEnv, environ)
 	s.missingEnv, s.stdinEnv = checkEnv(cfg.Manifest, s.env, environ)
@@ -189,7 +202,7 @@ func New(cfg Config) (*Server, error) {
 		s.slots[tier] = make(chan struct{}, n)
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "aeat-mcp", Title: "aeat-mcp", Version: cfg.Version},
-		&mcp.ServerOptions{Instructions: s.instructions(), Logger: cfg.Logger})
+		&mcp.ServerOptions{Instructions: s.instructions(), Logger: cfg.Logger, Capabilities: caps})
 	for _, t := range s.Tools() {
 		s.tools[t.Name] = t
 		s.mcp.AddTool(mcpTool(t), s.handler(t))
@@ -245,6 +258,21 @@ func (s *Server) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// taskTool reports whether a tool may run as a task: an advertised MUTATE
+// or LIVE tool (a READ call is quick, and answered as it is).
+func (s *Server) taskTool(name string) bool {
+	t := s.tools[name]
+	return s.tasks != nil && t != nil && t.Tier() != annotations.Read
+}
+
+// killGrace is the SIGTERM-to-SIGKILL grace calls run with.
+func killGrace(cfg Config) time.Duration {
+	if cfg.KillGrace > 0 {
+		return cfg.KillGrace
+	}
+	return callruntime.DefaultKillGrace
 }
 
 // MCP returns the SDK server, for transports.

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -46,7 +47,11 @@ const drainStopped = 10 * time.Second
 //   - sends nothing for a request the client cancelled (the spec's SHOULD
 //     NOT; the SDK answers anyway);
 //   - when the input ends, answers every request already read before it
-//     reports the end (see Drain).
+//     reports the end (see Drain);
+//   - serves MCP Tasks, which the SDK does not speak, when Tasks is set:
+//     tasks/* requests are answered from the task table, and a tools/call
+//     that may become a task is marked for the call handler and, if the
+//     handler made one, answered with its handle (see tasks.go).
 type StdioTransport struct {
 	In  io.Reader
 	Out io.Writer
@@ -65,6 +70,12 @@ type StdioTransport struct {
 	// its input, after the drain.
 	OnEnd  func()
 	Logger *slog.Logger
+	// Tasks, if set, is the task table tasks/* requests are served from;
+	// nil serves no tasks (the SDK answers tasks/* "method not found").
+	Tasks *tasks.Table
+	// TaskTools reports whether a tool may be called as a 2025-11-25 task
+	// (execution.taskSupport "optional").
+	TaskTools func(name string) bool
 
 	mu   sync.Mutex
 	conn *stdioConn
@@ -107,6 +118,8 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		onEnd:     t.OnEnd,
 		pending:   map[jsonrpc.ID]*inbound{},
 		byRaw:     map[string]jsonrpc.ID{},
+		tasks:     t.Tasks,
+		taskTools: t.TaskTools,
 	}
 	t.mu.Lock()
 	t.conn = c
@@ -120,6 +133,10 @@ type inbound struct {
 	raw       json.RawMessage // the id as the client wrote it
 	method    string
 	cancelled bool // the client cancelled it: send nothing
+	// task: a tools/call marked as one that may become a task.
+	task bool
+	// stop ends a request the transport serves itself (tasks/*).
+	stop context.CancelFunc
 }
 
 type stdioConn struct {
@@ -149,6 +166,10 @@ type stdioConn struct {
 	byRaw    map[string]jsonrpc.ID
 	initDone bool // an initialize was answered with a result
 	initBusy bool // an initialize is in flight
+
+	tasks     *tasks.Table
+	taskTools func(string) bool
+	gen       tasks.Generation // of the initialized session (see generation)
 }
 
 func (c *stdioConn) SessionID() string { return "" }
@@ -240,6 +261,9 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 		if in.method == "initialize" {
 			c.initBusy = false
 			c.initDone = c.initDone || resp.Error == nil
+			if resp.Error == nil {
+				c.gen = tasks.GenerationOf(protocolVersionOf(resp.Result))
+			}
 		}
 	}
 	c.cmu.Unlock()
@@ -252,7 +276,15 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if in.cancelled {
 		return nil
 	}
-	return c.writeLine(encodeResponse(in.raw, resp.Result, resp.Error))
+	result := resp.Result
+	if c.tasks != nil && resp.Error == nil {
+		var sent string
+		result, sent = c.taskView(in, result)
+		if sent != "" {
+			defer c.tasks.MarkSent(sent)
+		}
+	}
+	return c.writeLine(encodeResponse(in.raw, result, resp.Error))
 }
 
 // encodeResponse builds a response line around the client's own id text.
@@ -417,17 +449,38 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 		}
 		return &jsonrpc.Request{Method: method, Params: w.Params}
 	}
-	own, refusal := c.admit(id, method)
+	params, marked := w.Params, false
+	if c.tasks != nil {
+		if tasks.IsMethod(method) {
+			c.serveTask(id, method, params)
+			return nil
+		}
+		if method == "tools/call" {
+			var rerr *jsonrpc.Error
+			if params, marked, rerr = c.markTask(params); rerr != nil {
+				c.reply(id, rerr.Code, rerr.Message)
+				return nil
+			}
+		}
+	}
+	own, refusal := c.admit(id, method, nil)
 	if refusal != "" {
 		c.reply(id, jsonrpc.CodeInvalidRequest, refusal)
 		return nil
 	}
-	return &jsonrpc.Request{ID: own, Method: method, Params: w.Params}
+	if marked {
+		c.cmu.Lock()
+		if in := c.pending[own]; in != nil {
+			in.task = true
+		}
+		c.cmu.Unlock()
+	}
+	return &jsonrpc.Request{ID: own, Method: method, Params: params}
 }
 
 // admit registers a request under an id of our own, or says why it is
 // refused.
-func (c *stdioConn) admit(raw json.RawMessage, method string) (jsonrpc.ID, string) {
+func (c *stdioConn) admit(raw json.RawMessage, method string, stop context.CancelFunc) (jsonrpc.ID, string) {
 	c.cmu.Lock()
 	defer c.cmu.Unlock()
 	if _, busy := c.byRaw[string(raw)]; busy {
@@ -441,7 +494,7 @@ func (c *stdioConn) admit(raw json.RawMessage, method string) (jsonrpc.ID, strin
 	}
 	c.seq++
 	own, _ := jsonrpc.MakeID(float64(c.seq)) // an int64 id; cannot fail
-	c.pending[own] = &inbound{raw: raw, method: method}
+	c.pending[own] = &inbound{raw: raw, method: method, stop: stop}
 	c.byRaw[string(raw)] = own
 	return own, ""
 }
@@ -461,11 +514,19 @@ func (c *stdioConn) cancelled(method string, params json.RawMessage) jsonrpc.Mes
 	}
 	c.cmu.Lock()
 	own, found := c.byRaw[string(raw)]
+	var stop context.CancelFunc
 	if found {
 		c.pending[own].cancelled = true
+		stop = c.pending[own].stop
 	}
 	c.cmu.Unlock()
 	if !found {
+		return nil
+	}
+	if stop != nil {
+		// A request the transport serves itself (tasks/result): the SDK
+		// never knew it.
+		stop()
 		return nil
 	}
 	p["requestId"], _ = json.Marshal(own.Raw())

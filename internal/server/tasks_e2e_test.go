@@ -1,0 +1,384 @@
+//go:build linux
+
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// MCP Tasks end to end: the built binary over real stdio, spoken to in raw
+// frames (no Go client speaks tasks), both generations.
+
+// taskClient drives a raw server: it numbers requests, and keeps the
+// notifications that arrive while it waits for an answer.
+type taskClient struct {
+	rs    *rawServer
+	next  int
+	meta  string // the _meta every request carries (2026-07-28)
+	notes []map[string]any
+}
+
+// v2Meta declares the 2026-07-28 protocol and, with tasks, the extension.
+func v2Meta(tasks, elicitation bool) string {
+	caps := map[string]any{}
+	if tasks {
+		caps["extensions"] = map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}
+	}
+	if elicitation {
+		caps["elicitation"] = map[string]any{"form": map[string]any{}}
+	}
+	m, _ := json.Marshal(map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "raw", "version": "1"},
+		"io.modelcontextprotocol/clientCapabilities": caps,
+	})
+	return string(m)
+}
+
+// request sends method with params (a JSON object's text, without braces
+// for _meta to join) and returns the answer's result or error.
+func (c *taskClient) request(t *testing.T, method, params string) (result, rpcErr map[string]any) {
+	t.Helper()
+	c.next++
+	id := c.next
+	fields := params
+	if c.meta != "" {
+		if fields != "" {
+			fields += ","
+		}
+		fields += `"_meta":` + c.meta
+	}
+	c.rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s}}`, id, method, fields))
+	for {
+		m := c.rs.recv(t)
+		if _, isNote := m["method"]; isNote && m["id"] == nil {
+			c.notes = append(c.notes, m)
+			continue
+		}
+		if m["id"] != float64(id) {
+			t.Fatalf("answer to another request: %v", m)
+		}
+		r, _ := m["result"].(map[string]any)
+		e, _ := m["error"].(map[string]any)
+		return r, e
+	}
+}
+
+func (c *taskClient) ok(t *testing.T, method, params string) map[string]any {
+	t.Helper()
+	r, e := c.request(t, method, params)
+	require.Nil(t, e, "%s %s", method, params)
+	require.NotNil(t, r)
+	return r
+}
+
+// refused sends a request that must be refused with code, and returns the
+// message.
+func (c *taskClient) refused(t *testing.T, code float64, method, params string) string {
+	t.Helper()
+	r, e := c.request(t, method, params)
+	require.Nil(t, r, "%s %s: expected error %v", method, params, code)
+	require.Equal(t, code, e["code"], "%v", e)
+	return e["message"].(string)
+}
+
+// poll gets the task until its status is one of want.
+func (c *taskClient) poll(t *testing.T, id string, want ...string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		r := c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))
+		for _, w := range want {
+			if r["status"] == w {
+				return r
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task %s stayed %v, want %v", id, r["status"], want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func outcomeOf(res map[string]any) map[string]any {
+	meta, _ := res["_meta"].(map[string]any)
+	o, _ := meta[OutcomeKey].(map[string]any)
+	return o
+}
+
+// sameResult: what a task hands out is what the ordinary call returned —
+// text, structured content, error flag, outcome (but its duration).
+func sameResult(t *testing.T, want, got map[string]any) {
+	t.Helper()
+	assert.Equal(t, want["content"], got["content"])
+	assert.Equal(t, want["structuredContent"], got["structuredContent"])
+	assert.Equal(t, want["isError"], got["isError"])
+	wo, gotO := outcomeOf(want), outcomeOf(got)
+	delete(wo, "duration_ms")
+	delete(gotO, "duration_ms")
+	assert.Equal(t, wo, gotO)
+}
+
+func startV1(t *testing.T, args ...string) *taskClient {
+	t.Helper()
+	c := &taskClient{rs: startRaw(t, args...)}
+	r := c.ok(t, "initialize", `"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}`)
+	caps := r["capabilities"].(map[string]any)
+	require.Equal(t, map[string]any{"list": map[string]any{}, "cancel": map[string]any{},
+		"requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}, caps["tasks"])
+	c.rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+func TestE2E_TasksV1(t *testing.T) {
+	c := startV1(t)
+
+	t.Run("tools say which may run as tasks", func(t *testing.T) {
+		tools := c.ok(t, "tools/list", "")["tools"].([]any)
+		support := map[string]any{}
+		for _, raw := range tools {
+			tool := raw.(map[string]any)
+			support[tool["name"].(string)] = tool["execution"]
+		}
+		optional := map[string]any{"taskSupport": "optional"}
+		assert.Equal(t, optional, support["live_pull"])
+		assert.Equal(t, optional, support["mutate_store"])
+		assert.Nil(t, support["read_echo"], "a READ tool runs as an ordinary call")
+		assert.Nil(t, support["aeat_mcp_wait"])
+	})
+
+	t.Run("create, poll, result: the ordinary call's result", func(t *testing.T) {
+		created := c.ok(t, "tools/call", `"name":"live_quick","arguments":{},"task":{"ttl":60000},"_meta":{"progressToken":"p1"}`)
+		task := created["task"].(map[string]any)
+		id := task["taskId"].(string)
+		assert.Regexp(t, `^r-[0-9a-f]{16}$`, id, "the task id is the run id")
+		assert.Equal(t, "working", task["status"])
+		assert.GreaterOrEqual(t, task["ttl"], 60000.0)
+		assert.NotZero(t, task["pollInterval"])
+		for _, k := range []string{"createdAt", "lastUpdatedAt"} {
+			_, err := time.Parse(time.RFC3339, task[k].(string))
+			assert.NoError(t, err, k)
+		}
+		got := c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))
+		assert.Contains(t, []any{"working", "completed"}, got["status"])
+
+		res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id)) // blocks until the end
+		assert.Equal(t, map[string]any{"taskId": id}, res["_meta"].(map[string]any)["io.modelcontextprotocol/related-task"])
+		assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+		assert.Equal(t, "completed", c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))["status"])
+
+		sync := c.ok(t, "tools/call", `"name":"live_quick","arguments":{}`)
+		assert.NotContains(t, sync, "task", "a call without \"task\" is answered as before")
+		sameResult(t, sync, res)
+
+		var statuses []any
+		progress := 0
+		for _, n := range c.notes {
+			switch n["method"] {
+			case "notifications/tasks/status":
+				p := n["params"].(map[string]any)
+				if p["taskId"] == id {
+					statuses = append(statuses, p["status"])
+				}
+			case "notifications/progress":
+				if n["params"].(map[string]any)["progressToken"] == "p1" {
+					progress++
+				}
+			}
+		}
+		assert.Contains(t, statuses, "completed")
+		assert.Positive(t, progress, "the progress token stays valid for the task's life")
+
+		list := c.ok(t, "tasks/list", "")["tasks"].([]any)
+		var ids []string
+		for _, l := range list {
+			ids = append(ids, l.(map[string]any)["taskId"].(string))
+		}
+		assert.Contains(t, ids, id)
+	})
+
+	t.Run("cancel kills the tree", func(t *testing.T) {
+		id := c.ok(t, "tools/call", `"name":"live_pull","arguments":{},"task":{}`)["task"].(map[string]any)["taskId"].(string)
+		waitForFakecli(t, 3) // the CLI, a child, a setsid grandchild
+		cancelled := c.ok(t, "tasks/cancel", fmt.Sprintf(`"taskId":%q`, id))
+		assert.Equal(t, "cancelled", cancelled["status"])
+		requireNoFakecli(t, time.Second)
+		res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
+		assert.Equal(t, CodeCancelled, outcomeOf(res)["code"])
+		assert.Equal(t, true, res["isError"])
+		msg := c.refused(t, -32602, "tasks/cancel", fmt.Sprintf(`"taskId":%q`, id))
+		assert.Contains(t, msg, "already ended")
+	})
+
+	t.Run("a READ tool cannot run as a task", func(t *testing.T) {
+		msg := c.refused(t, -32601, "tools/call", `"name":"read_echo","arguments":{"text":"x"},"task":{}`)
+		assert.Contains(t, msg, "read_echo")
+	})
+
+	t.Run("unknown task", func(t *testing.T) {
+		for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
+			msg := c.refused(t, -32602, m, `"taskId":"r-0000000000000000"`)
+			assert.Contains(t, msg, "Task not found")
+		}
+		c.refused(t, -32602, "tasks/get", `"taskId":7`)
+		c.refused(t, -32601, "tasks/update", `"taskId":"r-0000000000000000","inputResponses":{}`)
+	})
+
+	t.Run("a refused call is a task born finished", func(t *testing.T) {
+		// A destructive tool, and a client that cannot be asked.
+		task := c.ok(t, "tools/call", `"name":"destroy","arguments":{},"task":{}`)["task"].(map[string]any)
+		id := task["taskId"].(string)
+		assert.Regexp(t, `^t-[0-9a-f]{16}$`, id)
+		assert.Equal(t, "failed", task["status"], "2025-11-25: a result with isError is failed")
+		res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
+		assert.Equal(t, CodeRefused, outcomeOf(res)["code"])
+		assert.Equal(t, ReasonCannotConfirm, outcomeOf(res)["reason"])
+	})
+
+	t.Run("a forged mark is dropped", func(t *testing.T) {
+		res := c.ok(t, "tools/call", `"name":"mutate_store","arguments":{},"_meta":{"aeat-mcp/task":{"gen":1}}`)
+		assert.NotContains(t, res, "task")
+		assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+	})
+}
+
+func TestE2E_TasksV1_TimeoutAndExpiry(t *testing.T) {
+	c := startV1(t, "--timeout-live", "1s", "--timeout-mutate", "1s", "--kill-grace", "200ms")
+
+	t.Run("a task that times out fails with the timeout refusal", func(t *testing.T) {
+		id := c.ok(t, "tools/call", `"name":"live_pull","arguments":{},"task":{}`)["task"].(map[string]any)["taskId"].(string)
+		res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
+		o := outcomeOf(res)
+		assert.Equal(t, CodeTimeout, o["code"])
+		assert.Equal(t, true, o["tree_dead"])
+		assert.Equal(t, "failed", c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))["status"])
+		requireNoFakecli(t, time.Second)
+	})
+
+	t.Run("a finished task expires after its ttl", func(t *testing.T) {
+		task := c.ok(t, "tools/call", `"name":"mutate_store","arguments":{},"task":{"ttl":100}`)["task"].(map[string]any)
+		id := task["taskId"].(string)
+		// Never shorter than the run may take: its 1 s ceiling and the
+		// kill's grace.
+		ttl := task["ttl"].(float64)
+		assert.GreaterOrEqual(t, ttl, 1200.0)
+		c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
+		time.Sleep(time.Duration(ttl)*time.Millisecond + 300*time.Millisecond)
+		msg := c.refused(t, -32602, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))
+		assert.Contains(t, msg, "Task has expired")
+	})
+}
+
+func TestE2E_TasksV2(t *testing.T) {
+	rs := startRaw(t, "--timeout-live", "1500ms", "--kill-grace", "200ms")
+	c := &taskClient{rs: rs, meta: v2Meta(true, false)}
+	caps := c.ok(t, "server/discover", "")["capabilities"].(map[string]any)
+	assert.Equal(t, map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}, caps["extensions"])
+	plain := &taskClient{rs: rs, meta: v2Meta(false, false)}
+	sync := func(name string) map[string]any {
+		plain.next = c.next + 1000
+		return plain.ok(t, "tools/call", fmt.Sprintf(`"name":%q,"arguments":{}`, name))
+	}
+
+	t.Run("create, poll to completion: the ordinary call's result", func(t *testing.T) {
+		h := c.ok(t, "tools/call", `"name":"live_quick","arguments":{}`)
+		assert.Equal(t, "task", h["resultType"])
+		id := h["taskId"].(string)
+		assert.Regexp(t, `^r-[0-9a-f]{16}$`, id)
+		assert.Equal(t, "working", h["status"])
+		assert.Positive(t, h["ttlMs"])
+		assert.Positive(t, h["pollIntervalMs"])
+		done := c.poll(t, id, "completed")
+		assert.Equal(t, "complete", done["resultType"])
+		res := done["result"].(map[string]any)
+		assert.Equal(t, "complete", res["resultType"])
+		want := sync("live_quick")
+		assert.NotEqual(t, "task", want["resultType"], "a client that did not declare tasks gets the result")
+		sameResult(t, want, res)
+	})
+
+	t.Run("a READ call is answered at once", func(t *testing.T) {
+		r := c.ok(t, "tools/call", `"name":"read_echo","arguments":{"text":"hi"}`)
+		assert.Equal(t, "complete", r["resultType"])
+		assert.Equal(t, CodeOK, outcomeOf(r)["code"])
+	})
+
+	t.Run("cancel kills the tree", func(t *testing.T) {
+		id := c.ok(t, "tools/call", `"name":"live_submit","arguments":{}`)["taskId"].(string)
+		waitForFakecli(t, 2) // the CLI and a setsid grandchild
+		ack := c.ok(t, "tasks/cancel", fmt.Sprintf(`"taskId":%q`, id))
+		assert.Equal(t, map[string]any{"resultType": "complete"}, ack)
+		requireNoFakecli(t, time.Second)
+		got := c.poll(t, id, "cancelled")
+		assert.NotContains(t, got, "result")
+	})
+
+	t.Run("a timeout completes with the refusal as the result", func(t *testing.T) {
+		id := c.ok(t, "tools/call", `"name":"live_pull","arguments":{}`)["taskId"].(string)
+		got := c.poll(t, id, "completed", "failed", "cancelled")
+		assert.Equal(t, "completed", got["status"], "2026-07-28 keeps failed for JSON-RPC errors")
+		res := got["result"].(map[string]any)
+		assert.Equal(t, true, res["isError"])
+		assert.Equal(t, CodeTimeout, outcomeOf(res)["code"])
+		requireNoFakecli(t, time.Second)
+	})
+
+	t.Run("errors", func(t *testing.T) {
+		assert.Contains(t, c.refused(t, -32602, "tasks/get", `"taskId":"r-0000000000000000"`), "Task not found")
+		assert.Contains(t, c.refused(t, -32602, "tasks/cancel", `"taskId":"r-0000000000000000"`), "Task not found")
+		c.refused(t, -32601, "tasks/result", `"taskId":"r-0000000000000000"`)
+		c.refused(t, -32601, "tasks/list", "")
+		msg := plain.refused(t, -32021, "tasks/get", `"taskId":"r-0000000000000000"`)
+		assert.Contains(t, msg, "io.modelcontextprotocol/tasks")
+	})
+}
+
+// TestE2E_TasksV2_AskBeforeTheKill: a task that reaches its ceiling asks its
+// requester, as an input request, whether it may go on; an answer to a
+// question it did not ask is refused and changes nothing; a yes extends the
+// run once.
+func TestE2E_TasksV2_AskBeforeTheKill(t *testing.T) {
+	rs := startRaw(t, "--timeout-live", "1s", "--kill-grace", "200ms")
+	c := &taskClient{rs: rs, meta: v2Meta(true, true)}
+	c.ok(t, "server/discover", "")
+	id := c.ok(t, "tools/call", `"name":"live_pull","arguments":{}`)["taskId"].(string)
+
+	forged := `"taskId":%q,"inputResponses":{"q-0000000000000000":{"action":"accept","content":{"extend":true}}}`
+	msg := c.refused(t, -32602, "tasks/update", fmt.Sprintf(forged, id))
+	assert.Contains(t, msg, "did not ask")
+
+	asking := c.poll(t, id, "input_required")
+	requests := asking["inputRequests"].(map[string]any)
+	require.Len(t, requests, 1)
+	var key string
+	for k, v := range requests {
+		key = k
+		req := v.(map[string]any)
+		assert.Equal(t, "elicitation/create", req["method"])
+		assert.Contains(t, req["params"].(map[string]any)["message"], "live_pull")
+	}
+	// A forged key while the real question is open: refused, the question
+	// stays open.
+	c.refused(t, -32602, "tasks/update", fmt.Sprintf(forged, id))
+	assert.Equal(t, "input_required", c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))["status"])
+
+	yes := fmt.Sprintf(`"taskId":%q,"inputResponses":{%q:{"action":"accept","content":{"extend":true}}}`, id, key)
+	assert.Equal(t, map[string]any{"resultType": "complete"}, c.ok(t, "tasks/update", yes))
+	c.refused(t, -32602, "tasks/update", yes) // a key answers once
+
+	got := c.poll(t, id, "completed")
+	res := got["result"].(map[string]any)
+	o := outcomeOf(res)
+	assert.Equal(t, CodeTimeout, o["code"])
+	assert.Equal(t, 2.0, o["timeout_seconds"], "extended once, by its ceiling")
+	text := res["content"].([]any)[0].(map[string]any)["text"].(string)
+	assert.True(t, strings.Contains(text, "given 1 s more, once"), text)
+	requireNoFakecli(t, time.Second)
+}

@@ -1,0 +1,527 @@
+// Package tasks serves MCP Tasks over runs: a long call answered with a task
+// handle at once, its state and final result collected later by polling.
+// Two generations are on the wire (DESIGN.md §9):
+//
+//   - [V1], the 2025-11-25 experimental core tasks: the client asks for a
+//     task with a "task" param on tools/call; tasks/get, tasks/result
+//     (blocks until the task ends, then the exact CallToolResult),
+//     tasks/list and tasks/cancel; notifications/tasks/status on changes.
+//   - [V2], the 2026-07-28 extension io.modelcontextprotocol/tasks
+//     (SEP-2663): the client declares the extension in a request's
+//     capabilities and the server decides whether to answer with a task;
+//     tasks/get (the final result inlined), tasks/update (answers to the
+//     task's input requests) and tasks/cancel.
+//
+// A task is a view of a [runs.Run] — its id is the run's id — plus what only
+// tasks have: a generation, a time to live, the requester's cancellation,
+// and the questions a task asks while it runs (input_required). A task that
+// a V1 requester asked for but that never became a run (arguments refused,
+// a person declined) is a task born finished, with that result.
+//
+// The package knows the wire shapes and the task table; it does not read
+// lines or decide which calls become tasks: the server's transport routes
+// the methods here and its call handler creates the tasks.
+package tasks
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"sync"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/runs"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Generation is which tasks protocol a task speaks.
+type Generation int
+
+const (
+	// None: the session negotiated no tasks.
+	None Generation = iota
+	// V1: the 2025-11-25 experimental core tasks.
+	V1
+	// V2: the 2026-07-28 extension io.modelcontextprotocol/tasks.
+	V2
+)
+
+func (g Generation) String() string {
+	switch g {
+	case V1:
+		return "2025-11-25"
+	case V2:
+		return "2026-07-28"
+	}
+	return "none"
+}
+
+// Run is a call's work, as the server's run registry holds it.
+type Run = runs.Run[*mcp.CallToolResult]
+
+// Status is a task's status on the wire.
+type Status string
+
+// The statuses of both generations.
+const (
+	Working       Status = "working"
+	InputRequired Status = "input_required"
+	Completed     Status = "completed"
+	Failed        Status = "failed"
+	Cancelled     Status = "cancelled"
+)
+
+// Terminal reports whether s is an end status.
+func (s Status) Terminal() bool { return s == Completed || s == Failed || s == Cancelled }
+
+// Defaults of a [Table].
+const (
+	DefaultPollInterval = time.Second
+	DefaultKeep         = runs.DefaultKeep
+	// DefaultMax bounds the tasks kept; the oldest finished go first.
+	DefaultMax = 1000
+	// maxExpired bounds the ids remembered as expired, to say "expired"
+	// rather than "not found".
+	maxExpired = 1000
+)
+
+// Options configure a [Table].
+type Options struct {
+	// PollInterval is suggested to requesters. If zero, DefaultPollInterval.
+	PollInterval time.Duration
+	// Keep is how long a task is kept past the end of its run's ceiling
+	// when the requester asks for no time to live (and always for V2). If
+	// zero, DefaultKeep.
+	Keep time.Duration
+	// Grace is added to a run's ceiling before a task may expire: the kill
+	// takes up to the kill grace after the ceiling.
+	Grace time.Duration
+	// Describe is the status message of a run in progress (its latest
+	// progress); nil leaves it out.
+	Describe func(*Run) string
+	// Max bounds the tasks kept. If zero, DefaultMax.
+	Max int
+}
+
+// Table holds a session's tasks.
+type Table struct {
+	opts Options
+
+	mu      sync.Mutex
+	tasks   map[string]*Task
+	order   []string // creation order, for tasks/list and eviction
+	expired map[string]struct{}
+	gone    []string // expired ids, oldest first
+	notify  func(method string, params any)
+}
+
+// NewTable returns an empty table.
+func NewTable(opts Options) *Table {
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = DefaultPollInterval
+	}
+	if opts.Keep <= 0 {
+		opts.Keep = DefaultKeep
+	}
+	if opts.Max <= 0 {
+		opts.Max = DefaultMax
+	}
+	return &Table{opts: opts, tasks: map[string]*Task{}, expired: map[string]struct{}{}}
+}
+
+// SetNotifier sets how notifications reach the requester (the transport's
+// writer); until it is set, none are sent.
+func (tb *Table) SetNotifier(notify func(method string, params any)) {
+	tb.mu.Lock()
+	tb.notify = notify
+	tb.mu.Unlock()
+}
+
+func (tb *Table) notifier() func(method string, params any) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return tb.notify
+}
+
+// Task is one task.
+type Task struct {
+	ID      string
+	Gen     Generation
+	Created time.Time
+
+	tb   *Table
+	run  *Run                // nil for a task born finished
+	born *mcp.CallToolResult // the result of a task born finished
+	ttl  time.Duration       // requested; 0: none requested
+	sent chan struct{}       // closed once the handle is on the wire
+
+	mu        sync.Mutex
+	updated   time.Time
+	last      Status // the status last observed, to date changes
+	cancelled bool   // a V1 requester cancelled it: it stays cancelled
+	asking    int    // V1: questions open through the session
+	pending   map[string]*question
+	changed   chan struct{} // signalled when asking or pending change
+	sentOnce  sync.Once
+}
+
+// question is a V2 input request waiting for its answer in tasks/update.
+type question struct {
+	request map[string]any // {"method": "elicitation/create", "params": …}
+	answer  chan *mcp.ElicitResult
+}
+
+// Create makes the task of run for a requester of generation gen, with the
+// time to live it asked for (0: none). A run that already has a task — a
+// call joined a run in progress — keeps it: the same id, whoever asks.
+func (tb *Table) Create(gen Generation, run *Run, ttl time.Duration) *Task {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	if t, ok := tb.tasks[run.ID]; ok {
+		return t
+	}
+	t := tb.add(run.ID, gen, ttl)
+	t.run = run
+	go t.watch()
+	return t
+}
+
+// Finished makes a task born finished with res: a V1 requester asked for a
+// task, and the call ended before any run started (refused, declined,
+// invalid arguments). The requester gets the result the ordinary call would
+// have given, through the task it asked for.
+func (tb *Table) Finished(gen Generation, res *mcp.CallToolResult, ttl time.Duration) *Task {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	t := tb.add(newID(), gen, ttl)
+	t.born = res
+	t.last = t.terminalStatus(res)
+	return t
+}
+
+// add registers a new task; tb.mu is held.
+func (tb *Table) add(id string, gen Generation, ttl time.Duration) *Task {
+	now := time.Now()
+	tb.evict(now)
+	t := &Task{ID: id, Gen: gen, Created: now, tb: tb, ttl: ttl, sent: make(chan struct{}),
+		updated: now, last: Working, changed: make(chan struct{}, 1)}
+	tb.tasks[id] = t
+	tb.order = append(tb.order, id)
+	return t
+}
+
+// MarkSent records that the handle of task id reached the requester (see
+// [Task.Sent]).
+func (tb *Table) MarkSent(id string) {
+	tb.mu.Lock()
+	t := tb.tasks[id]
+	tb.mu.Unlock()
+	if t != nil {
+		t.Sent()
+	}
+}
+
+// lookup finds a live task of generation gen by id; expired reports an id
+// that was a task and has expired. Expiry happens here: a finished task
+// whose time to live has passed is dropped.
+func (tb *Table) lookup(id string, gen Generation) (t *Task, expired bool) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	now := time.Now()
+	tb.evict(now)
+	if _, gone := tb.expired[id]; gone {
+		return nil, true
+	}
+	t = tb.tasks[id]
+	if t == nil || t.Gen != gen {
+		return nil, false
+	}
+	return t, false
+}
+
+// list returns the live tasks of generation gen, oldest first.
+func (tb *Table) list(gen Generation) []*Task {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	tb.evict(time.Now())
+	var out []*Task
+	for _, id := range tb.order {
+		if t := tb.tasks[id]; t != nil && t.Gen == gen {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// evict drops the finished tasks whose time to live has passed, then the
+// oldest finished while more than Max are kept. A task whose run is still
+// going is never dropped. tb.mu is held.
+func (tb *Table) evict(now time.Time) {
+	kept := tb.order[:0]
+	over := len(tb.order) - tb.opts.Max
+	for _, id := range tb.order {
+		t := tb.tasks[id]
+		if t.finished() && (now.Sub(t.Created) > t.ttlAt(now) || over > 0) {
+			over--
+			delete(tb.tasks, id)
+			tb.expired[id] = struct{}{}
+			tb.gone = append(tb.gone, id)
+			continue
+		}
+		kept = append(kept, id)
+	}
+	tb.order = kept
+	for len(tb.gone) > maxExpired {
+		delete(tb.expired, tb.gone[0])
+		tb.gone = tb.gone[1:]
+	}
+}
+
+// Sent records that the task's handle reached the requester: progress and
+// status notifications about it may follow now, not before.
+func (t *Task) Sent() { t.sentOnce.Do(func() { close(t.sent) }) }
+
+// Delivered is closed once the handle is on the wire.
+func (t *Task) Delivered() <-chan struct{} { return t.sent }
+
+// finished reports whether the task's work is over.
+func (t *Task) finished() bool {
+	if t.run == nil {
+		return true
+	}
+	select {
+	case <-t.run.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// ttlAt is the task's time to live from its creation. A requester's ttl is
+// honoured but never shorter than the run may take (its ceiling, extended
+// perhaps, and the kill's grace): a requester that takes the ttl as the
+// time after which to give up must not give up on a run that is still
+// allowed to finish. Without a request, the task is kept for Keep past
+// that.
+func (t *Task) ttlAt(time.Time) time.Duration {
+	var floor time.Duration
+	if t.run != nil {
+		// From the task's creation, a little after the run's start.
+		floor = t.run.Ceiling() + t.tb.opts.Grace
+	}
+	if t.ttl > 0 {
+		return max(t.ttl, floor)
+	}
+	return floor + t.tb.opts.Keep
+}
+
+// Result is the task's final result, once it has one.
+func (t *Task) Result() (*mcp.CallToolResult, bool) {
+	if t.run == nil {
+		return t.born, true
+	}
+	return t.run.Result()
+}
+
+// Done is closed when the task's work is over.
+func (t *Task) Done() <-chan struct{} {
+	if t.run == nil {
+		done := make(chan struct{})
+		close(done)
+		return done
+	}
+	return t.run.Done()
+}
+
+// terminalStatus maps a final result to a status. The generations differ
+// on a tool error: 2025-11-25 calls a result with isError "failed";
+// 2026-07-28 keeps "failed" for JSON-RPC errors and calls it "completed",
+// the error being in the result.
+func (t *Task) terminalStatus(res *mcp.CallToolResult) Status {
+	if res != nil && res.IsError && t.Gen == V1 {
+		return Failed
+	}
+	return Completed
+}
+
+// snapshot is a task's state at one moment.
+type snapshot struct {
+	status  Status
+	message string
+	updated time.Time
+	ttl     time.Duration
+	result  *mcp.CallToolResult // when terminal (nil for V2 cancelled)
+	inputs  map[string]any      // V2 input_required: the open questions
+}
+
+// snap computes the task's state now, and dates a change of status.
+func (t *Task) snap() snapshot {
+	now := time.Now()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var s snapshot
+	switch {
+	case t.run == nil:
+		s.status, s.result = t.last, t.born
+	default:
+		res, done := t.run.Result()
+		switch {
+		case t.cancelled:
+			s.status = Cancelled
+			if done {
+				s.result = res
+			}
+		case done && t.run.State() == runs.Cancelled:
+			s.status, s.result = Cancelled, res
+		case done:
+			s.status, s.result = t.terminalStatus(res), res
+		case len(t.pending) > 0 || t.asking > 0:
+			s.status = InputRequired
+		default:
+			s.status = Working
+		}
+	}
+	if s.status != t.last {
+		t.last, t.updated = s.status, now
+	}
+	s.updated = t.updated
+	s.ttl = t.ttlAt(now)
+	if s.status == InputRequired && len(t.pending) > 0 {
+		s.inputs = make(map[string]any, len(t.pending))
+		for k, q := range t.pending {
+			s.inputs[k] = q.request
+		}
+	}
+	switch {
+	case !s.status.Terminal() && t.tb.opts.Describe != nil:
+		s.message = t.tb.opts.Describe(t.run)
+	case s.result != nil:
+		s.message = summary(s.result)
+	}
+	return s
+}
+
+// watch sends a V1 requester notifications/tasks/status when the task's
+// status changes, from the moment its handle is on the wire until it ends.
+func (t *Task) watch() {
+	if t.Gen != V1 {
+		return
+	}
+	select {
+	case <-t.sent:
+	case <-t.run.Done():
+		return // the requester learns the end from the handle or a poll
+	}
+	wake, unwatch := t.run.Watch()
+	defer unwatch()
+	last := Working
+	for {
+		s := t.snap()
+		if s.status != last {
+			last = s.status
+			if notify := t.tb.notifier(); notify != nil {
+				notify(MethodStatusV1, t.v1Task(s))
+			}
+		}
+		if s.status.Terminal() {
+			return
+		}
+		select {
+		case <-wake:
+		case <-t.changed:
+		case <-t.run.Done():
+		}
+	}
+}
+
+func (t *Task) signal() {
+	select {
+	case t.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Asking marks a V1 task input_required while the server asks its
+// requester a question through the session (elicitation/create with the
+// related-task key); the returned function ends it.
+func (t *Task) Asking() (done func()) {
+	t.mu.Lock()
+	t.asking++
+	t.mu.Unlock()
+	t.signal()
+	return func() {
+		t.mu.Lock()
+		t.asking--
+		t.mu.Unlock()
+		t.signal()
+	}
+}
+
+// Ask puts a question to a V2 requester: the task turns input_required,
+// tasks/get shows the question under a key of its own, and the answer comes
+// in tasks/update. It returns the answer, or ctx's error when ctx ends
+// first (the run ended, or no answer in time).
+func (t *Task) Ask(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	key := "q-" + randomHex(8)
+	q := &question{
+		request: map[string]any{"method": "elicitation/create", "params": params},
+		answer:  make(chan *mcp.ElicitResult, 1),
+	}
+	t.mu.Lock()
+	if t.pending == nil {
+		t.pending = map[string]*question{}
+	}
+	t.pending[key] = q
+	t.mu.Unlock()
+	t.signal()
+	defer func() {
+		t.mu.Lock()
+		delete(t.pending, key)
+		t.mu.Unlock()
+		t.signal()
+	}()
+	select {
+	case a := <-q.answer:
+		return a, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// answer delivers an answer to the open question key; false when no such
+// question is open (never asked, answered already, or withdrawn).
+func (t *Task) answer(key string, a *mcp.ElicitResult) bool {
+	t.mu.Lock()
+	q, ok := t.pending[key]
+	if ok {
+		delete(t.pending, key) // a key answers once
+	}
+	t.mu.Unlock()
+	if ok {
+		q.answer <- a
+	}
+	return ok
+}
+
+// cancel stops the task's run. A V1 task is cancelled from now on,
+// whatever its run ends with (2025-11-25: it MUST stay cancelled).
+func (t *Task) cancel() {
+	if t.Gen == V1 {
+		t.mu.Lock()
+		t.cancelled = true
+		t.mu.Unlock()
+	}
+	if t.run != nil {
+		t.run.Cancel()
+	}
+}
+
+// newID is the id of a task born finished: "t-" and 16 random hex digits,
+// unguessable like a run's.
+func newID() string { return "t-" + randomHex(8) }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return hex.EncodeToString(b)
+}
