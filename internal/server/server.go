@@ -185,7 +185,10 @@ func New(cfg Config) (*Server, error) {
 		slots: map[annotations.Tier]chan struct{}{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait}
 	s.questions = newQuestions(s.confirmWait)
 	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults}
-	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}} // the SDK's default
+	// What the SDK advertises by default, kept as it was: hosts already
+	// see the logging capability.
+	//lint:ignore SA1019 deprecated only from 2026-07-28 on; dropping it would change what older hosts see
+	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
 	if !cfg.NoTasks {
 		s.tasks = tasks.NewTable(tasks.Options{Keep: cfg.KeepResults, Grace: killGrace(cfg) + time.Second,
 			Describe: func(r *run) string { return statusText(cfg.Printer, r) }})
