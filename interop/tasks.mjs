@@ -292,6 +292,10 @@ for (const generation of ["v1", "v2"]) {
     check(polls.length > 0, `the requester followed it with ${[...new Set(polls.map((r) => r.method))].join(", ")}`);
     await cancelled(session);
     await askBeforeTheKill(session, asked, generation);
+    if (generation === "v1") {
+      const list = await wire.dispatch({ method: "tasks/list", params: {} });
+      check(list.kind === "result" && list.result.tasks.length === 3, `tasks/list lists the session's tasks (${list.result?.tasks?.length})`);
+    }
   } finally {
     await session.close();
     await client.close();
