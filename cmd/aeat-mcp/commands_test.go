@@ -94,7 +94,12 @@ func TestDoctor(t *testing.T) {
 	assert.Contains(t, out, "messages in ca (from LANG=ca_ES.UTF-8)")
 	assert.Contains(t, out, "ceilings: read 45s, mutate 3m0s, live 7m0s")
 	assert.Contains(t, out, "Nothing to fix.")
+	assert.Contains(t, out, "get MUTATE and LIVE calls as tasks they poll")
 	assert.NotContains(t, out, "PROBLEM")
+
+	code, out, _ = runCmd(t, "", "--demo", "--tasks=false", "doctor")
+	assert.Equal(t, exitOK, code, out)
+	assert.Contains(t, out, "--tasks=false: every host gets ordinary calls")
 
 	code, out, _ = runCmd(t, "", "--demo", "--cli", "/nonexistent/aeat", "--lang", "es", "doctor")
 	assert.Equal(t, exitFailure, code)

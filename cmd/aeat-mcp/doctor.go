@@ -110,6 +110,11 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 	} else {
 		note("--detach-after 0: long calls hold the request, and hosts drop a call after about 60 s")
 	}
+	if opts.tasks {
+		ok("hosts that speak MCP Tasks (2025-11-25 tasks, the 2026-07-28 extension) get MUTATE and LIVE calls as tasks they poll; the others get detach-and-wait")
+	} else {
+		note("--tasks=false: every host gets ordinary calls, detach-and-wait for the long ones")
+	}
 	ok("results are capped at %d bytes (Claude Code refuses results over 25,000 tokens)", opts.maxResultBytes)
 	if opts.confirm == "never" {
 		note("--confirm never: destructive tools run without asking anyone")

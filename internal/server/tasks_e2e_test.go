@@ -382,3 +382,47 @@ func TestE2E_TasksV2_AskBeforeTheKill(t *testing.T) {
 	assert.True(t, strings.Contains(text, "given 1 s more, once"), text)
 	requireNoFakecli(t, time.Second)
 }
+
+// TestE2E_TasksV1_WaitingForAResult: a tasks/result the client cancels is
+// never answered, and the task goes on; one still waiting when the host
+// closes our stdin is answered (the run stopped after the drain) before the
+// server exits, and no process is left.
+func TestE2E_TasksV1_WaitingForAResult(t *testing.T) {
+	c := startV1(t, "--drain", "300ms", "--kill-grace", "200ms")
+	id := c.ok(t, "tools/call", `"name":"live_pull","arguments":{},"task":{}`)["task"].(map[string]any)["taskId"].(string)
+	waitForFakecli(t, 3)
+
+	c.rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":"wait-1","method":"tasks/result","params":{"taskId":%q}}`, id))
+	c.rs.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"wait-1"}}`)
+	r, e := c.request(t, "ping", "")
+	assert.Nil(t, e)
+	assert.NotNil(t, r, "the next answer is the ping's, not the cancelled wait's")
+	assert.Equal(t, "working", c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))["status"], "the task goes on")
+
+	c.rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":"wait-2","method":"tasks/result","params":{"taskId":%q}}`, id))
+	require.NoError(t, c.rs.in.Close())
+	for {
+		m := c.rs.recv(t)
+		if m["id"] != "wait-2" {
+			continue // progress, status notifications
+		}
+		res := m["result"].(map[string]any)
+		assert.Equal(t, CodeCancelled, outcomeOf(res)["code"])
+		break
+	}
+	require.NoError(t, c.rs.cmd.Wait())
+	requireNoFakecli(t, time.Second)
+}
+
+// TestE2E_TasksOff: with --tasks=false nothing is a task, whatever the
+// client asks.
+func TestE2E_TasksOff(t *testing.T) {
+	c := &taskClient{rs: startRaw(t, "--tasks=false")}
+	r := c.ok(t, "initialize", `"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}`)
+	assert.NotContains(t, r["capabilities"], "tasks")
+	assert.NotContains(t, r["capabilities"], "extensions")
+	res := c.ok(t, "tools/call", `"name":"mutate_store","arguments":{},"task":{}`)
+	assert.NotContains(t, res, "task")
+	assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+	c.refused(t, -32601, "tasks/get", `"taskId":"r-0000000000000000"`)
+}
