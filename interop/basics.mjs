@@ -6,44 +6,12 @@
 //	node basics.mjs /path/to/aeat-mcp
 //
 // It exits non-zero when anything differs from DESIGN.md §5.
-import { readdirSync, readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { binary, check, demoCLIs as demoProcesses, outcomeOf, sleep, textOf } from "./common.mjs";
 
-const bin = process.argv[2];
-if (!bin) {
-  console.error("usage: node basics.mjs /path/to/aeat-mcp");
-  process.exit(2);
-}
-
-function check(cond, what) {
-  if (!cond) {
-    console.error("FAIL:", what);
-    process.exit(1);
-  }
-  console.log("  ok:", what);
-}
-
-const outcomeOf = (res) => res?._meta?.["aeat-mcp/outcome"] ?? {};
-const textOf = (res) => (res?.content ?? []).map((c) => c.text ?? "").join("\n");
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// demoCLIs lists the running processes of the demo CLI this binary plays
-// (Linux: /proc); null elsewhere, where the check is skipped.
-function demoCLIs() {
-  if (process.platform !== "linux") return null;
-  const out = [];
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      if (argv[0] === bin && argv[1] === "demo-cli") out.push(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
+const bin = binary("basics.mjs");
+const demoCLIs = () => demoProcesses(bin);
 
 async function connect(env) {
   const transport = new StdioClientTransport({

@@ -7,23 +7,11 @@
 // It exits non-zero when anything differs from what DESIGN.md §9 promises.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { binary, check, outcomeOf, textOf } from "./common.mjs";
 
-const bin = process.argv[2];
-if (!bin) {
-  console.error("usage: node long-call.mjs /path/to/aeat-mcp");
-  process.exit(2);
-}
-
-function check(cond, what) {
-  if (!cond) {
-    console.error("FAIL:", what);
-    process.exit(1);
-  }
-}
+const bin = binary("long-call.mjs");
 
 const seconds = (ms) => (ms / 1000).toFixed(1);
-const outcomeOf = (res) => res?._meta?.["aeat-mcp/outcome"] ?? {};
-const textOf = (res) => (res?.content ?? []).map((c) => c.text ?? "").join("\n");
 
 const transport = new StdioClientTransport({ command: bin, args: ["--demo", "--log-level", "warn"], stderr: "inherit" });
 const client = new Client({ name: "aeat-mcp-interop", version: "1.0.0" });

@@ -11,56 +11,16 @@
 //	node tasks.mjs /path/to/aeat-mcp
 //
 // It exits non-zero on any difference.
-import { readdirSync, readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import * as v1 from "@modelcontextprotocol/ext-tasks/core/v1";
 import * as v2 from "@modelcontextprotocol/ext-tasks/core/v2";
+import { binary, check, demoCLIs as demoProcesses, outcomeOf, waitFor } from "./common.mjs";
 
-const bin = process.argv[2];
-if (!bin) {
-  console.error("usage: node tasks.mjs /path/to/aeat-mcp");
-  process.exit(2);
-}
-
-function check(cond, what) {
-  if (!cond) {
-    console.error("FAIL:", what);
-    process.exit(1);
-  }
-  console.log("  ok:", what);
-}
-
-const outcomeOf = (res) => res?._meta?.["aeat-mcp/outcome"] ?? {};
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const bin = binary("tasks.mjs");
+const demoCLIs = () => demoProcesses(bin);
 const args303 = { year: 2025, period: "1T" };
-
-// demoCLIs lists the running processes of the demo CLI (Linux: /proc);
-// null elsewhere, where the check is skipped.
-function demoCLIs() {
-  if (process.platform !== "linux") return null;
-  const out = [];
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      if (argv[0] === bin && argv[1] === "demo-cli") out.push(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-async function waitFor(cond, ms) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await sleep(25);
-  }
-  return cond();
-}
 
 // The wire checker: it sees every message on the transport, remembers each
 // request's method, and validates each answer and notification with the

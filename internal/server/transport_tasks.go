@@ -26,15 +26,19 @@ var v1Capability = json.RawMessage(`{"list":{},"cancel":{},"requests":{"tools":{
 var v1Execution = json.RawMessage(`{"taskSupport":"optional"}`)
 
 // generation is the tasks generation of the session: the initialized
-// protocol's, or 2026-07-28's when no initialize was done (that protocol
-// has none: every request carries its own version and capabilities).
+// protocol's; none while an initialize is being answered; 2026-07-28's when
+// no initialize was done (that protocol has none: every request carries its
+// own version and capabilities).
 func (c *stdioConn) generation() tasks.Generation {
 	c.cmu.Lock()
 	defer c.cmu.Unlock()
-	if !c.initDone {
-		return tasks.V2
+	switch {
+	case c.initDone:
+		return c.gen
+	case c.initBusy:
+		return tasks.None
 	}
-	return c.gen
+	return tasks.V2
 }
 
 // serveTask answers a tasks/* request from the table, in a goroutine of its
