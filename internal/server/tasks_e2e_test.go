@@ -23,6 +23,9 @@ type taskClient struct {
 	next  int
 	meta  string // the _meta every request carries (2026-07-28)
 	notes []map[string]any
+	// answer, if set, answers the server's own requests (elicitation);
+	// it returns the result.
+	answer func(req map[string]any) any
 }
 
 // v2Meta declares the 2026-07-28 protocol and, with tasks, the extension.
@@ -60,6 +63,13 @@ func (c *taskClient) request(t *testing.T, method, params string) (result, rpcEr
 		m := c.rs.recv(t)
 		if _, isNote := m["method"]; isNote && m["id"] == nil {
 			c.notes = append(c.notes, m)
+			continue
+		}
+		if _, isRequest := m["method"]; isRequest {
+			require.NotNil(t, c.answer, "the server asked: %v", m)
+			raw, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m["id"], "result": c.answer(m)})
+			require.NoError(t, err)
+			c.rs.send(t, string(raw))
 			continue
 		}
 		if m["id"] != float64(id) {
@@ -425,4 +435,61 @@ func TestE2E_TasksOff(t *testing.T) {
 	assert.NotContains(t, res, "task")
 	assert.Equal(t, CodeOK, outcomeOf(res)["code"])
 	c.refused(t, -32601, "tasks/get", `"taskId":"r-0000000000000000"`)
+}
+
+// TestE2E_TasksV2_ConfirmFirst: a destructive tool is confirmed before its
+// task exists (multi round-trip on the original request, as the extension
+// asks), then runs as a task; a forged answer starts nothing.
+func TestE2E_TasksV2_ConfirmFirst(t *testing.T) {
+	c := &taskClient{rs: startRaw(t), meta: v2Meta(true, true)}
+	c.ok(t, "server/discover", "")
+	ask := c.ok(t, "tools/call", `"name":"destroy","arguments":{}`)
+	require.Equal(t, "input_required", ask["resultType"], "%v", ask)
+	state := ask["requestState"].(string)
+	require.Contains(t, ask["inputRequests"], confirmID)
+
+	forged := c.ok(t, "tools/call", `"name":"destroy","arguments":{},"requestState":"q-00000000000000000000000000000000",`+
+		`"inputResponses":{"confirm":{"action":"accept","content":{"confirm":true}}}`)
+	assert.NotEqual(t, "task", forged["resultType"], "nothing starts")
+	assert.Equal(t, ReasonUnverified, outcomeOf(forged)["reason"])
+
+	h := c.ok(t, "tools/call", fmt.Sprintf(`"name":"destroy","arguments":{},"requestState":%q,`+
+		`"inputResponses":{"confirm":{"action":"accept","content":{"confirm":true}}}`, state))
+	require.Equal(t, "task", h["resultType"], "%v", h)
+	done := c.poll(t, h["taskId"].(string), "completed")
+	res := done["result"].(map[string]any)
+	assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+	assert.Equal(t, "destroyed\n", res["content"].([]any)[0].(map[string]any)["text"])
+}
+
+// TestE2E_TasksV1_AskBeforeTheKill: a 2025-11-25 task at its ceiling asks
+// through the session, the question tied to its task, and is
+// input_required meanwhile; a no stops it as before.
+func TestE2E_TasksV1_AskBeforeTheKill(t *testing.T) {
+	c := &taskClient{rs: startRaw(t, "--timeout-live", "1s", "--kill-grace", "200ms")}
+	c.ok(t, "initialize", `"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}`)
+	c.rs.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	var asked []map[string]any
+	c.answer = func(req map[string]any) any {
+		asked = append(asked, req)
+		return map[string]any{"action": "accept", "content": map[string]any{"extend": false}}
+	}
+	id := c.ok(t, "tools/call", `"name":"live_pull","arguments":{},"task":{}`)["task"].(map[string]any)["taskId"].(string)
+	res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
+	require.Len(t, asked, 1)
+	assert.Equal(t, "elicitation/create", asked[0]["method"])
+	params := asked[0]["params"].(map[string]any)
+	assert.Equal(t, map[string]any{"taskId": id}, params["_meta"].(map[string]any)["io.modelcontextprotocol/related-task"])
+	assert.Equal(t, CodeTimeout, outcomeOf(res)["code"])
+	var statuses []any
+	for _, n := range c.notes {
+		if n["method"] == "notifications/tasks/status" {
+			statuses = append(statuses, n["params"].(map[string]any)["status"])
+		}
+	}
+	// working again in between, if the watcher saw it before the kill.
+	require.NotEmpty(t, statuses)
+	assert.Equal(t, "input_required", statuses[0], "%v", statuses)
+	assert.Equal(t, "failed", statuses[len(statuses)-1], "%v", statuses)
+	requireNoFakecli(t, time.Second)
 }
