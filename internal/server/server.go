@@ -8,7 +8,11 @@
 // → argv rendered → [callruntime.Runner.Run] under the tier's ceiling →
 // a result with a language-free outcome in _meta["aeat-mcp/outcome"] and a
 // localized text. Every failure of the CLI is a tool result with isError,
-// never a protocol error; a panic becomes an "internal" result.
+// never a protocol error; a panic becomes an "internal" result. The work
+// is a run that outlives its request (internal/runs): a host that speaks
+// MCP Tasks gets a MUTATE or LIVE call answered with a task handle
+// (tasks.go, transport_tasks.go, internal/tasks); any other host, a result
+// that says the run goes on once --detach-after has passed.
 //
 // The package does not parse flags or own the process: cmd/aeat-mcp builds
 // a [Config] and calls [Serve]. It does not run processes itself either:
