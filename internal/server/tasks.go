@@ -41,7 +41,7 @@ func (c *call) asTask(r *run) *mcp.CallToolResult {
 
 // handle is the result that carries task's handle for the transport.
 func (c *call) handle(task *tasks.Task) *mcp.CallToolResult {
-	res, err := tasks.HandleResult(task, "")
+	res, err := tasks.HandleResult(task)
 	if err != nil {
 		c.o.Code = CodeInternal
 		return c.finish(c.p.Sprintf(i18n.Internal, c.t.Name, err.Error()), nil)

@@ -261,7 +261,7 @@ func (tb *Table) evict(now time.Time) {
 	over := len(tb.order) - tb.opts.Max
 	for _, id := range tb.order {
 		t := tb.tasks[id]
-		if t.finished() && (now.Sub(t.Created) > t.ttlAt(now) || over > 0) {
+		if t.finished() && (now.Sub(t.Created) > t.lifetime() || over > 0) {
 			over--
 			delete(tb.tasks, id)
 			tb.expired[id] = struct{}{}
@@ -297,13 +297,13 @@ func (t *Task) finished() bool {
 	}
 }
 
-// ttlAt is the task's time to live from its creation. A requester's ttl is
+// lifetime is the task's time to live from its creation. A requester's ttl is
 // honoured but never shorter than the run may take (its ceiling, extended
 // perhaps, and the kill's grace): a requester that takes the ttl as the
 // time after which to give up must not give up on a run that is still
 // allowed to finish. Without a request, the task is kept for Keep past
 // that.
-func (t *Task) ttlAt(time.Time) time.Duration {
+func (t *Task) lifetime() time.Duration {
 	var floor time.Duration
 	if t.run != nil {
 		// From the task's creation, a little after the run's start.
@@ -385,7 +385,7 @@ func (t *Task) snap() snapshot {
 		t.last, t.updated = s.status, now
 	}
 	s.updated = t.updated
-	s.ttl = t.ttlAt(now)
+	s.ttl = t.lifetime()
 	if s.status == InputRequired && len(t.pending) > 0 {
 		s.inputs = make(map[string]any, len(t.pending))
 		for k, q := range t.pending {

@@ -334,7 +334,7 @@ func TestMarkAndHandle(t *testing.T) {
 
 	tb := NewTable(Options{})
 	task := tb.Finished(V1, textResult("refused", true), 0)
-	res, err := HandleResult(task, "")
+	res, err := HandleResult(task)
 	require.NoError(t, err)
 	raw, err := json.Marshal(res)
 	require.NoError(t, err)

@@ -18,9 +18,6 @@ const (
 	ClientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
 	// RelatedTaskKey ties a V1 message to its task in _meta.
 	RelatedTaskKey = "io.modelcontextprotocol/related-task"
-	// ImmediateResponseKey is the _meta key of a V1 handle's text for the
-	// model while the task runs (the 2025-11-25 spec's provisional hint).
-	ImmediateResponseKey = "io.modelcontextprotocol/model-immediate-response"
 
 	MethodGet      = "tasks/get"
 	MethodResult   = "tasks/result" // V1 only
@@ -94,16 +91,11 @@ func (t *Task) v2Task(s snapshot, resultType string, detailed bool) (v2Task, err
 }
 
 // Handle is what a task-augmented tools/call answers: 2025-11-25's
-// CreateTaskResult {"task": …} with a line for the model, or 2026-07-28's
-// {"resultType": "task", …}.
-func (t *Task) Handle(immediate string) (json.RawMessage, error) {
+// CreateTaskResult {"task": …}, or 2026-07-28's {"resultType": "task", …}.
+func (t *Task) Handle() (json.RawMessage, error) {
 	s := t.snap()
 	if t.Gen == V1 {
-		h := map[string]any{"task": t.v1Task(s)}
-		if immediate != "" {
-			h["_meta"] = map[string]any{ImmediateResponseKey: immediate}
-		}
-		return json.Marshal(h)
+		return json.Marshal(map[string]any{"task": t.v1Task(s)})
 	}
 	w, err := t.v2Task(s, "task", false)
 	if err != nil {
@@ -205,8 +197,8 @@ type handleCarrier struct {
 
 // HandleResult is the call handler's answer for t: a result that carries
 // the handle for the transport to send in its place.
-func HandleResult(t *Task, immediate string) (*mcp.CallToolResult, error) {
-	h, err := t.Handle(immediate)
+func HandleResult(t *Task) (*mcp.CallToolResult, error) {
+	h, err := t.Handle()
 	if err != nil {
 		return nil, err
 	}
