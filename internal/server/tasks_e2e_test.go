@@ -364,6 +364,26 @@ func TestE2E_TasksV2(t *testing.T) {
 		c.refused(t, -32601, "tasks/list", "")
 		msg := plain.refused(t, -32021, "tasks/get", `"taskId":"r-0000000000000000"`)
 		assert.Contains(t, msg, "io.modelcontextprotocol/tasks")
+		msg = plain.refused(t, -32021, "subscriptions/listen", `"notifications":{"taskIds":["r-0000000000000000"]}`)
+		assert.Contains(t, msg, "io.modelcontextprotocol/tasks")
+	})
+
+	t.Run("listening for task notifications: none are promised", func(t *testing.T) {
+		rs.send(t, `{"jsonrpc":"2.0","id":"listen-1","method":"subscriptions/listen","params":{"notifications":{"taskIds":["r-0000000000000000"]},"_meta":`+v2Meta(true, false)+`}}`)
+		for {
+			m := rs.recv(t)
+			require.Nil(t, m["error"], "%v", m)
+			if m["method"] == "notifications/subscriptions/acknowledged" {
+				n, _ := m["params"].(map[string]any)["notifications"].(map[string]any)
+				assert.Empty(t, n["taskIds"], "the server agrees to push no task status: hosts poll")
+				break
+			}
+		}
+		rs.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"listen-1"}}`)
+		rs.send(t, `{"jsonrpc":"2.0","id":"after-listen","method":"ping","params":{"_meta":`+v2Meta(true, false)+`}}`)
+		for m := rs.recv(t); m["id"] != "after-listen"; m = rs.recv(t) {
+			require.Contains(t, []any{"listen-1", nil}, m["id"], "%v", m)
+		}
 	})
 }
 

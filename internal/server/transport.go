@@ -462,6 +462,9 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 				return nil
 			}
 		}
+		if method == "subscriptions/listen" && c.refusedListen(id, params) {
+			return nil
+		}
 	}
 	own, refusal := c.admit(id, method, nil)
 	if refusal != "" {

@@ -151,6 +151,21 @@ func (c *stdioConn) markTask(params json.RawMessage) (json.RawMessage, bool, *js
 	return out, mark != nil, nil
 }
 
+// refusedListen answers -32021 to a 2026-07-28 subscriptions/listen that
+// asks for task status notifications without declaring the extension, as
+// that spec says. One that declares it goes on to the SDK, whose
+// acknowledgement lists no task ids: the server agrees to push none, and
+// the host polls tasks/get.
+func (c *stdioConn) refusedListen(id json.RawMessage, params json.RawMessage) bool {
+	if !bytes.Contains(params, []byte(`"taskIds"`)) || !tasks.ListensForTasks(params) || tasks.Declared(params) {
+		return false
+	}
+	rerr := tasks.MissingCapability("subscriptions/listen with notifications.taskIds")
+	c.logger.Debug("task request refused", "method", "subscriptions/listen", "code", rerr.Code)
+	_ = c.writeLine(encodeResponse(id, nil, rerr))
+	return true
+}
+
 // taskView is a result as a tasks-speaking session sees it: a marked call's
 // result that carries a handle becomes the handle (and sent names its task,
 // whose notifications may begin once it is written); a 2025-11-25

@@ -26,7 +26,7 @@ func (tb *Table) Serve(ctx context.Context, gen Generation, method string, param
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %s is not served to a %s session", method, sessionName(gen))}
 	}
 	if gen == V2 && !Declared(params) {
-		return nil, missingCapability(method)
+		return nil, MissingCapability(method)
 	}
 	if method == MethodList {
 		return tb.serveList(params)
@@ -77,6 +77,17 @@ func sessionName(gen Generation) string {
 	return gen.String()
 }
 
+// ListensForTasks reports whether a subscriptions/listen request asks for
+// task status notifications (notifications.taskIds).
+func ListensForTasks(params json.RawMessage) bool {
+	var p struct {
+		Notifications struct {
+			TaskIDs json.RawMessage `json:"taskIds"`
+		} `json:"notifications"`
+	}
+	return json.Unmarshal(params, &p) == nil && len(p.Notifications.TaskIDs) > 0
+}
+
 // Declared reports whether a 2026-07-28 request's params declare the tasks
 // extension in its per-request capabilities (an object, as the schema
 // says; anything else does not count).
@@ -98,7 +109,9 @@ func Declared(params json.RawMessage) bool {
 	return len(ext) > 0 && json.Unmarshal(ext, &settings) == nil && settings != nil
 }
 
-func missingCapability(method string) *jsonrpc.Error {
+// MissingCapability is 2026-07-28's error for a request that needs the
+// extension declared and does not declare it.
+func MissingCapability(method string) *jsonrpc.Error {
 	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{ExtensionID: map[string]any{}}}})
 	return &jsonrpc.Error{Code: CodeMissingCapability,
 		Message: "Missing required client capability: " + method + " needs the " + ExtensionID + " extension declared in the request's capabilities",
