@@ -51,7 +51,7 @@ const drainStopped = 10 * time.Second
 //   - serves MCP Tasks, which the SDK does not speak, when Tasks is set:
 //     tasks/* requests are answered from the task table, and a tools/call
 //     that may become a task is marked for the call handler and, if the
-//     handler made one, answered with its handle (see tasks.go).
+//     handler made one, answered with its handle (transport_tasks.go).
 type StdioTransport struct {
 	In  io.Reader
 	Out io.Writer
@@ -466,24 +466,18 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 			return nil
 		}
 	}
-	own, refusal := c.admit(id, method, nil)
+	own, refusal := c.admit(id, &inbound{method: method, task: marked})
 	if refusal != "" {
 		c.reply(id, jsonrpc.CodeInvalidRequest, refusal)
 		return nil
 	}
-	if marked {
-		c.cmu.Lock()
-		if in := c.pending[own]; in != nil {
-			in.task = true
-		}
-		c.cmu.Unlock()
-	}
 	return &jsonrpc.Request{ID: own, Method: method, Params: params}
 }
 
-// admit registers a request under an id of our own, or says why it is
-// refused.
-func (c *stdioConn) admit(raw json.RawMessage, method string, stop context.CancelFunc) (jsonrpc.ID, string) {
+// admit registers a request (in, whose raw id it sets) under an id of our
+// own, or says why it is refused.
+func (c *stdioConn) admit(raw json.RawMessage, in *inbound) (jsonrpc.ID, string) {
+	method := in.method
 	c.cmu.Lock()
 	defer c.cmu.Unlock()
 	if _, busy := c.byRaw[string(raw)]; busy {
@@ -497,7 +491,8 @@ func (c *stdioConn) admit(raw json.RawMessage, method string, stop context.Cance
 	}
 	c.seq++
 	own, _ := jsonrpc.MakeID(float64(c.seq)) // an int64 id; cannot fail
-	c.pending[own] = &inbound{raw: raw, method: method, stop: stop}
+	in.raw = raw
+	c.pending[own] = in
 	c.byRaw[string(raw)] = own
 	return own, ""
 }

@@ -47,7 +47,7 @@ func (c *stdioConn) generation() tasks.Generation {
 // cancelled for it stops the wait and silences the answer.
 func (c *stdioConn) serveTask(id json.RawMessage, method string, params json.RawMessage) {
 	ctx, stop := context.WithCancel(context.Background())
-	own, refusal := c.admit(id, method, stop)
+	own, refusal := c.admit(id, &inbound{method: method, stop: stop})
 	if refusal != "" {
 		stop()
 		c.reply(id, jsonrpc.CodeInvalidRequest, refusal)
