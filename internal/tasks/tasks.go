@@ -326,12 +326,17 @@ func (t *Task) Result() (*mcp.CallToolResult, bool) {
 // Done is closed when the task's work is over.
 func (t *Task) Done() <-chan struct{} {
 	if t.run == nil {
-		done := make(chan struct{})
-		close(done)
-		return done
+		return over
 	}
 	return t.run.Done()
 }
+
+// over is the Done of every task born finished.
+var over = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 // terminalStatus maps a final result to a status. The generations differ
 // on a tool error: 2025-11-25 calls a result with isError "failed";
