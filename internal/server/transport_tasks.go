@@ -133,7 +133,7 @@ func (c *stdioConn) markTask(params json.RawMessage) (json.RawMessage, bool, *js
 		// Not a 2025-11-25 session: "task" means nothing here, and is
 		// dropped as the SDK would.
 		delete(p, "task")
-	case gen == tasks.V2 && tasks.Declared(params):
+	case gen == tasks.V2 && tasks.DeclaredIn(meta[tasks.ClientCapabilitiesKey]):
 		mark = &tasks.Mark{Gen: tasks.V2}
 	}
 	if mark != nil {

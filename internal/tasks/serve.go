@@ -98,10 +98,16 @@ func Declared(params json.RawMessage) bool {
 	if json.Unmarshal(params, &p) != nil {
 		return false
 	}
+	return DeclaredIn(p.Meta[ClientCapabilitiesKey])
+}
+
+// DeclaredIn reports whether a request's per-request capabilities (the
+// value of its _meta[ClientCapabilitiesKey]) declare the tasks extension.
+func DeclaredIn(capabilities json.RawMessage) bool {
 	var caps struct {
 		Extensions map[string]json.RawMessage `json:"extensions"`
 	}
-	if json.Unmarshal(p.Meta[ClientCapabilitiesKey], &caps) != nil {
+	if json.Unmarshal(capabilities, &caps) != nil {
 		return false
 	}
 	ext := caps.Extensions[ExtensionID]
