@@ -248,7 +248,7 @@ var pflagTypes = map[string]struct {
 
 var (
 	cobraDefaultQuoted = regexp.MustCompile(`\s*\(default ("(?:[^"\\]|\\.)*")\)$`)
-	cobraDefault       = regexp.MustCompile(`\s*\(default ([^()"]*)\)$`)
+	cobraDefault       = regexp.MustCompile(`\s*\(default ([^()]*)\)$`)
 	cobraDeprecated    = regexp.MustCompile(`\s*\(DEPRECATED: .*\)$`)
 )
 
@@ -300,7 +300,7 @@ func parseCobraFlag(line string) (p *Param, ok bool) {
 	if m := cobraDefaultQuoted.FindStringSubmatch(usage); m != nil {
 		dflt, _ = strconv.Unquote(m[1])
 		usage = strings.TrimSpace(usage[:len(usage)-len(m[0])])
-	} else if m := cobraDefault.FindStringSubmatch(usage); m != nil && (isBool || varname != "string") {
+	} else if m := cobraDefault.FindStringSubmatch(usage); m != nil && unquotedDefault(varname, isBool) {
 		dflt = m[1]
 		usage = strings.TrimSpace(usage[:len(usage)-len(m[0])])
 	}
@@ -326,6 +326,14 @@ func parseCobraFlag(line string) (p *Param, ok bool) {
 		p.Default = cobraValue(dflt, p)
 	}
 	return p, true
+}
+
+// unquotedDefault: pflag prints the flag's default unquoted (every type
+// but a single string, whose default it quotes) — so a usage text of a
+// string flag that ends in "(default from X)" is the author's words.
+func unquotedDefault(varname string, isBool bool) bool {
+	t, known := pflagTypes[varname]
+	return isBool || known && (t.typ != "str" || t.multiple)
 }
 
 // cobraValue is a default as pflag prints it, as a tree's JSON value.
