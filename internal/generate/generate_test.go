@@ -426,3 +426,30 @@ func TestGenerate_WeakenedByOverrides(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, res.Notes, "ledger_remove: the overrides make destructiveHint weaker than the CLI's own classification")
 }
+
+// TestReadmeOverrides: the overrides the README shows work on the real
+// aeat's tree, as it says.
+func TestReadmeOverrides(t *testing.T) {
+	data := commandsJSON(t)
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, after, ok := strings.Cut(string(readme), "**Overrides** are a manifest-shaped file")
+	require.True(t, ok)
+	_, block, ok := strings.Cut(after, "```json\n")
+	require.True(t, ok)
+	block, _, _ = strings.Cut(block, "```")
+	tree, err := ParseTree(data)
+	require.NoError(t, err)
+	res, err := Generate(tree, Options{Overrides: []byte(block), OverridesName: "README"})
+	require.NoError(t, err)
+	list := tool(t, res, "app_ledger_list")
+	assert.Equal(t, "List ledger entries", list.Title)
+	assert.True(t, list.Hints.ReadOnly)
+	year, _ := list.Param("year")
+	assert.Equal(t, []string{"period"}, year.Requires)
+	assert.Equal(t, map[string]any{"dry_run": true}, tool(t, res, "app_ledger_remove").Confirm.SkipWhen)
+	for _, tl := range res.Loaded.Tools {
+		assert.False(t, strings.HasPrefix(tl.Name, "app_diagnostics_"), tl.Name)
+	}
+	assert.Equal(t, "profile", res.Loaded.CLI.Params[0].Name)
+}
