@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +56,7 @@ func TestWalkClick(t *testing.T) {
 		"remote status", "remote sync", "reports monthly"}, paths,
 		"every verb: the lazily loaded group's, and the one under a group that is not a click.Group")
 
-	out, err := exec.Command(python, "-c", "import sys; sys.path.insert(0, 'testdata/clickcli'); import click, clickdemo; "+
+	out, err := exec.Command(python, "-B", "-c", "import sys; sys.path.insert(0, 'testdata/clickcli'); import click, clickdemo; "+
 		"r = clickdemo.cli.commands['remote']; print(isinstance(r, click.Group), isinstance(r, click.Command)); "+
 		"print('clickdemo.lazy_reports' in sys.modules)").Output()
 	require.NoError(t, err)
@@ -125,18 +126,53 @@ func TestWalkClick_Interpreters(t *testing.T) {
 	}
 }
 
+// TestWalkClick_Typer027: Typer 0.27 ships its own copy of Click
+// (typer._click) and no longer depends on Click: its commands are no
+// click.Command and its groups no click.Group. testdata/typer027 is a
+// stand-in with that shape (Typer is not installable here), run with a
+// Python that has no click at all, and put on sys.path by the console
+// script itself, as a zipapp or a vendoring CLI would.
+func TestWalkClick_Typer027(t *testing.T) {
+	python := clickPython(t)
+	dir := t.TempDir()
+	lib, err := filepath.Abs("testdata/typer027")
+	require.NoError(t, err)
+	noClick := filepath.Join(dir, "python-without-click")
+	require.NoError(t, os.WriteFile(noClick, []byte("#!/bin/sh\nexec "+python+" -S \"$@\"\n"), 0o755))
+	script := filepath.Join(dir, "typerdemo")
+	require.NoError(t, os.WriteFile(script, []byte("#!"+noClick+"\nimport sys; sys.path.insert(0, "+strconv.Quote(lib)+")\nfrom typerdemo import main\nmain()\n"), 0o755))
+	out, err := exec.Command(noClick, "-B", "-c", "import click").CombinedOutput()
+	require.Error(t, err, "this Python must have no click: %s", out)
+
+	tree, err := WalkClick(walkCtx(t), script, noClick)
+	require.NoError(t, err)
+	cmds := byPath(tree)
+	assert.Len(t, cmds, 3)
+	assert.Equal(t, "typerdemo", cmds[""].Program)
+	push := cmds["remote push"]
+	assert.Equal(t, "Push the notes", push.ShortHelp)
+	assert.Equal(t, "option", paramOf(t, push, "branch").Kind, "the kind from param_type_name, not from click.Option")
+	assert.Equal(t, "argument", paramOf(t, push, "remote").Kind)
+	assert.Equal(t, "int range", paramOf(t, push, "retries").Type, "the type from its classes' names")
+	assert.Equal(t, []string{"fast", "safe"}, paramOf(t, push, "mode").Choices)
+	assert.Contains(t, cmds, "remote status")
+	res, err := Generate(tree, Options{})
+	require.NoError(t, err)
+	assert.Len(t, res.Loaded.Tools, 2)
+}
+
 func TestWalkClick_Errors(t *testing.T) {
 	python := clickPython(t)
 	dir := t.TempDir()
 	notClick := filepath.Join(dir, "plain")
 	require.NoError(t, os.WriteFile(notClick, []byte("#!"+python+"\nprint('hello')\n"), 0o755))
 	_, err := WalkClick(walkCtx(t), notClick, "")
-	assert.ErrorContains(t, err, "ran to its end without starting a Click command")
+	assert.ErrorContains(t, err, "ran to its end without starting a command of click: is it a Click or Typer CLI?")
 
 	noClick := filepath.Join(dir, "python-without-click")
 	require.NoError(t, os.WriteFile(noClick, []byte("#!/bin/sh\nexec "+python+" -S \"$@\"\n"), 0o755))
 	_, err = WalkClick(walkCtx(t), clickScript(t, dir, python, "shebang"), noClick)
-	assert.ErrorContains(t, err, "this Python has no click module")
+	assert.ErrorContains(t, err, "this Python imported neither click nor typer")
 
 	_, err = WalkClick(walkCtx(t), "no-such-program-here", "")
 	assert.ErrorContains(t, err, "program no-such-program-here is not on PATH")
