@@ -21,8 +21,10 @@
 //     CLI's own Python, from its console script's #! line ([Shebang]) or
 //     --python. The script runs the console script with Click's entry
 //     points patched, so the first command the CLI starts is walked, not
-//     run. Groups are what has list_commands and get_command — Typer's
-//     need not be click.Group subclasses — and get_command loads lazy ones.
+//     run. Typer 0.27 ships its own copy of Click (typer._click), so both
+//     are patched, and everything is read by what it has, not its class:
+//     groups are what has list_commands and get_command (get_command loads
+//     lazy ones), a param's kind is its param_type_name.
 //   - cobra:PROGRAM — [WalkCobra] runs `PROGRAM help` and `PROGRAM help
 //     SUB…` and reads what Cobra prints: Usage (positional arguments),
 //     every "… Commands:" list, Flags and Global Flags with pflag's types
