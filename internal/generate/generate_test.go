@@ -453,3 +453,65 @@ func TestReadmeOverrides(t *testing.T) {
 	}
 	assert.Equal(t, "profile", res.Loaded.CLI.Params[0].Name)
 }
+
+// TestGenerate_AeatGlobals: the real aeat's root options (facts.json's
+// globals, read from its source: they must come before the verb) as a
+// root entry of the tree, as the click walk writes it, with commands.json's
+// verbs.
+func TestGenerate_AeatGlobals(t *testing.T) {
+	data := commandsJSON(t)
+	factsPath := os.Getenv("AEAT_CLI_FACTS")
+	if factsPath == "" {
+		factsPath = filepath.Join("..", "..", "..", "shared", "aeat-cli", "facts.json")
+	}
+	raw, err := os.ReadFile(factsPath)
+	if os.IsNotExist(err) {
+		t.Skipf("the real aeat's facts are not here (%s): set AEAT_CLI_FACTS", factsPath)
+	}
+	require.NoError(t, err)
+	var facts struct {
+		Globals struct {
+			Options []struct {
+				Opts    []string `json:"opts"`
+				Type    string   `json:"type"`
+				Choices []string `json:"choices"`
+				Eager   bool     `json:"eager"`
+				Default any      `json:"default"`
+			} `json:"options"`
+		} `json:"globals"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &facts))
+	root := Command{Path: []string{}, Group: true, Program: "aeat"}
+	for _, o := range facts.Globals.Options {
+		if slices.Contains(o.Opts, "--help") {
+			continue // Click keeps --help out of a command's params
+		}
+		p := Param{Name: optName(longOpt(o.Opts)), Kind: "option", Opts: o.Opts, Type: o.Type, Choices: o.Choices, Eager: o.Eager, Default: o.Default}
+		if o.Type == "" {
+			p.Type, p.IsFlag = "boolean", true
+		}
+		root.Params = append(root.Params, p)
+	}
+	tree, err := ParseTree(data)
+	require.NoError(t, err)
+	res, err := Generate(append([]Command{root}, tree...), Options{})
+	require.NoError(t, err)
+	m := res.Loaded
+	assert.Equal(t, "aeat", m.CLI.Command)
+	assert.Equal(t, []string{"--format", "json"}, m.CLI.Args, "its JSON envelope, on every call")
+	var globals []string
+	for _, p := range m.CLI.Params {
+		globals = append(globals, p.Name+" "+p.Flag)
+	}
+	assert.Equal(t, []string{"language --language", "profile --profile"}, globals, "the globals that take a value; --quiet, --verbose, --debug, --version, --detail are flags")
+	assert.Equal(t, []any{"es", "en", "ca", "hu"}, m.CLI.Params[0].Enum)
+	list := tool(t, res, "app_ledger_list")
+	assert.Equal(t, annotations.OutputJSON, list.Output)
+	args, err := list.Validate(json.RawMessage(`{"profile": "casa", "language": "es"}`))
+	require.NoError(t, err)
+	inv, err := list.Render(args, false)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"--format", "json", "--language=es", "--profile=casa", "app", "ledger", "list", "--offset=0", "--sort-order=asc"}, inv.Argv,
+		"aeat refuses --profile after the verb: globals come first; the verb's defaults after it")
+	assert.Contains(t, strings.Join(res.Notes, "\n"), "global flags left out: --version, --detail, --quiet, --verbose, --debug")
+}
