@@ -44,7 +44,7 @@ func runBinary(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // connects an MCP client to it over stdio.
 func serveManifest(t *testing.T, manifest string) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(binaryPath(t), "--manifest", manifest, "--log-level", "warn")
+	cmd := exec.Command(binaryPath(t), "--manifest", manifest, "--log-level", "error")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "generate-e2e", Version: "1"}, nil)
@@ -123,6 +123,16 @@ func TestGenerate_ClickE2E(t *testing.T) {
 	m, err := annotations.Load(manifest)
 	require.NoError(t, err)
 	assert.Equal(t, "bin/clickdemo", m.CLI.Command, "the program relative to the manifest")
+
+	code, report, _ := runCmd(t, "", "--manifest", manifest, "validate")
+	assert.Equal(t, exitOK, code, report)
+	assert.Contains(t, report, `warning: hints guessed for 6 tools (readOnlyHint, destructiveHint, idempotentHint, openWorldHint): cautious values, not the CLI's word — check each against the CLI and set its annotations (generate --overrides):
+  (top level): login
+  book: book_list, book_tag
+  remote: remote_status, remote_sync
+  reports: reports_monthly
+warning: hints guessed for 1 tools (readOnlyHint, idempotentHint, openWorldHint)`, "validate names every tool whose hints were guessed, grouped")
+	assert.NotContains(t, report, "greet", "its hints were set by the overrides")
 
 	cs := serveManifest(t, manifest)
 	assert.Contains(t, toolNames(t, cs), "reports_monthly")

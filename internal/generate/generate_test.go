@@ -74,7 +74,9 @@ func TestGenerate_AeatTree(t *testing.T) {
 			verbs[strings.Join(c.Path, " ")] = c
 		}
 	}
-	m, err := annotations.Parse(res.Manifest, "generated.json")
+	path := filepath.Join(t.TempDir(), "aeat.generated.json")
+	require.NoError(t, os.WriteFile(path, res.Manifest, 0o644))
+	m, err := annotations.Load(path)
 	require.NoError(t, err, "the manifest loads")
 	require.Len(t, m.Tools, len(verbs), "one tool per verb")
 	assert.Len(t, m.Warnings, 1, "no warning but the guessed hints': %v", m.Warnings)
