@@ -106,8 +106,10 @@ func TestGenerate_ClickE2E(t *testing.T) {
 	}
 	python := strings.TrimSpace(string(out))
 	dir := t.TempDir()
-	lib, err := filepath.Abs("../../internal/generate/testdata/clickcli")
-	require.NoError(t, err)
+	// A copy of the package stands for the installed one: the calls write
+	// nothing into the checkout.
+	lib := filepath.Join(dir, "lib")
+	require.NoError(t, os.CopyFS(lib, os.DirFS("../../internal/generate/testdata/clickcli")))
 	body, err := os.ReadFile(filepath.Join(lib, "clickdemo-script"))
 	require.NoError(t, err)
 	script := filepath.Join(dir, "bin", "clickdemo")

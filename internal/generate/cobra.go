@@ -21,8 +21,9 @@ const (
 )
 
 // WalkCobra walks any Cobra CLI from outside, without a change to it:
-// `PROGRAM help`, then `PROGRAM help SUB…` for every command each help
-// lists. Cobra's own help command is left out. The root's flags that its
+// `PROGRAM --help`, then `PROGRAM help SUB…` for every command each help
+// lists. Cobra's own help command is left out; a root without commands is
+// the CLI's one verb. The root's flags that its
 // commands inherit (their "Global Flags") are the CLI's globals; a flag
 // inherited from a group below the root is the verb's own.
 func WalkCobra(ctx context.Context, program string) ([]Command, error) {
@@ -34,6 +35,16 @@ func WalkCobra(ctx context.Context, program string) ([]Command, error) {
 	root, err := w.help(nil)
 	if err != nil {
 		return nil, err
+	}
+	if root.runnable && len(root.commands) == 0 {
+		// A single-command CLI: the root is the one verb.
+		var params []Param
+		for _, p := range root.flags {
+			if !(p.Name == "version" && p.IsFlag) { // Cobra's own, like --help
+				params = append(params, p)
+			}
+		}
+		return []Command{{Path: []string{}, Program: w.name, Help: root.description, Params: append(params, root.args...)}}, nil
 	}
 	w.rootFlags = map[string]bool{}
 	for _, p := range root.flags {
@@ -95,15 +106,22 @@ func (w *cobraWalker) walk(path []string, short string, depth int) error {
 	return nil
 }
 
-// help runs PROGRAM help PATH… and reads what it prints.
+// help runs PROGRAM help PATH… and reads what it prints. The root's is
+// PROGRAM --help: Cobra adds its help command only to a CLI with
+// subcommands, and `help` would be the argument of a single-command CLI's
+// verb — run, not described.
 func (w *cobraWalker) help(path []string) (*cobraHelp, error) {
 	ctx, cancel := context.WithTimeout(w.ctx, 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, w.program, append([]string{"help"}, path...)...)
+	args := append([]string{"help"}, path...)
+	if len(path) == 0 {
+		args = []string{"--help"}
+	}
+	cmd := exec.CommandContext(ctx, w.program, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &tail{max: 4 << 10, buf: &stderr}
 	cmd.WaitDelay = 5 * time.Second
-	where := strings.Join(append([]string{w.name, "help"}, path...), " ")
+	where := strings.Join(append([]string{w.name}, args...), " ")
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%s: %v\n%s", where, err, strings.TrimSpace(stderr.String()))
 	}

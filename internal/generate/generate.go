@@ -3,6 +3,7 @@ package generate
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -77,13 +78,19 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 		return nil, err
 	}
 	var root *Command
+	program := opts.Program
 	for i := range tree {
 		if len(tree[i].Path) == 0 {
-			root = &tree[i]
+			if tree[i].Group {
+				root = &tree[i]
+			}
+			if program == "" {
+				program = tree[i].Program
+			}
 		}
 	}
 	res := &Result{}
-	cli, globals, output := cliOf(root, opts.Program, &res.Notes)
+	cli, globals, output := cliOf(root, program, &res.Notes)
 	problems := ov.applyCLI(cli, globals)
 	if ps := globals.visible(); len(ps) > 0 {
 		cli["params"] = ps
@@ -100,7 +107,7 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 			}
 			continue
 		}
-		cands = append(cands, candidateOf(&tree[i], output, taken))
+		cands = append(cands, candidateOf(&tree[i], program, output, taken))
 	}
 	if len(cands) == 0 {
 		return nil, errors.New("the tree has no verbs (only groups, or nothing)")
@@ -160,9 +167,6 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 func cliOf(root *Command, program string, notes *[]string) (cli map[string]any, globals *params, output string) {
 	cli = map[string]any{}
 	globals = &params{hidden: map[string]bool{}}
-	if program == "" && root != nil {
-		program = root.Program
-	}
 	if program != "" {
 		cli["command"] = program
 	}
@@ -236,9 +240,14 @@ func uniqueParamName(name string, p Param, taken map[string]bool) string {
 }
 
 // candidateOf maps one verb: its texts, hints, params and confirmation.
-func candidateOf(cmd *Command, output string, globalNames map[string]bool) *candidate {
+// The one verb of a single-command CLI (an empty path) is named after the
+// program.
+func candidateOf(cmd *Command, program, output string, globalNames map[string]bool) *candidate {
 	c := &candidate{path: cmd.Path, params: &params{hidden: map[string]bool{}}}
-	verb := strings.Join(cmd.Path, " ")
+	if len(cmd.Path) == 0 {
+		c.path = []string{programName(program)}
+	}
+	verb := strings.Join(c.path, " ")
 	hints, guessed := hintsFor(cmd.Classification)
 	if cmd.Classification != nil {
 		f := classified(cmd.Classification)
@@ -297,7 +306,7 @@ func candidateOf(cmd *Command, output string, globalNames map[string]bool) *cand
 	case cmd.Deprecated:
 		c.leftOut = "deprecated by the CLI"
 	}
-	title, description := texts(cmd)
+	title, description := texts(cmd, verb)
 	c.tool = map[string]any{
 		"title":       title,
 		"description": description,
@@ -318,8 +327,7 @@ func candidateOf(cmd *Command, output string, globalNames map[string]bool) *cand
 
 // texts are a verb's title and description: from its help where the tree
 // has it, else plain words that say which command it runs.
-func texts(cmd *Command) (title, description string) {
-	verb := strings.Join(cmd.Path, " ")
+func texts(cmd *Command, verb string) (title, description string) {
 	title = summary(cmd.ShortHelp)
 	if title == "" {
 		title = summary(cmd.Help)
@@ -338,6 +346,17 @@ func texts(cmd *Command) (title, description string) {
 		description = "Deprecated by the CLI. " + description
 	}
 	return title, description
+}
+
+// programName is the name a program goes by: its file's, without a
+// Windows extension; "cmd" when unknown.
+func programName(program string) string {
+	base := filepath.Base(strings.ReplaceAll(program, `\`, "/"))
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".exe"), ".py")
+	if base == "" || base == "." || base == "/" {
+		return "cmd"
+	}
+	return base
 }
 
 func stringsAny(ss []string) []any {

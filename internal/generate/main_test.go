@@ -1,22 +1,21 @@
 package generate
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// cobracli is testdata/cobracli, built once for the package.
+// Programs of testdata, built once for the package.
 var (
-	cobraOnce sync.Once
-	cobraBin  string
-	cobraErr  error
-	buildDir  string
+	buildMu  sync.Mutex
+	built    = map[string]string{}
+	buildDir string
 )
 
 func TestMain(m *testing.M) {
@@ -27,27 +26,34 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func cobraCLI(t testing.TB) string {
+// testProgram builds testdata/NAME (a Go main package) once.
+func testProgram(t testing.TB, name string) string {
 	t.Helper()
-	cobraOnce.Do(func() {
-		buildDir, cobraErr = os.MkdirTemp("", "generate-test")
-		if cobraErr != nil {
-			return
-		}
-		cobraBin = filepath.Join(buildDir, "cobracli")
-		if runtime.GOOS == "windows" {
-			cobraBin += ".exe"
-		}
-		out, err := exec.Command("go", "build", "-o", cobraBin, "./testdata/cobracli").CombinedOutput()
-		if err != nil {
-			cobraErr = fmt.Errorf("building testdata/cobracli: %v\n%s", err, out)
-		}
-	})
-	if cobraErr != nil {
-		t.Fatal(cobraErr)
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if bin, ok := built[name]; ok {
+		return bin
 	}
-	return cobraBin
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "generate-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildDir = dir
+	}
+	bin := filepath.Join(buildDir, name)
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	out, err := exec.Command("go", "build", "-o", bin, "./testdata/"+name).CombinedOutput()
+	if err != nil {
+		t.Fatalf("building testdata/%s: %v\n%s", name, err, out)
+	}
+	built[name] = bin
+	return bin
 }
+
+func cobraCLI(t testing.TB) string { return testProgram(t, "cobracli") }
 
 // clickPython is a Python 3 with click, as its real executable (not a
 // shim); the test skips, saying so, when there is none.
@@ -64,9 +70,13 @@ func clickPython(t testing.TB) string {
 // a #! line naming python, or pip's /bin/sh trampoline — into dir.
 func clickScript(t testing.TB, dir, python, form string) string {
 	t.Helper()
-	lib, err := filepath.Abs("testdata/clickcli")
-	if err != nil {
-		t.Fatal(err)
+	// A copy of the package stands for the installed one: whatever runs it
+	// writes nothing into the checkout.
+	lib := filepath.Join(dir, "lib")
+	if _, err := os.Stat(lib); os.IsNotExist(err) {
+		if err := os.CopyFS(lib, os.DirFS("testdata/clickcli")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	body, err := os.ReadFile(filepath.Join(lib, "clickdemo-script"))
 	if err != nil {
@@ -80,8 +90,7 @@ func clickScript(t testing.TB, dir, python, form string) string {
 		head = "#!/bin/sh\n'''exec' \"" + python + "\" \"$0\" \"$@\"\n' '''\n"
 	case "none":
 	}
-	// The checkout's copy stands for the installed package.
-	head += fmt.Sprintf("import sys; sys.path.insert(0, %q)\n", lib)
+	head += "import sys; sys.path.insert(0, " + strconv.Quote(lib) + ")\n"
 	path := filepath.Join(dir, "clickdemo")
 	if err := os.WriteFile(path, []byte(head+string(body)), 0o755); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -133,7 +134,7 @@ func TestTexts(t *testing.T) {
 			"This one sentence goes on and on about everything the command does, far beyond what a title should ever carry for a person"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			title, desc := texts(&tc.cmd)
+			title, desc := texts(&tc.cmd, strings.Join(tc.cmd.Path, " "))
 			assert.Equal(t, tc.title, title)
 			assert.Equal(t, tc.description, desc)
 		})

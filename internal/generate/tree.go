@@ -16,7 +16,8 @@ import (
 // ShortHelp, and on params Help, Count, HideInput, Eager, ExposeValue,
 // MinOpen, MaxOpen.
 type Command struct {
-	// Path is the words after the program's name; empty for the root.
+	// Path is the words after the program's name; empty for the root (a
+	// group, or the one verb of a single-command CLI).
 	Path       []string `json:"path"`
 	Hidden     bool     `json:"hidden"`
 	Deprecated bool     `json:"deprecated"`
@@ -115,9 +116,6 @@ func ParseTree(data []byte) ([]Command, error) {
 			problems = append(problems, fmt.Sprintf("[%d]: path %q is also [%d]", i, key, j))
 		}
 		seen[key] = i
-		if len(c.Path) == 0 && !c.Group {
-			problems = append(problems, fmt.Sprintf("[%d]: an empty path is the root, which must be a group", i))
-		}
 		for j, p := range c.Params {
 			if p.Kind != "option" && p.Kind != "argument" {
 				problems = append(problems, fmt.Sprintf("[%d] %q: params[%d] %q: kind is %q; must be option or argument", i, key, j, p.Name, p.Kind))

@@ -56,7 +56,7 @@ func TestWalkClick(t *testing.T) {
 		"remote status", "remote sync", "reports monthly"}, paths,
 		"every verb: the lazily loaded group's, and the one under a group that is not a click.Group")
 
-	out, err := exec.Command(python, "-B", "-c", "import sys; sys.path.insert(0, 'testdata/clickcli'); import click, clickdemo; "+
+	out, err := exec.Command(python, "-B", "-c", "import sys; sys.path.insert(0, "+strconv.Quote(filepath.Join(dir, "lib"))+"); import click, clickdemo; "+
 		"r = clickdemo.cli.commands['remote']; print(isinstance(r, click.Group), isinstance(r, click.Command)); "+
 		"print('clickdemo.lazy_reports' in sys.modules)").Output()
 	require.NoError(t, err)
@@ -101,7 +101,7 @@ func TestWalkClick(t *testing.T) {
 		names = append(names, tl.Name)
 	}
 	assert.Equal(t, []string{"book_list", "book_remove", "book_tag", "greet", "login", "remote_status", "remote_sync", "reports_monthly"}, names)
-	_, err = os.Stat(filepath.Join("testdata", "clickcli", "clickdemo", "__pycache__"))
+	_, err = os.Stat(filepath.Join(dir, "lib", "clickdemo", "__pycache__"))
 	assert.True(t, os.IsNotExist(err), "the walk writes no .pyc into the CLI's files")
 }
 
@@ -225,4 +225,51 @@ func TestWalkCobra(t *testing.T) {
 
 	_, err = WalkCobra(walkCtx(t), "/bin/echo")
 	assert.ErrorContains(t, err, `printed no "Usage:": is echo a Cobra CLI?`)
+}
+
+// TestWalk_SingleCommand: a CLI of one command is its one verb, named
+// after the program — and Cobra's root is asked with --help, never
+// `help`, which a single-command CLI would run as its argument.
+func TestWalk_SingleCommand(t *testing.T) {
+	t.Run("cobra", func(t *testing.T) {
+		tree, err := WalkCobra(walkCtx(t), testProgram(t, "cobrasingle"))
+		require.NoError(t, err)
+		require.Len(t, tree, 1)
+		assert.Equal(t, []string{}, tree[0].Path)
+		assert.False(t, tree[0].Group)
+		res, err := Generate(tree, Options{})
+		require.NoError(t, err)
+		tl := tool(t, res, "cobrasingle")
+		assert.Empty(t, tl.Command)
+		assert.Equal(t, "Count the lines of a file", tl.Title)
+		var names []string
+		for _, p := range tl.Params {
+			names = append(names, p.Name)
+		}
+		assert.Equal(t, []string{"max", "file"}, names, "Cobra's own --help and --version left out")
+	})
+	t.Run("click", func(t *testing.T) {
+		python := clickPython(t)
+		script := filepath.Join(t.TempDir(), "count-lines")
+		require.NoError(t, os.WriteFile(script, []byte("#!"+python+`
+import click
+
+@click.command()
+@click.argument("file")
+@click.option("--max", type=int, default=100)
+def main(file, max):
+    """Count the lines of a file."""
+    print(file, max)
+
+main()
+`), 0o755))
+		tree, err := WalkClick(walkCtx(t), script, "")
+		require.NoError(t, err)
+		res, err := Generate(tree, Options{})
+		require.NoError(t, err)
+		tl := tool(t, res, "count_lines")
+		assert.Empty(t, tl.Command)
+		assert.Equal(t, "count-lines", res.Loaded.CLI.Command)
+		assert.Equal(t, "Count the lines of a file", tl.Title)
+	})
 }
