@@ -41,7 +41,7 @@ func newGenerateCmd() *cobra.Command {
   click:PROGRAM  a Click or Typer CLI, walked from inside by a script shipped
                  in this binary, run with the CLI's own Python (the #! line of
                  its console script, or --python)
-  cobra:PROGRAM  a Cobra CLI, walked from outside: PROGRAM help, then
+  cobra:PROGRAM  a Cobra CLI, walked from outside: PROGRAM --help, then
                  PROGRAM help SUB… for every command it lists
 
 Hints are never weaker than the CLI's own classification where the tree has

@@ -25,7 +25,7 @@
 //     are patched, and everything is read by what it has, not its class:
 //     groups are what has list_commands and get_command (get_command loads
 //     lazy ones), a param's kind is its param_type_name.
-//   - cobra:PROGRAM — [WalkCobra] runs `PROGRAM help` and `PROGRAM help
+//   - cobra:PROGRAM — [WalkCobra] runs `PROGRAM --help` and `PROGRAM help
 //     SUB…` and reads what Cobra prints: Usage (positional arguments),
 //     every "… Commands:" list, Flags and Global Flags with pflag's types
 //     and defaults. The CLI is not changed or linked.
