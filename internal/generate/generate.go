@@ -117,7 +117,25 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	if len(problems) > 0 {
 		return nil, &OverridesError{File: ov.name, Problems: problems}
 	}
-	top := map[string]any{"version": 1, "cli": cli}
+	tools := assemble(cands, res)
+	if len(tools) == 0 {
+		return nil, errors.New("every verb of the tree is left out: nothing to serve")
+	}
+	top := map[string]any{"version": 1, "cli": cli, "tools": tools}
+	mergeInto(top, ov.top)
+	res.Manifest = Encode(top)
+	m, err := annotations.Parse(res.Manifest, "")
+	if err != nil {
+		return nil, loadError(err, top, opts)
+	}
+	res.Loaded = m
+	return res, nil
+}
+
+// assemble lists the tools that are not left out, sorted by name, with
+// their params; the notes say what was left out, and which tools the
+// overrides made weaker than the CLI's classification.
+func assemble(cands []*candidate, res *Result) []any {
 	var tools []any
 	leftOut := map[string][]string{}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].name < cands[j].name })
@@ -144,18 +162,7 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	for _, why := range sortedKeys(leftOut) {
 		res.Notes = append(res.Notes, fmt.Sprintf("left out (%s): %s", why, strings.Join(leftOut[why], ", ")))
 	}
-	if len(tools) == 0 {
-		return nil, errors.New("every verb of the tree is left out: nothing to serve")
-	}
-	top["tools"] = tools
-	mergeInto(top, ov.top)
-	res.Manifest = Encode(top)
-	m, err := annotations.Parse(res.Manifest, "")
-	if err != nil {
-		return nil, loadError(err, top, opts)
-	}
-	res.Loaded = m
-	return res, nil
+	return tools
 }
 
 // cliOf makes the manifest's cli from the tree's root: the program, and
