@@ -8,8 +8,9 @@ import (
 	"strings"
 )
 
-// hintNames are MCP's four hints, in the order a manifest writes them.
-var hintNames = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+// HintNames are MCP's four hints as a manifest names them, in the order
+// it writes them.
+var HintNames = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 
 // hintsGuessed reads a tool's hints_guessed: the hints nobody took from the
 // CLI — `aeat-mcp generate` writes the cautious value and marks it, so
@@ -22,7 +23,7 @@ func (p *parser) hintsGuessed(obj map[string]json.RawMessage, t *Tool) {
 	}
 	var names []string
 	if err := json.Unmarshal(raw, &names); err != nil || names == nil {
-		p.fail("hints_guessed", "must be a list of hint names (%s)", strings.Join(hintNames, ", "))
+		p.fail("hints_guessed", "must be a list of hint names (%s)", strings.Join(HintNames, ", "))
 		return
 	}
 	if len(names) == 0 {
@@ -33,8 +34,8 @@ func (p *parser) hintsGuessed(obj map[string]json.RawMessage, t *Tool) {
 	for i, n := range names {
 		f := fmt.Sprintf("hints_guessed[%d]", i)
 		switch {
-		case !slices.Contains(hintNames, n):
-			p.fail(f, "%q is not a hint (%s)", n, strings.Join(hintNames, ", "))
+		case !slices.Contains(HintNames, n):
+			p.fail(f, "%q is not a hint (%s)", n, strings.Join(HintNames, ", "))
 		case seen[n]:
 			p.fail(f, "%q is listed twice", n)
 		default:
@@ -55,7 +56,7 @@ func guessedWarnings(tools []*Tool) []string {
 			continue
 		}
 		set := make([]string, 0, len(t.HintsGuessed))
-		for _, h := range hintNames { // the manifest's order, whatever the file's
+		for _, h := range HintNames { // the manifest's order, whatever the file's
 			if slices.Contains(t.HintsGuessed, h) {
 				set = append(set, h)
 			}

@@ -10,7 +10,7 @@ const (
 	hintOpenWorld   = "openWorldHint"
 )
 
-var hintOrder = []string{hintReadOnly, hintDestructive, hintIdempotent, hintOpenWorld}
+var hintOrder = annotations.HintNames
 
 // cautiousHints are what a verb the CLI says nothing about gets: it may
 // write (not read-only), destroy (so a person confirms each call), repeat
