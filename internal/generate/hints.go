@@ -1,6 +1,10 @@
 package generate
 
-import "github.com/aeat-mcp/aeat-mcp/internal/annotations"
+import (
+	"slices"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+)
 
 // Hint names as a manifest writes them.
 const (
@@ -45,7 +49,7 @@ func classified(c *Classification) annotations.Hints {
 //   - read-only and idempotent only where the CLI says so.
 func hintsFor(c *Classification) (h annotations.Hints, guessed []string) {
 	if c == nil {
-		return cautiousHints, hintOrder
+		return cautiousHints, slices.Clone(hintOrder)
 	}
 	h = classified(c)
 	if !h.ReadOnly && !h.Destructive && c.RiskDeclared != nil && !*c.RiskDeclared {
