@@ -47,6 +47,7 @@ type linuxPlatform struct {
 	// yet registered as a leader must never be taken for an orphan.
 	startMu sync.RWMutex
 	leaders sync.Map // pid -> uint64: leaders of calls in flight, and their start times
+	helpers sync.Map // pid -> struct{}: helpers (adopt_linux.go), never a call's orphans
 	pgrp    int      // our own process group: children in it are not the calls'
 
 	pidnsOnce sync.Once
@@ -289,7 +290,7 @@ func (p *linuxPlatform) adopted(pi procInfo, self int) bool {
 	if pi.ppid != self || pi.pgrp == p.pgrp || pi.start < p.born {
 		return false
 	}
-	if _, leader := p.leaders.Load(pi.pid); leader {
+	if _, leader := p.leaders.Load(pi.pid); leader || p.helper(pi.pid) {
 		return false
 	}
 	life := p.lifeline()
