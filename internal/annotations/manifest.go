@@ -57,6 +57,9 @@ type CLI struct {
 	// ErrorOutput is how the CLI reports a failure on stderr: [OutputText]
 	// or [OutputJSON] (its last JSON object is the error).
 	ErrorOutput string
+	// Warm, if set, starts the calls of a Python CLI from a warm template
+	// (cli.warm); nil starts every call cold.
+	Warm *Warm
 }
 
 // ExitCode is what one exit code of the CLI means (cli.exit_codes).

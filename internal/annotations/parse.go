@@ -148,7 +148,7 @@ var (
 
 func (p *parser) cli(raw json.RawMessage) CLI {
 	c := CLI{ErrorOutput: OutputText}
-	obj := p.object(raw, "cli", "command", "args", "env", "cwd", "params", "exit_codes", "error_output")
+	obj := p.object(raw, "cli", "command", "args", "env", "cwd", "params", "exit_codes", "error_output", "warm")
 	if obj == nil {
 		return c
 	}
@@ -174,6 +174,9 @@ func (p *parser) cli(raw json.RawMessage) CLI {
 	c.Params = p.params(rawParams, "cli.params", paramPlace{shared: true})
 	c.ExitCodes = p.exitCodes(obj, "cli")
 	c.ErrorOutput = p.errorOutput(obj, "cli", OutputText)
+	if rawWarm, ok := obj["warm"]; ok {
+		c.Warm = p.warm(rawWarm)
+	}
 	return c
 }
 

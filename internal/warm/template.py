@@ -1,0 +1,406 @@
+# aeat-mcp's warm template (internal/warm). The server runs it as
+#     PYTHON -c <this file> CONFIG_JSON
+# with fd 3 a Unix stream socket to the server (the control socket), stdin
+# the null device, stdout and stderr a pipe to the server's log. It imports
+# the CLI once, then forks one child per call. Nothing here is the CLI's.
+#
+# Control socket, server -> template: one byte "F" carrying one descriptor,
+# the template's end of a socket pair made for one call. Template -> server:
+# JSON lines ({"ready": ...} once, or {"error": ...} before exiting).
+#
+# Call socket, server -> template: a 4-byte big-endian length carrying four
+# descriptors (stdin, stdout, stderr, the read end of the go pipe), then that
+# many bytes of JSON {"argv": [...], "cwd": "...", "env": ["K=V", ...]}.
+# Then nothing, until the server closes it: the call is over, and the child
+# is killed if it still runs, then reaped.
+# Template/child -> server: lines. "P pid ppid" (the child, once it leads a
+# session of its own and dies with the template), "X e CODE" / "X s SIGNUM"
+# (the template, once the child exited; it stays a zombie until the close),
+# "T N" (no fork: the template has N threads), "E why" (no fork).
+
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+
+_CTRL_FD = 3
+_CFG = json.loads(sys.argv[1])
+_SCRIPT = _CFG["script"]
+_PR_SET_PDEATHSIG = 1
+
+
+def _send(sock, obj):
+    sock.sendall((json.dumps(obj) + "\n").encode())
+
+
+def _entry():
+    mod_name, _, attr = _CFG["entry"].partition(":")
+    mod = __import__(mod_name, fromlist=["_"])
+    obj = mod
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return mod_name, obj
+
+
+def _as_command(obj):
+    """The Click command behind obj: obj itself, or a Typer app's (Typer
+    groups are not click.Group, and Typer 0.27 ships its own copy of Click as
+    typer._click, so commands are recognised by what they do, not by class)."""
+    typer = sys.modules.get("typer")
+    if typer is not None and isinstance(obj, getattr(typer, "Typer", ())):
+        return typer.main.get_command(obj)
+    if hasattr(obj, "make_context") and hasattr(obj, "context_class"):
+        return obj
+    return None
+
+
+def _walk(cmd, ctx):
+    n = 1
+    if hasattr(cmd, "list_commands") and hasattr(cmd, "get_command"):
+        for name in cmd.list_commands(ctx):
+            try:
+                sub = cmd.get_command(ctx, name)
+                if sub is None:
+                    continue
+                subctx = sub.context_class(sub, parent=ctx, info_name=name, resilient_parsing=True)
+                n += _walk(sub, subctx)
+            except Exception:
+                pass  # a command that cannot load now fails the same way in the call
+    return n
+
+
+def _preload(obj):
+    if _CFG.get("preload") != "click":
+        return 0
+    cmd = _as_command(obj)
+    if cmd is None:
+        return 0
+    ctx = cmd.context_class(cmd, info_name=os.path.basename(_SCRIPT), resilient_parsing=True)
+    return _walk(cmd, ctx)
+
+
+def _call(obj):
+    """What the console script does: sys.exit(main())."""
+    sys.exit(obj())
+
+
+def _warmup(obj):
+    for argv in _CFG.get("warmup") or []:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = [os.dup(1), os.dup(2)]
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        os.close(null)
+        sys.argv = [_SCRIPT] + list(argv)
+        try:
+            _call(obj)
+        except BaseException:
+            pass
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+    sys.argv = [_SCRIPT]
+
+
+def _threads():
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        import threading
+
+        return threading.active_count()
+
+
+def _watched(mod_name):
+    """The files whose change means the CLI was upgraded: the script and
+    every loaded module of the entry's top-level package."""
+    top = mod_name.split(".")[0]
+    files = [_SCRIPT]
+    for name, mod in list(sys.modules.items()):
+        if name == top or name.startswith(top + "."):
+            f = getattr(mod, "__file__", None)
+            if f:
+                files.append(f)
+    pkg = sys.modules.get(top)
+    if pkg is not None and getattr(pkg, "__file__", None):
+        files.append(os.path.dirname(pkg.__file__))
+    return files[:5000]
+
+
+_libc = None
+
+
+def _pdeathsig():
+    """The child dies (SIGKILL) when the template does (Linux)."""
+    global _libc
+    if not sys.platform.startswith("linux"):
+        return
+    if _libc is None:
+        import ctypes
+
+        _libc = ctypes.CDLL(None, use_errno=True)
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+class _Job:
+    def __init__(self, req, fds):
+        self.req, self.fds = req, fds
+
+
+def _recv_exact(sock, n):
+    buf = b""
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            raise EOFError("call socket closed")
+        buf += chunk
+    return buf
+
+
+def _status_line(pid):
+    """Whether pid exited, as an X line, leaving it a zombie where waitid
+    allows (so its pid and group cannot be reused before the server is done)."""
+    waitid = getattr(os, "waitid", None)
+    if waitid is not None and hasattr(os, "WNOWAIT"):
+        try:
+            r = waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return "X s %d" % signal.SIGKILL, True
+        if r is None:
+            return None, False
+        if r.si_code == os.CLD_EXITED:
+            return "X e %d" % r.si_status, False
+        return "X s %d" % r.si_status, False
+    try:
+        got, status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return "X s %d" % signal.SIGKILL, True
+    if got == 0:
+        return None, False
+    if os.WIFEXITED(status):
+        return "X e %d" % os.WEXITSTATUS(status), True
+    return "X s %d" % os.WTERMSIG(status), True
+
+
+def serve():
+    ctrl = socket.socket(fileno=_CTRL_FD)
+    me = os.getpid()
+    try:
+        sys.argv = [_SCRIPT]
+        if sys.path and sys.path[0] == "":
+            # A console script has its own directory first, not ours.
+            sys.path[0] = os.path.dirname(os.path.realpath(_SCRIPT))
+        began = time.monotonic()
+        mod_name, obj = _entry()
+        imported = time.monotonic()
+        commands = _preload(obj)
+        _warmup(obj)
+        ready = {
+            "ready": True,
+            "pid": me,
+            "threads": _threads(),
+            "commands": commands,
+            "import_ms": int((imported - began) * 1000),
+            "preload_ms": int((time.monotonic() - imported) * 1000),
+            "files": _watched(mod_name),
+        }
+    except BaseException as e:  # the CLI failed to import: say why, and go
+        import traceback
+
+        _send(ctrl, {"error": "%s: %s" % (type(e).__name__, e), "trace": traceback.format_exc()[-4000:]})
+        return None
+    sys.stdout.flush()
+    sys.stderr.flush()
+    _send(ctrl, ready)
+
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_w)
+    calls = {}  # call socket fd -> [socket, child pid or 0, status sent, reaped]
+    children = {}  # pid -> call socket fd
+
+    def owned():
+        return [ctrl.fileno(), wake_r, wake_w] + list(calls)
+
+    def finish(fd):
+        sock, pid, _, reaped = calls.pop(fd)
+        if pid:
+            children.pop(pid, None)
+            if not reaped:
+                for target in (-pid, pid):
+                    try:
+                        os.kill(target, signal.SIGKILL)
+                    except OSError:
+                        pass
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
+        sock.close()
+
+    while True:
+        try:
+            readable, _, _ = select.select([ctrl.fileno(), wake_r] + list(calls), [], [])
+        except InterruptedError:
+            continue
+        for fd in readable:
+            if fd == wake_r:
+                try:
+                    while os.read(wake_r, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+                for pid, cfd in list(children.items()):
+                    entry = calls[cfd]
+                    if entry[2]:
+                        continue
+                    line, reaped = _status_line(pid)
+                    if line is None:
+                        continue
+                    entry[2], entry[3] = True, reaped
+                    try:
+                        entry[0].sendall((line + "\n").encode())
+                    except OSError:
+                        pass
+            elif fd == ctrl.fileno():
+                try:
+                    msg, fds, _, _ = socket.recv_fds(ctrl, 1, 1)
+                except OSError:
+                    msg, fds = b"", []
+                if not msg:
+                    # The server is gone: so are its calls.
+                    for cfd in list(calls):
+                        finish(cfd)
+                    return None
+                for extra in fds[1:]:
+                    os.close(extra)
+                if fds:
+                    sock = socket.socket(fileno=fds[0])
+                    calls[sock.fileno()] = [sock, 0, False, False]
+                    got = _accept(sock, me, owned)
+                    if isinstance(got, _Job):  # the child, on its way to the CLI
+                        return got
+                    if got:
+                        calls[sock.fileno()][1] = got
+                        children[got] = sock.fileno()
+            else:
+                # The server wrote nothing more on a call socket: this is its
+                # close, the end of the call.
+                try:
+                    data = calls[fd][0].recv(64)
+                except OSError:
+                    data = b""
+                if not data:
+                    finish(fd)
+
+
+def _accept(sock, me, owned):
+    """Reads one call's request and forks its child. In the template it
+    returns the child's pid (None when nothing was forked); in the child, the
+    _Job it is to run."""
+    try:
+        head, fds, _, _ = socket.recv_fds(sock, 4, 4)
+        if len(head) < 4:
+            head += _recv_exact(sock, 4 - len(head))
+        (n,) = struct.unpack(">I", head)
+        req = json.loads(_recv_exact(sock, n))
+    except Exception as e:
+        try:
+            sock.sendall(("E reading the request: %s\n" % e).encode())
+        except OSError:
+            pass
+        return None
+    if len(fds) != 4:
+        for fd in fds:
+            os.close(fd)
+        sock.sendall(b"E expected 4 descriptors\n")
+        return None
+    threads = _threads()
+    if threads > 1:
+        for fd in fds:
+            os.close(fd)
+        sock.sendall(("T %d\n" % threads).encode())
+        return None
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        return _child_setup(req, fds, sock, me, owned())
+    for fd in fds:
+        os.close(fd)
+    return pid
+
+
+def _child_setup(req, fds, sock, template, owned):
+    """In the child, before it may run the CLI: a session of its own, death
+    with the template, the server told, then the go byte."""
+    os.setsid()
+    _pdeathsig()
+    if os.getppid() != template:
+        os._exit(1)
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    try:
+        sock.sendall(("P %d %d\n" % (os.getpid(), template)).encode())
+    except OSError:
+        os._exit(1)
+    mine = sock.fileno()
+    for fd in owned:
+        if fd != mine:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    sock.close()
+    go = fds[3]
+    try:
+        got = os.read(go, 1)
+    except OSError:
+        got = b""
+    if not got:
+        os._exit(0)  # never started: the server gave up on this call
+    os.close(go)
+    return _Job(req, fds[:3])
+
+
+def _run_child(job):
+    req = job.req
+    for target, fd in enumerate(job.fds):
+        os.dup2(fd, target)
+    for fd in job.fds:
+        if fd > 2:
+            os.close(fd)
+    os.chdir(req["cwd"] or os.getcwd())
+    env = dict(kv.split("=", 1) for kv in req["env"] if "=" in kv)
+    os.environ.clear()
+    os.environ.update(env)
+    import tempfile
+
+    tempfile.tempdir = None  # a call's TMPDIR, not the template's
+    sys.argv = [_SCRIPT] + list(req["argv"])
+    for hook in _CFG.get("reset") or []:
+        mod_name, _, attr = hook.partition(":")
+        fn = __import__(mod_name, fromlist=["_"])
+        for part in attr.split("."):
+            fn = getattr(fn, part)
+        fn()
+
+
+_job = serve()
+if _job is None:
+    sys.exit(0)
+_run_child(_job)
+del _job
+_call(_entry()[1])
