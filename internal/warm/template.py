@@ -53,7 +53,7 @@ def _as_command(obj):
     typer = sys.modules.get("typer")
     if typer is not None and isinstance(obj, getattr(typer, "Typer", ())):
         return typer.main.get_command(obj)
-    if hasattr(obj, "make_context") and hasattr(obj, "context_class"):
+    if not isinstance(obj, type) and hasattr(obj, "make_context") and hasattr(obj, "context_class"):
         return obj
     return None
 
@@ -73,14 +73,28 @@ def _walk(cmd, ctx):
     return n
 
 
-def _preload(obj):
+def _preload(mod_name, obj):
+    """Walks the command tree: the entry itself when it is a command, else
+    every command or Typer app its module holds (a console script's main()
+    usually just calls one)."""
     if _CFG.get("preload") != "click":
         return 0
-    cmd = _as_command(obj)
-    if cmd is None:
-        return 0
-    ctx = cmd.context_class(cmd, info_name=os.path.basename(_SCRIPT), resilient_parsing=True)
-    return _walk(cmd, ctx)
+    roots = [obj]
+    if _as_command(obj) is None:
+        roots = list(vars(sys.modules[mod_name]).values())
+    n = 0
+    seen = set()
+    for root in roots:
+        cmd = _as_command(root)
+        if cmd is None or id(cmd) in seen:
+            continue
+        seen.add(id(cmd))
+        try:
+            ctx = cmd.context_class(cmd, info_name=os.path.basename(_SCRIPT), resilient_parsing=True)
+            n += _walk(cmd, ctx)
+        except Exception:
+            pass  # a preload is an optimisation: the call loads what it needs
+    return n
 
 
 def _call(obj):
@@ -203,7 +217,7 @@ def serve():
         began = time.monotonic()
         mod_name, obj = _entry()
         imported = time.monotonic()
-        commands = _preload(obj)
+        commands = _preload(mod_name, obj)
         _warmup(obj)
         ready = {
             "ready": True,
