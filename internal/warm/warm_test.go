@@ -64,7 +64,8 @@ func TestWarmResetHooks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSetup(t, annotations.Warm{Reset: tc.reset, Warmup: [][]string{{"setting"}}},
 				baseEnv("0.2", "WARMDEMO_GREETING=from-template"))
-			st0 := s.settled(t); require.Equal(t, warm.On, st0.State, st0.Reason)
+			st0 := s.settled(t)
+			require.Equal(t, warm.On, st0.State, st0.Reason)
 			spec := s.spec("setting")
 			spec.Env = baseEnv("0.2", "WARMDEMO_GREETING=from-call")
 			res := s.run(t, context.Background(), spec)
@@ -76,7 +77,8 @@ func TestWarmResetHooks(t *testing.T) {
 // stdin, exit codes and argv reach a warm call as they reach a cold one.
 func TestWarmStdinExitAndArgs(t *testing.T) {
 	s := newSetup(t, annotations.Warm{}, baseEnv("0.2"))
-	st0 := s.settled(t); require.Equal(t, warm.On, st0.State, st0.Reason)
+	st0 := s.settled(t)
+	require.Equal(t, warm.On, st0.State, st0.Reason)
 	spec := s.spec("stdin")
 	spec.Stdin = []byte("secret on stdin")
 	res := s.run(t, context.Background(), spec)
@@ -100,7 +102,8 @@ func TestWarmFaultMatrix(t *testing.T) {
 	for name, dis := range modes(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newSetup(t, annotations.Warm{}, baseEnv("0.2"), dis...)
-			st0 := s.settled(t); require.Equal(t, warm.On, st0.State, st0.Reason)
+			st0 := s.settled(t)
+			require.Equal(t, warm.On, st0.State, st0.Reason)
 			tpl := s.pool.Status().TemplatePID
 
 			t.Run("timeout", func(t *testing.T) {
@@ -192,7 +195,8 @@ func TestWarmFaultMatrix(t *testing.T) {
 // Calls in flight at once each get their own child and tree.
 func TestWarmConcurrentCalls(t *testing.T) {
 	s := newSetup(t, annotations.Warm{}, baseEnv("0.2"))
-	st0 := s.settled(t); require.Equal(t, warm.On, st0.State, st0.Reason)
+	st0 := s.settled(t)
+	require.Equal(t, warm.On, st0.State, st0.Reason)
 	const n = 8
 	pids := make(chan int, n)
 	errs := make(chan error, n)
@@ -256,7 +260,8 @@ func TestWarmExtraThread(t *testing.T) {
 	})
 	t.Run("at fork", func(t *testing.T) {
 		s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_THREAD_AFTER=1.5"))
-		st0 := s.settled(t); require.Equal(t, warm.On, st0.State, st0.Reason)
+		st0 := s.settled(t)
+		require.Equal(t, warm.On, st0.State, st0.Reason)
 		time.Sleep(2 * time.Second) // the thread appears in the template
 		res := s.run(t, context.Background(), s.spec("startmode"))
 		assert.Equal(t, "cold\n", string(res.Stdout.Head), "the call fell back to a cold start")

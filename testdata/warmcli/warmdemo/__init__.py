@@ -30,6 +30,9 @@ from . import settings  # noqa: E402
 
 def _say(**kw):
     print(json.dumps(kw), flush=True)
+    if os.environ.get("WARMDEMO_PIDFILE"):
+        with open(os.environ["WARMDEMO_PIDFILE"], "a") as f:
+            f.write(json.dumps(kw) + "\n")
 
 
 @click.group()
