@@ -38,13 +38,17 @@ the manifest does not load.`,
 				report = &rep
 				defer r.Close()
 			}
-			return doctorReport(cmd.OutOrStdout(), opts, in, report, err)
+			var ws *warmCheck
+			if err == nil {
+				ws = checkWarm(opts, in, r)
+			}
+			return doctorReport(cmd.OutOrStdout(), opts, in, report, err, ws)
 		},
 	}
 }
 
 // doctorReport prints the diagnosis; its error carries the exit code.
-func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime.Report, runtimeErr error) error {
+func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime.Report, runtimeErr error, ws *warmCheck) error {
 	broken := 0
 	ok := func(format string, a ...any) { fmt.Fprintf(w, "  ok       "+format+"\n", a...) }
 	note := func(format string, a ...any) { fmt.Fprintf(w, "  note     "+format+"\n", a...) }
@@ -121,6 +125,7 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 	} else {
 		note("destructive tools ask the person through the host; a host that cannot ask (no elicitation) gets a refusal: run with --read-only there, or --confirm never if you accept the risk")
 	}
+	ws.report(ok, note)
 	if broken > 0 {
 		fmt.Fprintf(w, "\n%d problem(s): fix them, then restart the server (hosts start it once).\n", broken)
 		return &exitError{exitFailure, nil}

@@ -13,6 +13,8 @@ import (
 type inspected struct {
 	manifest *annotations.Manifest
 	cfg      server.Config
+	// warm: --warm (true unless turned off).
+	warm bool
 	server.Inspection
 }
 
@@ -27,5 +29,5 @@ func (o *options) inspect() (*inspected, error) {
 		return nil, err
 	}
 	cfg := o.serverConfig(m, nil, slog.New(slog.DiscardHandler))
-	return &inspected{manifest: m, cfg: cfg, Inspection: server.Inspect(cfg)}, nil
+	return &inspected{manifest: m, cfg: cfg, warm: o.warm, Inspection: server.Inspect(cfg)}, nil
 }

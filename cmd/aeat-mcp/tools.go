@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -55,6 +56,10 @@ type toolsJSON struct {
 	Hidden   []hiddenJSON `json:"hidden"`
 	// MissingEnv names the variables calls need and the environment lacks.
 	MissingEnv []string `json:"missing_env"`
+	// Warm says how calls start: "none" (no cli.warm), "off" (--warm=false)
+	// or "planned" (a server starts a template and verifies it; doctor
+	// runs that check now and says why it would be off).
+	Warm string `json:"warm"`
 }
 
 type cliJSON struct {
@@ -76,6 +81,9 @@ type toolJSON struct {
 	ConfirmFlag    string      `json:"confirm_flag,omitempty"`
 	Stdin          string      `json:"stdin,omitempty"` // "env:NAME" or "param:NAME"
 	Params         []paramJSON `json:"params"`
+	// Warm: its calls start from the warm template (cli.warm), while one
+	// is ready and verified.
+	Warm bool `json:"warm"`
 }
 
 type hintsJSON struct {
@@ -115,6 +123,13 @@ func toolList(in *inspected) toolsJSON {
 	if out.Manifest == "" {
 		out.Manifest = "(built-in demo)"
 	}
+	out.Warm = "none"
+	if w := in.manifest.CLI.Warm; w != nil {
+		out.Warm = "off"
+		if in.warm {
+			out.Warm = "planned"
+		}
+	}
 	for _, t := range in.Tools {
 		tj := toolJSON{Name: t.Name, Title: t.Title, Tier: string(t.Tier()),
 			CeilingSeconds: t.Ceiling(in.cfg.Ceilings).Seconds(), OwnTimeout: t.Timeout > 0,
@@ -125,6 +140,9 @@ func toolList(in *inspected) toolsJSON {
 			if s.Param != "" {
 				tj.Stdin = "param:" + s.Param
 			}
+		}
+		if w := in.manifest.CLI.Warm; w != nil && in.warm {
+			tj.Warm = slices.Contains(w.TiersOrDefault(), t.Tier())
 		}
 		for _, p := range t.Params {
 			tj.Params = append(tj.Params, paramJSON{Name: p.Name, Type: p.TypeName(), Required: p.Required, Flag: p.Flag,
@@ -176,6 +194,18 @@ func (l toolsJSON) print(w io.Writer) {
 		if names := byReason[why.reason]; len(names) > 0 {
 			fmt.Fprintf(w, "\nhidden by %s (%d): %s\n", why.by, len(names), strings.Join(names, ", "))
 		}
+	}
+	switch l.Warm {
+	case "planned":
+		var warmTools []string
+		for _, t := range l.Tools {
+			if t.Warm {
+				warmTools = append(warmTools, t.Name)
+			}
+		}
+		fmt.Fprintf(w, "\nwarm start (cli.warm): %d tools start from a warm template once the server has verified it; aeat-mcp doctor runs that check now\n", len(warmTools))
+	case "off":
+		fmt.Fprintf(w, "\nwarm start: off (--warm=false or AEAT_MCP_WARM=false)\n")
 	}
 	if len(l.MissingEnv) > 0 {
 		fmt.Fprintf(w, "missing variables (calls that need them refuse): %s — run aeat-mcp doctor\n", strings.Join(l.MissingEnv, ", "))

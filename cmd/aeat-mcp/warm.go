@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
@@ -68,4 +69,56 @@ func envValue(env []string, name string) string {
 		}
 	}
 	return ""
+}
+
+// warmCheck is what doctor learned of cli.warm: nothing when the manifest
+// has none, that --warm=false turned it off, or how a template started here
+// fared (it is started, verified and stopped, as a server would at start).
+type warmCheck struct {
+	off    bool
+	status warm.Status
+	tiers  []annotations.Tier
+}
+
+// warmCheckWait bounds how long doctor waits for the template to settle.
+const warmCheckWait = 3 * time.Minute
+
+func checkWarm(o *options, in *inspected, r *callruntime.Runner) *warmCheck {
+	w := in.manifest.CLI.Warm
+	if w == nil || in.cfg.CLIPath == "" {
+		return nil
+	}
+	if !o.warm {
+		return &warmCheck{off: true}
+	}
+	pool, cleanup := warmPool(o, in.manifest, in.cfg.CLIPath, r, slog.New(slog.DiscardHandler))
+	defer cleanup()
+	defer pool.Close()
+	select {
+	case <-pool.Settled():
+	case <-time.After(warmCheckWait):
+	}
+	return &warmCheck{status: pool.Status(), tiers: w.TiersOrDefault()}
+}
+
+// report prints doctor's lines on warm start.
+func (c *warmCheck) report(ok, note func(string, ...any)) {
+	if c == nil {
+		return
+	}
+	switch {
+	case c.off:
+		note("warm start: off (--warm=false or AEAT_MCP_WARM=false): every call starts cold")
+	case c.status.State == warm.On:
+		tiers := make([]string, len(c.tiers))
+		for i, t := range c.tiers {
+			tiers[i] = string(t)
+		}
+		ok("warm start: on for %s calls — a template ready in %d ms (import %d ms, %d commands walked), %d MiB resident, %d verify call(s) identical cold and warm",
+			strings.Join(tiers, ", "), c.status.ReadyMS, c.status.ImportMS, c.status.Commands, c.status.RSS>>20, c.status.Verified)
+	case c.status.State == warm.Off:
+		note("warm start: OFF, every call starts cold — %s", c.status.Reason)
+	default:
+		note("warm start: the template was not ready within %v; calls start cold until it is", warmCheckWait)
+	}
 }

@@ -245,4 +245,3 @@ func TestE2E_WarmOff(t *testing.T) {
 	assert.Contains(t, text(res), `"warm": false`)
 	assert.NotContains(t, log.String(), "warm template")
 }
-

@@ -1,0 +1,86 @@
+// Package warm starts the calls of a Python CLI from a template process that
+// has already imported it (cli.warm, DESIGN.md §11): a call costs a fork and
+// the verb's own work, not an interpreter's start-up and the CLI's imports.
+// It never runs a call outside callruntime: every warm call is supervised by
+// the same [callruntime.Runner] as a cold one. It knows nothing of MCP.
+//
+// # The template
+//
+// [Start] runs the CLI's interpreter (the one on its script's #! line) with
+// the environment and working directory a call gets, and a small Python
+// program embedded in this package (template.py, run with python -c). It
+// imports the entry point, walks the Click or Typer command tree (preload
+// "click"; Typer groups are recognised by what they do, not by class, since
+// Typer ships its own copy of Click), runs the declared warm-up argvs with
+// their output discarded, and reports ready with its thread count and the
+// files it loaded from the CLI's package. It then serves fork requests over
+// a Unix socket pair (its fd 3), and nothing else.
+//
+// # One call
+//
+// The server makes a socket pair for the call and passes one end to the
+// template with SCM_RIGHTS; on it, the call's argv, working directory and
+// whole environment (a secret loaded at call time reaches the child, never
+// the template), with its stdin, stdout and stderr and the read end of a go
+// pipe as descriptors. The template refuses if it has more than one thread
+// (forking a threaded process is unsafe): the call starts cold and warm start
+// is off. Otherwise it forks. The child makes itself a session leader (so a
+// process group of its own), asks for SIGKILL when the template dies
+// (PR_SET_PDEATHSIG), reports its pid, closes the template's descriptors and
+// blocks on the go pipe.
+//
+// Meanwhile callruntime ([callruntime.Spec.Adopt]) checks that the pid's
+// parent is the template and that it has not exited, moves it into the call's
+// cgroup (cgroup.procs) or registers it as the call's leader with the /proc
+// walk and the lifeline, and only then writes the go byte. Not a line of the
+// CLI runs outside the call's tree. The child then takes the call's
+// descriptors as 0, 1 and 2, its directory and environment, resets
+// tempfile's cached directory, runs the reset hooks (a settings cache built
+// in the template would otherwise serve the template's environment), and
+// calls the entry point as the console script would: sys.exit(main()).
+//
+// The template reports the child's exit status on the call socket and keeps
+// it a zombie (waitid WNOWAIT) until the server closes the socket, so its pid
+// and process group are not reused while the rest of its tree is stopped;
+// then it reaps it (killing it first if it still runs).
+//
+// # Death
+//
+// Timeout, cancellation, the memory ceiling, caps, filters, progress and
+// tree_dead are callruntime's, unchanged: the tree is the call's cgroup or
+// walk set. The template is started with [callruntime.Runner.StartHelper]:
+// Pdeathsig from the runner's spawner thread (which lives as long as the
+// server), its own process group, known to the lifeline — so a SIGKILLed
+// server takes it along, and each child goes with it (its own Pdeathsig),
+// and the lifeline kills the calls' cgroups (setsid descendants included).
+// When the server closes its end of the control socket (stdin EOF, SIGTERM,
+// [Pool.Close]), the template kills its children and exits.
+//
+// # Safety nets
+//
+// A template that dies is replaced (three deaths in five minutes turn warm
+// start off); so is one whose CLI changed on disk (the script and the
+// package files it loaded: size and mtime, looked at no more than once a
+// second, by the call that notices — which starts cold), and one that served
+// cli.warm.max_calls calls (it serves until its replacement is ready). At
+// every template start the verify argvs run cold and warm, and their stdout
+// must be byte-identical, else warm start is off with the reason in
+// [Pool.Status] (doctor prints it). Any failure to fork a call ([*callruntime.AdoptError])
+// is logged and the call starts cold: a call never fails because warm start
+// did. While no template is ready, calls start cold.
+//
+// # Platforms
+//
+// Linux: all of the above. macOS: compiled; fork and SCM_RIGHTS exist, the
+// tree is the child's process group plus the process-table walk, and there is
+// no Pdeathsig or lifeline: the template's control socket closing is what
+// ends it, so a SIGKILLed server leaves warm calls running as it leaves cold
+// ones (the same limit callruntime reports). It has not been run there.
+// Windows has no fork: warm start is off, every call starts cold.
+//
+// # Costs
+//
+// The template's resident memory for the life of the server (the CLI's
+// imports: for aeat 240–420 MiB), and one interpreter start-up plus the
+// verify calls, cold and warm, whenever a template starts.
+package warm
