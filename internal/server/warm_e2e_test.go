@@ -114,12 +114,11 @@ func (f *warmFixture) waitPids(t *testing.T, n int) map[string]int {
 
 // warmServer is the binary serving the fixture, with its log.
 type warmServer struct {
-	cmd  *exec.Cmd
-	cs   *mcp.ClientSession
-	log  *syncBuffer
-	tpl  int // the template's pid
-	f    *warmFixture
-	args []string
+	cmd *exec.Cmd
+	cs  *mcp.ClientSession
+	log *syncBuffer
+	tpl int // the template's pid
+	f   *warmFixture
 }
 
 func startWarmServer(t *testing.T, f *warmFixture, args ...string) *warmServer {

@@ -41,7 +41,6 @@ type template struct {
 	pid    int
 	ready  readyMsg
 	dead   chan struct{} // closed when the process has exited
-	err    error         // why it failed to start (before dead closes)
 	log    *slog.Logger
 
 	// onThreads is called when the template refused a fork because it had
