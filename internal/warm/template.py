@@ -154,16 +154,19 @@ def _watched(mod_name):
 _libc = None
 
 
-def _pdeathsig():
-    """The child dies (SIGKILL) when the template does (Linux)."""
+def _load_libc():
+    """libc, loaded once in the template (not per child) for prctl."""
     global _libc
-    if not sys.platform.startswith("linux"):
-        return
-    if _libc is None:
+    if sys.platform.startswith("linux") and _libc is None:
         import ctypes
 
         _libc = ctypes.CDLL(None, use_errno=True)
-    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _pdeathsig():
+    """The child dies (SIGKILL) when the template does (Linux)."""
+    if _libc is not None:
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 class _Job:
@@ -233,6 +236,7 @@ def serve():
 
         _send(ctrl, {"error": "%s: %s" % (type(e).__name__, e), "trace": traceback.format_exc()[-4000:]})
         return None
+    _load_libc()
     sys.stdout.flush()
     sys.stderr.flush()
     _send(ctrl, ready)
