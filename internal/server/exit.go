@@ -26,7 +26,7 @@ func (c *call) exited(r callruntime.Result) *mcp.CallToolResult {
 		c.o.ExitMeaning = ec.Meaning
 		c.o.Retryable = ec.Retryable
 	}
-	if code == 0 || ec.OK {
+	if code == 0 || ec.OK == annotations.OKAlways {
 		c.o.Code = CodeOK
 		return c.finish(c.okText(r), c.structured(r))
 	}
@@ -73,7 +73,7 @@ func (c *call) failureText(headline string, r callruntime.Result) string {
 // for a tool whose error_output is "json". compact is the object on one
 // line, within a third of the result's budget.
 func (c *call) jsonError(o callruntime.Output) (obj map[string]any, compact string, ok bool) {
-	if c.t.ErrorOutput != annotations.OutputJSON || o.Total == 0 {
+	if !c.t.ErrorOutput.IsJSON() || o.Total == 0 {
 		return nil, "", false
 	}
 	text := string(o.Tail) // where a report after noise is
