@@ -242,6 +242,21 @@ func (t *Tool) ExitCode(code int) (ExitCode, bool) {
 	return ec, ok
 }
 
+// FailedExitCode is what an exit code means for a call that failed with
+// it: the tool's own entry, unless that entry makes the exit a success
+// (ok) — an "ok": "with_stdout" exit without a result is the CLI refusing,
+// and the cli's entry for the code says what that means.
+func (t *Tool) FailedExitCode(code int) (ExitCode, bool) {
+	ec, ok := t.ExitCodes[code]
+	if ok && ec.OK != OKNever {
+		ec, ok = t.cli.ExitCodes[code]
+		if ok && ec.OK != OKNever {
+			return ExitCode{}, false
+		}
+	}
+	return ec, ok
+}
+
 // Param returns the tool's param called name.
 func (t *Tool) Param(name string) (*Param, bool) {
 	p, ok := t.byName[name]

@@ -31,6 +31,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,7 +77,10 @@ type Config struct {
 	MemoryLimit int64
 	// PassEnv names more variables of the server's environment the CLI may
 	// see (--pass-env), on top of the manifest's cli.env.pass.
-	PassEnv  []string
+	PassEnv []string
+	// Keychain holds the secrets the manifest reads from the OS keychain
+	// (cli.env.keychain, stdin keychain). If nil, the OS keychain.
+	Keychain keychain.Store
 	ReadOnly bool
 	// Select chooses the tools advertised (--tools); the zero value keeps
 	// them all. The built-in aeat_mcp_* tools are never filtered out.
@@ -130,6 +134,12 @@ type Server struct {
 	missingEnv map[string][]string
 	// stdinEnv holds the values of the variables tools read on stdin.
 	stdinEnv map[string]string
+	// goos is the OS whose environment rules apply ([hostOS]).
+	goos string
+	// keychain holds the secrets of cli.env.keychain and stdin keychain;
+	// keychainWait bounds one read of it (if zero, keychain.DefaultWait).
+	keychain     keychain.Store
+	keychainWait time.Duration
 
 	// runs are the calls' work, kept beyond the requests that started them.
 	runs *runs.Registry[*mcp.CallToolResult]
@@ -199,8 +209,13 @@ func New(cfg Config) (*Server, error) {
 		caps.AddExtension(tasks.ExtensionID, nil)
 	}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
-	s.env = BuildEnv(cfg.Manifest.CLI, cfg.PassEnv, environ)
-	s.missingEnv, s.stdinEnv = checkEnv(cfg.Manifest, s.env, environ)
+	s.goos = hostOS
+	s.keychain = cfg.Keychain
+	if s.keychain == nil {
+		s.keychain = keychain.OS()
+	}
+	s.env = BuildEnv(s.goos, cfg.Manifest.CLI, cfg.PassEnv, environ)
+	s.missingEnv, s.stdinEnv = checkEnv(s.goos, cfg.Manifest, s.env, environ)
 	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
 		n := cfg.Slots[tier]
 		if n <= 0 {
