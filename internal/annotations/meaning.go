@@ -204,8 +204,9 @@ type KeychainVar struct {
 type Health struct {
 	// Command follows cli.args, like a tool's command.
 	Command []string
-	// Version are the arguments that print the CLI's version (without
-	// cli.args: "--version" is usually a root option that prints text).
+	// Version are the arguments that print the CLI's version, after
+	// cli.args like the command ("--version" is usually a root option that
+	// prints text whatever the output format).
 	Version []string
 }
 
@@ -402,4 +403,56 @@ func (p *parser) health(obj map[string]json.RawMessage) *Health {
 		}
 	}
 	return h
+}
+
+// The names of the tools doctor runs for cli.health; they start with
+// [ReservedPrefix], so no manifest tool can have them.
+const (
+	HealthToolName  = ReservedPrefix + "health"
+	VersionToolName = ReservedPrefix + "version"
+)
+
+// HealthTools are what doctor runs to ask the CLI about itself (cli.health),
+// as read-only tools with the cli's settings — its args before the words,
+// its exit codes, error output and error codes — and no parameters: the
+// health command (output json when the cli's errors are JSON, so its
+// result is structured), then the version arguments when given. Nil when
+// the manifest has no cli.health.
+func (m *Manifest) HealthTools() []*Tool {
+	h := m.CLI.Health
+	if h == nil {
+		return nil
+	}
+	mk := func(name, title string, words []string, output string) *Tool {
+		t := &Tool{Name: name, Title: title, Description: title, Command: words,
+			Hints: Hints{ReadOnly: true, Idempotent: true}, Output: output, Progress: StreamNone,
+			ExitCodes: m.CLI.ExitCodes, ErrorCodes: m.CLI.ErrorCodes, ErrorOutput: m.CLI.ErrorOutput,
+			cli: &m.CLI, byName: map[string]*Param{}}
+		_ = t.buildSchema() // no params: cannot fail
+		return t
+	}
+	out := OutputText
+	if m.CLI.ErrorOutput.IsJSON() {
+		out = OutputJSON
+	}
+	tools := []*Tool{mk(HealthToolName, "The CLI's own health check", h.Command, out)}
+	if len(h.Version) > 0 {
+		tools = append(tools, mk(VersionToolName, "The CLI's version", h.Version, OutputText))
+	}
+	return tools
+}
+
+// SecretNames are the secrets the manifest reads from the OS keychain:
+// cli.env.keychain's variables and every tool's stdin keychain, once each.
+func (m *Manifest) SecretNames() []string {
+	var out []string
+	for _, k := range m.CLI.Keychain {
+		out = append(out, k.Name)
+	}
+	for _, t := range m.Tools {
+		if t.Stdin != nil && t.Stdin.Keychain != "" && !slices.Contains(out, t.Stdin.Keychain) {
+			out = append(out, t.Stdin.Keychain)
+		}
+	}
+	return out
 }

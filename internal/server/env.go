@@ -23,6 +23,9 @@ import (
 // runtime.GOOS.
 var hostOS = runtime.GOOS
 
+// HostOS is the OS whose environment rules the server applies.
+func HostOS() string { return hostOS }
+
 // platform is what one OS family needs of the environment.
 type platform struct {
 	// basics are the variables a CLI needs to work at all, and to find its
