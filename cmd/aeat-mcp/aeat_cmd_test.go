@@ -167,3 +167,22 @@ func TestSecret(t *testing.T) {
 	assert.Contains(t, errOut, `set CADRUMO_SECRET_PASSPHRASE in the "env" block`)
 	keyring.MockInit()
 }
+
+// TestServe_NoWarningForAnOptionalSecret: a variable only one tool reads
+// on stdin is not a start-up warning (that tool says so when called); a
+// variable every call needs is.
+func TestServe_NoWarningForAnOptionalSecret(t *testing.T) {
+	m := filepath.Join(t.TempDir(), "m.json")
+	require.NoError(t, os.WriteFile(m, []byte(`{"version": 1, "cli": {"command": "/bin/true", "env": {"require": ["STORE_ROOT"]}},
+	  "tools": [{"name": "a", "title": "A", "description": "d", "command": ["a"], "stdin": {"env": "A_SECRET"},
+	   "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}}]}`), 0o644))
+	t.Setenv("A_SECRET", "")
+	t.Setenv("STORE_ROOT", "/srv")
+	code, _, errOut := runCmd(t, "", "--manifest", m, "--log-level", "info")
+	require.Equal(t, exitOK, code, errOut)
+	assert.NotContains(t, errOut, "level=WARN")
+	assert.Contains(t, errOut, "level=INFO msg=\"variables some tools read on stdin are not set; those tools refuse until they are\" missing=A_SECRET")
+	t.Setenv("STORE_ROOT", "")
+	_, _, errOut = runCmd(t, "", "--manifest", m, "--log-level", "info")
+	assert.Contains(t, errOut, "level=WARN msg=\"the CLI needs environment variables aeat-mcp was started without; every call refuses until they are set\" missing=STORE_ROOT")
+}
