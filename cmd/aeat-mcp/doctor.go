@@ -18,11 +18,15 @@ func newDoctorCmd(opts *options) *cobra.Command {
 		Long: `doctor is the first thing to run when a host shows the server
 "Connected" but its calls fail. It says how calls are supervised here (the
 mechanism in use and the fallbacks), whether a killed server takes its
-calls' process trees along, where the CLI resolves, which required
-variables are missing, the language messages use and why, the ceilings, and
-the host-facing limits worth knowing — each problem with its fix. It exits
-1 only when something is broken (the CLI, a variable, the runtime), 2 when
-the manifest does not load.`,
+calls' process trees along, where the CLI resolves, which variables and
+secrets are missing, what is broad in what the CLI is passed, and — for a
+manifest with cli.health — asks the CLI itself through the same path as a
+call: its version, and its answer (for aeat, whether its user is logged
+in) or the exact refusal the model would get. Then the language messages
+use and why, the ceilings, and the host-facing limits worth knowing — each
+problem with its fix. It exits 1 only when something is broken (the CLI, a
+variable every call needs, the CLI's own health check, the runtime; a
+secret only some tools read is a note), 2 when the manifest does not load.`,
 		Example: `  aeat-mcp --demo doctor
   aeat-mcp --manifest ~/aeat/aeat.manifest.json doctor`,
 		Args: cobra.NoArgs,

@@ -19,10 +19,13 @@ func newValidateCmd(opts *options) *cobra.Command {
 		Short: "Check a manifest, and whether this machine can serve it",
 		Long: `validate loads the manifest and lists every problem at once, each naming
 the file, the tool and the field (exit 2). A manifest that loads is then
-checked against this machine: whether its CLI resolves, and whether the
-variables it requires (cli.env.require, a tool's stdin) are set — each
-problem with its fix (exit 1). Warnings (long tool names, --tools patterns
-that select nothing) do not fail it. Clean: one line, exit 0.`,
+checked against this machine: whether its CLI resolves, and whether what
+every call needs is there — cli.env.require, a cli.env.keychain secret that
+is not optional (in the server's environment or the OS keychain) — each
+problem with its fix (exit 1). Warnings do not fail it: long tool names,
+--tools patterns that select nothing, broad cli.env.pass or --pass-env
+entries, and a variable or secret only some tools read (those tools refuse
+until it is set). Clean: one line, exit 0.`,
 		Example: `  aeat-mcp validate --manifest examples/aeat.manifest.json
   AEAT_MCP_MANIFEST=~/aeat/aeat.manifest.json aeat-mcp validate`,
 		Args: cobra.NoArgs,

@@ -2,6 +2,7 @@ package annotations_test
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -189,4 +190,21 @@ func TestMeaning_Errors(t *testing.T) {
 			assert.Equal(t, strings.Join(tc.want, "\n"), err.Error())
 		})
 	}
+}
+
+// TestREADMEManifestLoads: the manifest the README shows under "The
+// manifest" loads, with the §3.2 keys it demonstrates.
+func TestREADMEManifestLoads(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, sec, ok := strings.Cut(string(raw), "## The manifest\n")
+	require.True(t, ok)
+	_, block, ok := strings.Cut(sec, "```json\n")
+	require.True(t, ok)
+	block, _, _ = strings.Cut(block, "```")
+	m, err := annotations.Parse([]byte(block), "README.md")
+	require.NoError(t, err)
+	assert.NotNil(t, m.CLI.Health)
+	assert.NotEmpty(t, m.CLI.ErrorCodes)
+	assert.NotEmpty(t, m.CLI.Keychain)
 }

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,4 +157,41 @@ func TestCheckPassEnvName(t *testing.T) {
 		require.NoError(t, CheckPassEnvName(good), good)
 	}
 	assert.ErrorContains(t, CheckPassEnvName("*"), "names only")
+}
+
+// TestREADMEListsTheBasics: the README's "The CLI's environment" lists each
+// platform's basics exactly — a person deciding what to put in a host's
+// env block reads that list.
+func TestREADMEListsTheBasics(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(raw), "## The CLI's environment\n")
+	require.True(t, ok)
+	section, _, _ = strings.Cut(section, "\n## ")
+	bullet := func(label string) []string {
+		_, rest, ok := strings.Cut(section, "- **"+label+"**")
+		require.True(t, ok, label)
+		rest, _, _ = strings.Cut(rest, "\n- ")
+		var names []string
+		for _, m := range regexp.MustCompile("`([A-Za-z_][A-Za-z0-9_()]*)`").FindAllStringSubmatch(rest, -1) {
+			if !slices.Contains(names, m[1]) && m[1] != "aeat" {
+				names = append(names, m[1])
+			}
+		}
+		return names
+	}
+	locale := bullet("everywhere")
+	assert.Equal(t, localeVars, locale)
+	without := func(goos string) []string {
+		var out []string
+		for _, n := range Basics(goos) {
+			if !slices.Contains(localeVars, n) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	assert.Equal(t, without("linux"), bullet("Linux"))
+	assert.Equal(t, without("darwin"), bullet("macOS"))
+	assert.Equal(t, without("windows"), bullet("Windows")[:len(without("windows"))])
 }
