@@ -85,6 +85,7 @@ func TestValidate(t *testing.T) {
 
 	t.Setenv("STORE_ROOT", t.TempDir())
 	code, out, _ = runCmd(t, "", "--manifest", req, "--cli", "/nonexistent/aeat", "validate")
+	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, out, "(1 problem above)")
 
 	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "--tools", "ledger_*", "--tools", "nothing_*", "validate")

@@ -97,7 +97,6 @@ func aeatServer(t *testing.T, adjust func(*Config)) (s *Server, started *atomic.
 // fake reads it: a store with the profile "casa" (passphrase "pw") and,
 // when loggedIn, a live login session kept in the keychain.
 type aeatUser struct {
-	root     string
 	loggedIn bool
 	profile  map[string]any
 }
