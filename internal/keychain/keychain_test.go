@@ -59,10 +59,3 @@ func TestGet_Bounded(t *testing.T) {
 	_, err = Get(ctx, s, "X", time.Hour)
 	assert.ErrorIs(t, err, context.Canceled)
 }
-
-// TestOS_IsTheOSKeychain runs in ordinary builds only (see nostore_test.go).
-func testOSIsTheOSKeychain(t *testing.T) {
-	t.Setenv("AEAT_MCP_TEST_KEYCHAIN", t.TempDir()+"/k.json")
-	_, isOS := OS().(osStore)
-	assert.True(t, isOS, "without the test build tag, no variable replaces the OS keychain")
-}
