@@ -111,4 +111,36 @@ func TestE2E_KeychainSecret(t *testing.T) {
 		}
 	}
 	assert.NotEmpty(t, msgs(), "progress was sent")
+
+	// What the CLI itself was given: the master passphrase in its
+	// environment (that is how aeat reads it), the certificate's only on
+	// stdin; neither in any argv.
+	calls := fakeCalls(t, root)
+	require.Len(t, calls, 3)
+	for _, c := range calls {
+		assert.NotContains(t, strings.Join(c.Argv, " "), cert)
+		assert.NotContains(t, strings.Join(c.Argv, " "), "CADRUMO_SECRET_PASSPHRASE")
+		assert.Contains(t, c.Env, "CADRUMO_SECRET_PASSPHRASE")
+		assert.NotContains(t, c.Env, "AEAT_CERT_PASSPHRASE", "a stdin secret is not in the CLI's environment")
+		assert.NotContains(t, c.Env, "AEAT_MCP_TEST_KEYCHAIN")
+	}
+}
+
+// fakeCall is one line of the fake's fake-calls.jsonl.
+type fakeCall struct {
+	Argv []string `json:"argv"`
+	Env  []string `json:"env"`
+}
+
+func fakeCalls(t *testing.T, root string) []fakeCall {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, "fake-calls.jsonl"))
+	require.NoError(t, err)
+	var out []fakeCall
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var c fakeCall
+		require.NoError(t, json.Unmarshal([]byte(line), &c))
+		out = append(out, c)
+	}
+	return out
 }

@@ -45,7 +45,9 @@
 // {"active": "casa", "profiles": {"casa": {"passphrase": "…", "complete":
 // true, "blocking": false, "check_issues": [], "certificates": ["fnmt"]}},
 // "session": {"profile": "casa", "backend": "keyring", "last_used": "…"},
-// "secrets": {…}}. certificate secret set stores what it read there.
+// "secrets": {…}}. certificate secret set stores what it read there. Each
+// call's argv and environment names are appended to fake-calls.jsonl
+// beside it (a test's window; the real CLI keeps no such log).
 //
 // Knobs that are not the real CLI's (the example manifest passes
 // CADRUMO_*): CADRUMO_FAKE_FAIL=auth|locked|locked_session|internal fails
@@ -269,6 +271,7 @@ func (c *call) steps() *refusal {
 	}
 	c.root = storageRoot()
 	c.st = loadStore(c.root)
+	c.record()
 	if r := c.selectProfile(); r != nil {
 		return r
 	}
@@ -384,6 +387,27 @@ func loadStore(root string) *store {
 		st.Profiles = map[string]*profile{}
 	}
 	return st
+}
+
+// record appends this call's argv and the names of its environment to
+// fake-calls.jsonl beside the store, for tests to check what the CLI was
+// given (a test's window, not an answer: the real CLI keeps no such log).
+func (c *call) record() {
+	if _, err := os.Stat(c.root); err != nil {
+		return
+	}
+	var names []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		names = append(names, k)
+	}
+	line, _ := json.Marshal(map[string]any{"argv": os.Args[1:], "env": names})
+	f, err := os.OpenFile(filepath.Join(c.root, "fake-calls.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.Write(append(line, '\n'))
 }
 
 func (c *call) saveStore() {
