@@ -634,3 +634,38 @@ func exec_(t *testing.T, env []string, args ...string) *exec.Cmd {
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
 	return cmd
 }
+
+// slowKeychain answers only when released, counting the reads.
+type slowKeychain struct {
+	memKeychain
+	reads   atomic.Int32
+	release chan struct{}
+}
+
+func (k *slowKeychain) Get(name string) (string, error) {
+	k.reads.Add(1)
+	<-k.release
+	return k.memKeychain.Get(name)
+}
+
+// TestAeat_LockedKeychain: a keychain that does not answer (locked, with a
+// prompt nobody sees) costs one bounded wait; optional secrets then skip
+// it for a while, so calls that run without them are not slowed each time.
+func TestAeat_LockedKeychain(t *testing.T) {
+	loggedIn(t)
+	kc := &slowKeychain{release: make(chan struct{})}
+	t.Cleanup(func() { close(kc.release) })
+	s, _ := aeatServer(t, func(c *Config) { c.Keychain = kc })
+	s.keychainWait = 200 * time.Millisecond
+	cs := connect(t, s, "", nil)
+	res := callTool(t, cs, "ledger_list", nil)
+	assert.False(t, res.IsError, "the optional passphrase is left out, the session serves: %s", text(res))
+	assert.EqualValues(t, 1, kc.reads.Load())
+	res = callTool(t, cs, "ledger_list", nil)
+	assert.False(t, res.IsError, text(res))
+	assert.EqualValues(t, 1, kc.reads.Load(), "the keychain is not asked again at once for an optional secret")
+	res = callTool(t, cs, "certificate_secret_set", map[string]any{"name": "fnmt"})
+	assert.Equal(t, ReasonMissingEnv, outcome(t, res).Reason, "a required secret still asks, and refuses with the reason")
+	assert.Contains(t, text(res), "the OS keychain could not be read")
+	assert.EqualValues(t, 2, kc.reads.Load())
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
@@ -53,9 +54,12 @@ func (c *call) gather(ctx context.Context, inv annotations.Invocation) (inputs, 
 	var why error
 	// lookup is a secret's value: the server's own variable, else the
 	// keychain's entry of that name.
-	lookup := func(name string, have envMap) (string, bool) {
+	lookup := func(name string, have envMap, optional bool) (string, bool) {
 		if have.has(name) {
 			return have.value(name), true
+		}
+		if optional && s.keychainResting() {
+			return "", false // it just failed: an optional secret does not wait on it again
 		}
 		v, err := keychain.Get(ctx, s.keychain, name, s.keychainWait)
 		switch {
@@ -65,6 +69,7 @@ func (c *call) gather(ctx context.Context, inv annotations.Invocation) (inputs, 
 			return "", false
 		}
 		s.cfg.Logger.Debug("keychain unavailable", "tool", t.Name, "secret", name, "error", err)
+		s.keychainFailed()
 		if why == nil {
 			why = err
 		}
@@ -73,7 +78,7 @@ func (c *call) gather(ctx context.Context, inv annotations.Invocation) (inputs, 
 	}
 	for _, k := range s.cfg.Manifest.CLI.Keychain {
 		nBroken := len(broken)
-		v, ok := lookup(k.Name, cliEnv)
+		v, ok := lookup(k.Name, cliEnv, k.Optional)
 		switch {
 		case ok:
 			if !cliEnv.has(k.Name) {
@@ -94,7 +99,7 @@ func (c *call) gather(ctx context.Context, inv annotations.Invocation) (inputs, 
 		case st.Keychain != "":
 			nBroken := len(broken)
 			var ok bool
-			if v, ok = lookup(st.Keychain, own); !ok && len(broken) == nBroken {
+			if v, ok = lookup(st.Keychain, own, false); !ok && len(broken) == nBroken {
 				missing = append(missing, st.Keychain)
 			}
 		case inv.Stdin != nil:
@@ -111,6 +116,24 @@ func (c *call) gather(ctx context.Context, inv annotations.Invocation) (inputs, 
 		return in, c.missingSecret(missing)
 	}
 	return in, nil
+}
+
+// keychainRest is how long optional secrets skip a keychain that could not
+// be read: a locked keychain waits keychain.DefaultWait on a prompt nobody
+// sees, and a call that runs fine without the secret should not pay that
+// every time. Required secrets still ask (and refuse with the reason).
+const keychainRest = time.Minute
+
+func (s *Server) keychainFailed() {
+	s.kcMu.Lock()
+	s.kcRestUntil = time.Now().Add(keychainRest)
+	s.kcMu.Unlock()
+}
+
+func (s *Server) keychainResting() bool {
+	s.kcMu.Lock()
+	defer s.kcMu.Unlock()
+	return time.Now().Before(s.kcRestUntil)
 }
 
 // missingSecret is the refusal of a call whose secret is neither in the

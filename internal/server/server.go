@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -140,6 +141,10 @@ type Server struct {
 	// keychainWait bounds one read of it (if zero, keychain.DefaultWait).
 	keychain     keychain.Store
 	keychainWait time.Duration
+	// kcRestUntil: optional secrets skip the keychain until then, after
+	// it failed (keychainRest).
+	kcMu        sync.Mutex
+	kcRestUntil time.Time
 
 	// runs are the calls' work, kept beyond the requests that started them.
 	runs *runs.Registry[*mcp.CallToolResult]
