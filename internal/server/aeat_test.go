@@ -669,3 +669,33 @@ func TestAeat_LockedKeychain(t *testing.T) {
 	assert.Contains(t, text(res), "the OS keychain could not be read")
 	assert.EqualValues(t, 2, kc.reads.Load())
 }
+
+// TestSecrets_BeforeConfirmation: a destructive call whose secret is
+// missing is refused before anyone is asked to confirm it.
+func TestSecrets_BeforeConfirmation(t *testing.T) {
+	m, err := annotations.Parse([]byte(`{"version": 1, "cli": {"command": "x"}, "tools": [
+	  {"name": "wipe", "title": "Wipe", "description": "d", "command": ["stdin"], "stdin": {"keychain": "WIPE_KEY"},
+	   "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false}}]}`), "")
+	require.NoError(t, err)
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	t.Setenv("WIPE_KEY", "")
+	kc := &memKeychain{}
+	s, err := New(Config{Manifest: m, CLIPath: fakecli, Runner: r, Keychain: kc, Printer: i18n.For(language.English)})
+	require.NoError(t, err)
+	t.Cleanup(s.Shutdown)
+	var asked atomic.Int32
+	cs := connect(t, s, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked.Add(1)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+	}})
+	res := callTool(t, cs, "wipe", nil)
+	assert.Equal(t, ReasonMissingEnv, outcome(t, res).Reason)
+	assert.Zero(t, asked.Load(), "nobody is asked to confirm a call that cannot run")
+	require.NoError(t, kc.Set("WIPE_KEY", "k-1"))
+	res = callTool(t, cs, "wipe", nil)
+	require.False(t, res.IsError, text(res))
+	assert.EqualValues(t, 1, asked.Load())
+	assert.Equal(t, "stdin 3 bytes\n", text(res), "the keychain's value on stdin, after the yes")
+}

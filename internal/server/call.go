@@ -60,8 +60,8 @@ type call struct {
 	mark *tasks.Mark
 }
 
-// run takes a call through its stages: validate → gate → run (slot →
-// working directory → process → result) → observe. Nothing is spawned
+// run takes a call through its stages: validate → secrets → gate → run
+// (slot → working directory → process → result) → observe. Nothing is spawned
 // before the gate said yes. The work is a run of its own (DESIGN.md §9):
 // it outlives this request when the request detaches, and an identical
 // MUTATE or LIVE call joins it rather than starting it twice.
@@ -86,19 +86,26 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 			return c.follow(ctx, r, true, false)
 		}
 	}
-	confirmed, ask, refusal := c.gate(ctx, args)
-	if ask != nil {
-		return ask
-	} else if refusal != nil {
-		return refusal
-	}
-	inv, err := t.Render(args, confirmed)
+	// The secrets first: a call that would refuse for a missing one must
+	// not ask a person to confirm it. Reading them changes nothing.
+	inv, err := t.Render(args, false)
 	if err != nil {
 		return c.invalid(err)
 	}
 	in, refusal := c.gather(ctx, inv)
 	if refusal != nil {
 		return refusal
+	}
+	confirmed, ask, refusal := c.gate(ctx, args)
+	if ask != nil {
+		return ask
+	} else if refusal != nil {
+		return refusal
+	}
+	if confirmed {
+		if inv, err = t.Render(args, true); err != nil {
+			return c.invalid(err)
+		}
 	}
 	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings)}
 	r, joined := s.runs.Start(s.lifetime, spec, func(rctx context.Context, r *run) (res *mcp.CallToolResult, st runs.State) {
