@@ -3,11 +3,13 @@
 // each call through the supervised runtime.
 //
 // A call goes: arguments validated against the tool's schema (nothing is
-// spawned on failure) → gates (destructive verbs ask the user, or fail
-// closed) → a slot of the tool's tier (the wait counts toward its ceiling)
+// spawned on failure) → its secrets gathered (the OS keychain's, its stdin:
+// secrets.go; a missing one refuses) → gates (destructive verbs ask the
+// user, or fail closed) → a slot of the tool's tier (the wait counts toward its ceiling)
 // → argv rendered → [callruntime.Runner.Run] under the tier's ceiling →
 // a result with a language-free outcome in _meta["aeat-mcp/outcome"] and a
-// localized text. Every failure of the CLI is a tool result with isError,
+// localized text (what the CLI's exit and error document mean: exit.go).
+// The CLI's environment is an allowlist built per OS (env.go). Every failure of the CLI is a tool result with isError,
 // never a protocol error; a panic becomes an "internal" result. The work
 // is a run that outlives its request (internal/runs): a host that speaks
 // MCP Tasks gets a MUTATE or LIVE call answered with a task handle
