@@ -3,18 +3,20 @@
 // each call through the supervised runtime.
 //
 // A call goes: arguments validated against the tool's schema (nothing is
-// spawned on failure) → its secrets gathered (the OS keychain's, its stdin:
-// secrets.go; a missing one refuses) → gates (destructive verbs ask the
-// user, or fail closed) → a slot of the tool's tier (the wait counts toward its ceiling)
-// → argv rendered → [callruntime.Runner.Run] under the tier's ceiling →
-// a result with a language-free outcome in _meta["aeat-mcp/outcome"] and a
-// localized text (what the CLI's exit and error document mean: exit.go).
-// The CLI's environment is an allowlist built per OS (env.go). Every failure of the CLI is a tool result with isError,
-// never a protocol error; a panic becomes an "internal" result. The work
-// is a run that outlives its request (internal/runs): a host that speaks
-// MCP Tasks gets a MUTATE or LIVE call answered with a task handle
-// (tasks.go, transport_tasks.go, internal/tasks); any other host, a result
-// that says the run goes on once --detach-after has passed.
+// spawned on failure) → its secrets gathered (the OS keychain's, its
+// stdin: secrets.go; a missing one refuses) → gates (destructive verbs ask
+// the user, or fail closed) → a slot of the tool's tier (the wait counts
+// toward its ceiling) → argv rendered → [callruntime.Runner.Run] under the
+// tier's ceiling, with the CLI's environment built per OS from an
+// allowlist (env.go) → a result with a language-free outcome in
+// _meta["aeat-mcp/outcome"] and a localized text, saying what the CLI's
+// exit and error document mean (exit.go). Every failure of the CLI is a
+// tool result with isError, never a protocol error; a panic becomes an
+// "internal" result. The work is a run that outlives its request
+// (internal/runs): a host that speaks MCP Tasks gets a MUTATE or LIVE call
+// answered with a task handle (tasks.go, transport_tasks.go,
+// internal/tasks); any other host, a result that says the run goes on once
+// --detach-after has passed.
 //
 // The package does not parse flags or own the process: cmd/aeat-mcp builds
 // a [Config] and calls [Serve]. It does not run processes itself either:
