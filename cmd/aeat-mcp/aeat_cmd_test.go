@@ -186,3 +186,12 @@ func TestServe_NoWarningForAnOptionalSecret(t *testing.T) {
 	_, _, errOut = runCmd(t, "", "--manifest", m, "--log-level", "info")
 	assert.Contains(t, errOut, "level=WARN msg=\"the CLI needs environment variables aeat-mcp was started without; every call refuses until they are set\" missing=STORE_ROOT")
 }
+
+func TestTools_StdinKeychain(t *testing.T) {
+	code, out, _ := runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "--tools", "certificate_secret_set", "tools", "--json")
+	require.Equal(t, exitOK, code)
+	var list toolsJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &list))
+	require.Len(t, list.Tools, 1)
+	assert.Equal(t, "keychain:AEAT_CERT_PASSPHRASE", list.Tools[0].Stdin)
+}
