@@ -110,7 +110,7 @@ func doctorProbe(ctx context.Context, in *inspected, r *callruntime.Runner, stor
 		if p.Version != "" {
 			l.ok("the CLI answers: %s", p.Version)
 		} else {
-			l.note("the CLI did not say its version: %s", firstParagraph(resultText(p.VersionResult)))
+			l.note("the CLI did not say its version: %s", firstParagraph(callText(p.VersionResult)))
 		}
 	}
 	health := strings.Join(in.manifest.CLI.Health.Command, " ")
@@ -125,7 +125,7 @@ func doctorProbe(ctx context.Context, in *inspected, r *callruntime.Runner, stor
 	}
 	// The headline names doctor's internal tool; the rest is what the
 	// model reads on every call while this lasts.
-	_, told, _ := strings.Cut(firstParagraph(resultText(p.Health)), "\n")
+	_, told, _ := strings.Cut(firstParagraph(callText(p.Health)), "\n")
 	l.problem("do what the lines above say; until then every call that needs it is refused the same way",
 		"`%s %s` failed (%s):\n%s", in.manifest.CLI.Command, health, what, indent(told, "           "))
 }
@@ -165,7 +165,7 @@ func summary(res *mcp.CallToolResult) string {
 	return ": " + strings.Join(parts, ", ")
 }
 
-func resultText(res *mcp.CallToolResult) string {
+func callText(res *mcp.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
