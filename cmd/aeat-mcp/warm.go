@@ -30,7 +30,7 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 	case cliPath == "":
 		return nil, func() {}
 	}
-	env := server.BuildEnv(m.CLI, o.passEnv, os.Environ)
+	env := server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, os.Environ)
 	dir := m.WorkDir()
 	cleanup := func() {}
 	if dir == annotations.ScratchDir {
