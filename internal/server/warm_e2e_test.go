@@ -3,7 +3,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -30,7 +32,9 @@ type warmFixture struct {
 	pidfile  string
 }
 
-func newWarmFixture(t *testing.T) *warmFixture {
+// keychain names variables the manifest's cli.env.keychain reads at call
+// time (each with an envsum tool of the same name, lower-cased).
+func newWarmFixture(t *testing.T, keychain ...string) *warmFixture {
 	t.Helper()
 	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
 	require.NoError(t, err, "the warm tests need python3 with click (the machine image has both)")
@@ -66,16 +70,22 @@ func newWarmFixture(t *testing.T) *warmFixture {
 	num := func(name string) string {
 		return fmt.Sprintf(`{"name": %q, "type": "number", "positional": true, "required": true}`, name)
 	}
+	tools := []string{tool("whoami", ""), tool("sleep", num("seconds")), tool("termproof", num("seconds")),
+		tool("daemon", `{"name": "stay", "type": "number", "flag": "--stay"}`), tool("flood", `{"name": "mib", "type": "integer", "positional": true}`),
+		tool("alloc", `{"name": "mib", "type": "integer", "positional": true}`), tool("hello", "")}
+	var names []string
+	for _, k := range keychain {
+		names = append(names, fmt.Sprintf(`{"name": %q}`, k))
+		tools = append(tools, fmt.Sprintf(`{"name": %q, "title": "t", "description": "d", "command": ["envsum", %q], "annotations": %s}`,
+			strings.ToLower(k), k, read))
+	}
 	m := fmt.Sprintf(`{"version": 1,
 	  "cli": {"command": %q, "cwd": "@scratch",
-	    "env": {"set": {"WARMDEMO_IMPORT_SECONDS": "0.5", "WARMDEMO_PIDFILE": %q}},
+	    "env": {"set": {"WARMDEMO_IMPORT_SECONDS": "0.5", "WARMDEMO_PIDFILE": %q}, "keychain": [%s]},
 	    "warm": {"python": "warmdemo:main", "preload": "click", "reset": ["warmdemo.settings:reset_settings_cache"],
 	             "verify": [["hello"]]}},
-	  "tools": [%s, %s, %s, %s, %s, %s, %s]}`,
-		filepath.Join(dir, "warmdemo-cli"), f.pidfile,
-		tool("whoami", ""), tool("sleep", num("seconds")), tool("termproof", num("seconds")),
-		tool("daemon", `{"name": "stay", "type": "number", "flag": "--stay"}`), tool("flood", `{"name": "mib", "type": "integer", "positional": true}`),
-		tool("alloc", `{"name": "mib", "type": "integer", "positional": true}`), tool("hello", ""))
+	  "tools": [%s]}`,
+		filepath.Join(dir, "warmdemo-cli"), f.pidfile, strings.Join(names, ", "), strings.Join(tools, ", "))
 	require.NoError(t, os.WriteFile(f.manifest, []byte(m), 0o644))
 	return f
 }
@@ -123,9 +133,15 @@ type warmServer struct {
 
 func startWarmServer(t *testing.T, f *warmFixture, args ...string) *warmServer {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"--manifest", f.manifest, "--log-level", "info", "--timeout-read", "3s",
+	return startWarmServerWith(t, binary, nil, f, args...)
+}
+
+// startWarmServerWith starts bin with env added to the basics.
+func startWarmServerWith(t *testing.T, bin string, env []string, f *warmFixture, args ...string) *warmServer {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"--manifest", f.manifest, "--log-level", "info", "--timeout-read", "3s",
 		"--kill-grace", "300ms", "--max-memory", "200"}, args...)...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
 	log := &syncBuffer{}
 	cmd.Stderr = log
 	client := mcp.NewClient(&mcp.Implementation{Name: "warm-e2e", Version: "1"}, nil)
@@ -243,4 +259,69 @@ func TestE2E_WarmOff(t *testing.T) {
 	res := callTool(t, cs, "whoami", map[string]any{})
 	assert.Contains(t, text(res), `"warm": false`)
 	assert.NotContains(t, log.String(), "warm template")
+}
+
+// A secret read from the keychain at call time reaches the warm call's
+// environment — and never the template: not its environment, not a byte of
+// its memory (the call's environment goes to the child alone, after it was
+// forked).
+func TestE2E_WarmKeychainSecret(t *testing.T) {
+	bin := keychainBinary(t)
+	const name = "WARMDEMO_SECRET"
+	secret := fmt.Sprintf("s3cret-%d-%d", os.Getpid(), time.Now().UnixNano())
+	store := filepath.Join(t.TempDir(), "keychain.json")
+	f := newWarmFixture(t, name)
+	set := exec.Command(bin, "--manifest", f.manifest, "secret", "set", name)
+	set.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "AEAT_MCP_TEST_KEYCHAIN=" + store}
+	set.Stdin = strings.NewReader(secret + "\n")
+	out, err := set.CombinedOutput()
+	require.NoError(t, err, string(out))
+
+	ws := startWarmServerWith(t, bin, []string{"AEAT_MCP_TEST_KEYCHAIN=" + store}, f)
+	for range 3 {
+		res := callTool(t, ws.cs, strings.ToLower(name), map[string]any{})
+		require.False(t, res.IsError, text(res))
+		var got struct {
+			SHA256 string `json:"sha256"`
+			Warm   bool   `json:"warm"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(text(res)), &got), text(res))
+		assert.True(t, got.Warm, "the call ran warm")
+		assert.Equal(t, fmt.Sprintf("%x", sha256.Sum256([]byte(secret))), got.SHA256, "the call's environment has the keychain's secret")
+	}
+	environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", ws.tpl))
+	require.NoError(t, err)
+	assert.NotContains(t, string(environ), name, "the template's environment")
+	require.True(t, memoryHolds(t, ws.tpl, []byte("warmdemo.settings:reset_settings_cache")), "the scan finds what the template holds (its config)")
+	assert.False(t, memoryHolds(t, ws.tpl, []byte(secret)), "the secret is nowhere in the template's memory")
+	assert.NotContains(t, ws.log.String(), secret)
+}
+
+// memoryHolds reports whether any readable mapping of pid holds b.
+func memoryHolds(t *testing.T, pid int, b []byte) bool {
+	t.Helper()
+	maps, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
+	require.NoError(t, err)
+	mem, err := os.Open(fmt.Sprintf("/proc/%d/mem", pid))
+	require.NoError(t, err)
+	defer mem.Close()
+	scanned := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(maps)), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[1][0] != 'r' || (len(f) >= 6 && strings.HasPrefix(f[5], "[v")) {
+			continue // unreadable, or [vvar]/[vsyscall]
+		}
+		var lo, hi uint64
+		if _, err := fmt.Sscanf(f[0], "%x-%x", &lo, &hi); err != nil {
+			continue
+		}
+		buf := make([]byte, hi-lo)
+		n, _ := mem.ReadAt(buf, int64(lo))
+		scanned += n
+		if bytes.Contains(buf[:n], b) {
+			return true
+		}
+	}
+	require.NotZero(t, scanned, "nothing of the template's memory could be read")
+	return false
 }

@@ -19,25 +19,39 @@
 // # One call
 //
 // The server makes a socket pair for the call and passes one end to the
-// template with SCM_RIGHTS; on it, the call's argv, working directory and
-// whole environment (a secret loaded at call time reaches the child, never
-// the template), with its stdin, stdout and stderr and the read end of a go
-// pipe as descriptors. The template refuses if it has more than one thread
-// (forking a threaded process is unsafe): the call starts cold and warm start
-// is off. Otherwise it forks. The child makes itself a session leader (so a
-// process group of its own), asks for SIGKILL when the template dies
-// (PR_SET_PDEATHSIG), reports its pid, closes the template's descriptors and
-// blocks on the go pipe.
+// template with SCM_RIGHTS, carrying the call's stdin, stdout and stderr and
+// the read end of a go pipe — descriptors only. The template refuses if it
+// has more than one thread (forking a threaded process is unsafe): the call
+// starts cold and warm start is off. Otherwise it freezes its objects
+// (gc.freeze: the child's collections never walk them) and forks. The child
+// makes itself a session leader (so a process group of its own), asks for
+// SIGKILL when the template dies (PR_SET_PDEATHSIG), reports its pid, closes
+// the template's descriptors and blocks on the go pipe.
 //
 // Meanwhile callruntime ([callruntime.Spec.Adopt]) checks that the pid's
 // parent is the template and that it has not exited, moves it into the call's
 // cgroup (cgroup.procs) or registers it as the call's leader with the /proc
-// walk and the lifeline, and only then writes the go byte. Not a line of the
-// CLI runs outside the call's tree. The child then takes the call's
-// descriptors as 0, 1 and 2, its directory and environment, resets
-// tempfile's cached directory, runs the reset hooks (a settings cache built
-// in the template would otherwise serve the template's environment), and
-// calls the entry point as the console script would: sys.exit(main()).
+// walk and the lifeline, and only then writes the call's request on the go
+// pipe: its argv, working directory and whole environment. Not a line of the
+// CLI runs outside the call's tree, and the template never sees the request:
+// a secret loaded at call time (cli.env.keychain) reaches the child alone.
+// The child then takes the call's descriptors as 0, 1 and 2, its directory
+// and environment, resets tempfile's cached directory, runs the reset hooks
+// (a settings cache built in the template would otherwise serve the
+// template's environment), and calls the entry point as the console script
+// would: sys.exit(main()).
+//
+// It ends as the interpreter ends a program — non-daemon threads joined,
+// atexit functions run, stdout and stderr flushed (status 120 when stdout
+// cannot be), the exit status of SystemExit, an uncaught exception's
+// traceback, death by SIGINT for an unhandled KeyboardInterrupt — and
+// finalizes the objects the call made (an unclosed file is flushed and
+// closed, a NamedTemporaryFile removed), then calls _exit. It skips the
+// teardown of the template's modules and objects: that teardown touches every
+// object the fork shared (copying each page), which made it most of a warm
+// call's cost, and the finalizers of what the template holds belong to the
+// template. A traceback lacks the console script's own line on top; the rest
+// is the same.
 //
 // The template reports the child's exit status on the call socket and keeps
 // it a zombie (waitid WNOWAIT) until the server closes the socket, so its pid

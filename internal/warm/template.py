@@ -8,16 +8,21 @@
 # the template's end of a socket pair made for one call. Template -> server:
 # JSON lines ({"ready": ...} once, or {"error": ...} before exiting).
 #
-# Call socket, server -> template: a 4-byte big-endian length carrying four
-# descriptors (stdin, stdout, stderr, the read end of the go pipe), then that
-# many bytes of JSON {"argv": [...], "cwd": "...", "env": ["K=V", ...]}.
-# Then nothing, until the server closes it: the call is over, and the child
-# is killed if it still runs, then reaped.
+# Call socket, server -> template: one byte "C" carrying four descriptors
+# (stdin, stdout, stderr, the read end of the go pipe). Then nothing, until
+# the server closes it: the call is over, and the child is killed if it
+# still runs, then reaped. The template never learns the call's argv,
+# directory or environment: the server writes them on the go pipe (a 4-byte
+# big-endian length, then that many bytes of JSON {"argv": [...], "cwd":
+# "...", "env": ["K=V", ...]}) once the child is in the call's tree, and the
+# child alone reads them — a secret loaded at call time never reaches the
+# template.
 # Template/child -> server: lines. "P pid ppid" (the child, once it leads a
 # session of its own and dies with the template), "X e CODE" / "X s SIGNUM"
 # (the template, once the child exited; it stays a zombie until the close),
 # "T N" (no fork: the template has N threads), "E why" (no fork).
 
+import gc
 import json
 import os
 import select
@@ -174,16 +179,6 @@ class _Job:
         self.req, self.fds = req, fds
 
 
-def _recv_exact(sock, n):
-    buf = b""
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            raise EOFError("call socket closed")
-        buf += chunk
-    return buf
-
-
 def _status_line(pid):
     """Whether pid exited, as an X line, leaving it a zombie where waitid
     allows (so its pid and group cannot be reused before the server is done)."""
@@ -325,25 +320,24 @@ def serve():
 
 
 def _accept(sock, me, owned):
-    """Reads one call's request and forks its child. In the template it
+    """Takes one call's descriptors and forks its child. In the template it
     returns the child's pid (None when nothing was forked); in the child, the
     _Job it is to run."""
     try:
-        head, fds, _, _ = socket.recv_fds(sock, 4, 4)
-        if len(head) < 4:
-            head += _recv_exact(sock, 4 - len(head))
-        (n,) = struct.unpack(">I", head)
-        req = json.loads(_recv_exact(sock, n))
+        msg, fds, _, _ = socket.recv_fds(sock, 1, 4)
     except Exception as e:
         try:
             sock.sendall(("E reading the request: %s\n" % e).encode())
         except OSError:
             pass
         return None
-    if len(fds) != 4:
+    if msg != b"C" or len(fds) != 4:
         for fd in fds:
             os.close(fd)
-        sock.sendall(b"E expected 4 descriptors\n")
+        try:
+            sock.sendall(b"E expected C with 4 descriptors\n")
+        except OSError:
+            pass
         return None
     threads = _threads()
     if threads > 1:
@@ -353,17 +347,23 @@ def _accept(sock, me, owned):
         return None
     sys.stdout.flush()
     sys.stderr.flush()
+    # What the template holds is frozen: the child's collections never walk
+    # it (nor touch its pages), and at exit the child finalizes only what
+    # the call made (see _finalize_call).
+    gc.freeze()
     pid = os.fork()
     if pid == 0:
-        return _child_setup(req, fds, sock, me, owned())
+        return _child_setup(fds, sock, me, owned())
+    gc.unfreeze()
     for fd in fds:
         os.close(fd)
     return pid
 
 
-def _child_setup(req, fds, sock, template, owned):
+def _child_setup(fds, sock, template, owned):
     """In the child, before it may run the CLI: a session of its own, death
-    with the template, the server told, then the go byte."""
+    with the template, the server told, then the go pipe: the call's
+    request, written once the child is in the call's tree."""
     os.setsid()
     _pdeathsig()
     if os.getppid() != template:
@@ -384,13 +384,22 @@ def _child_setup(req, fds, sock, template, owned):
     sock.close()
     go = fds[3]
     try:
-        got = os.read(go, 1)
-    except OSError:
-        got = b""
-    if not got:
+        (n,) = struct.unpack(">I", _read_exact(go, 4))
+        req = json.loads(_read_exact(go, n))
+    except (OSError, EOFError, ValueError):
         os._exit(0)  # never started: the server gave up on this call
     os.close(go)
     return _Job(req, fds[:3])
+
+
+def _read_exact(fd, n):
+    buf = b""
+    while len(buf) < n:
+        chunk = os.read(fd, n - len(buf))
+        if not chunk:
+            raise EOFError("go pipe closed")
+        buf += chunk
+    return buf
 
 
 def _run_child(job):
@@ -416,9 +425,108 @@ def _run_child(job):
         fn()
 
 
+def _exit_status(e):
+    """The status the interpreter exits with for an uncaught exception e
+    (Python/pythonrun.c: handle_system_exit, PyErr_Print)."""
+    if isinstance(e, SystemExit):
+        code = e.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code & 0xFF
+        try:
+            sys.stderr.write(str(code) + "\n")
+        except Exception:
+            pass
+        return 1
+    tb = e.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == "<string>":
+        tb = tb.tb_next  # the template's own frames: the traceback starts in the CLI
+    try:
+        sys.excepthook(type(e), e.with_traceback(tb), tb)
+    except Exception:
+        pass
+    return 1
+
+
+def _unraisable(what):
+    try:
+        import traceback
+
+        sys.stderr.write("Exception ignored in: %s\n" % what)
+        traceback.print_exc()
+    except Exception:
+        pass
+
+
+def _finalize_call():
+    """What the interpreter's teardown does for the objects the call made:
+    each one's finalizer (__del__: a file's close, which flushes it; a
+    NamedTemporaryFile's removal; a generator's close), the newest first.
+    The template's objects are frozen (gc.freeze before the fork), so
+    gc.get_objects() holds only the call's; they are kept referenced until
+    the exit, so none is finalized twice."""
+    objs = []
+    for gen in (0, 1, 2):
+        objs.extend(reversed(gc.get_objects(gen)))
+    for o in objs:
+        fin = getattr(type(o), "__del__", None)
+        if fin is None or o is sys.stdout or o is sys.stderr:
+            continue
+        try:
+            fin(o)
+        except Exception:
+            _unraisable(type(o).__name__)
+    return objs
+
+
+def _exit(status, interrupted):
+    """Ends the child as the interpreter ends a program (Py_FinalizeEx):
+    non-daemon threads joined, atexit functions run, stdout and stderr
+    flushed (120 when stdout cannot be), the call's own objects finalized —
+    then _exit, without tearing down the template's modules and objects.
+    That teardown is most of an exit's cost for a large CLI (it touches
+    every object, copying each page the fork shared), and it would run the
+    finalizers of what the template holds, which belong to the template."""
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        try:
+            threading._shutdown()
+        except Exception:
+            _unraisable("threading._shutdown")
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and not stream.closed:
+                stream.flush()
+        except Exception:
+            if stream is sys.stdout:
+                _unraisable("sys.stdout")
+            status = 120
+    keep = _finalize_call()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None and not stream.closed:
+                stream.flush()
+        except Exception:
+            pass
+    if interrupted:
+        # An unhandled KeyboardInterrupt ends the process by SIGINT.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    del keep
+    os._exit(status)
+
+
 _job = serve()
 if _job is None:
     sys.exit(0)
 _run_child(_job)
 del _job
-_call(_entry()[1])
+try:
+    _call(_entry()[1])
+except BaseException as _e:  # SystemExit, as sys.exit(main()) raises it, or what main raised
+    _exit(_exit_status(_e), isinstance(_e, KeyboardInterrupt))
+_exit(0, False)

@@ -232,19 +232,17 @@ func (t *template) fork(argv []string, dir string, env []string, stdin, stdout, 
 		call.Close()
 		return nil, err
 	}
-	req, _ := json.Marshal(map[string]any{"argv": argv, "cwd": dir, "env": env})
-	head := binary.BigEndian.AppendUint32(nil, uint32(len(req)))
-	_, _, err = call.WriteMsgUnix(head, unix.UnixRights(int(stdin.Fd()), int(stdout.Fd()), int(stderr.Fd()), int(goR.Fd())), nil)
+	_, _, err = call.WriteMsgUnix([]byte{'C'}, unix.UnixRights(int(stdin.Fd()), int(stdout.Fd()), int(stderr.Fd()), int(goR.Fd())), nil)
 	goR.Close()
-	if err == nil {
-		_, err = call.Write(req)
-	}
 	if err != nil {
 		call.Close()
 		goW.Close()
 		return nil, fmt.Errorf("sending the call to the template: %w", err)
 	}
-	a := &adoptee{t: t, conn: call, goW: goW, exited: make(chan struct{}), status: callruntime.ExitStatus{Code: -1, Signal: "SIGKILL"}}
+	// The request goes to the child alone, on the go pipe (Start).
+	req, _ := json.Marshal(map[string]any{"argv": argv, "cwd": dir, "env": env})
+	req = append(binary.BigEndian.AppendUint32(nil, uint32(len(req))), req...)
+	a := &adoptee{t: t, conn: call, goW: goW, req: req, exited: make(chan struct{}), status: callruntime.ExitStatus{Code: -1, Signal: "SIGKILL"}}
 	started := make(chan error, 1)
 	go a.read(started)
 	select {
@@ -264,6 +262,7 @@ type adoptee struct {
 	t      *template
 	conn   *net.UnixConn
 	goW    *os.File
+	req    []byte // the call's argv, directory and environment, for the child
 	pid    int
 	exited chan struct{}
 	status callruntime.ExitStatus // set before exited closes
@@ -325,8 +324,10 @@ func (a *adoptee) Pid() int                { return a.pid }
 func (a *adoptee) Parent() int             { return a.t.pid }
 func (a *adoptee) Exited() <-chan struct{} { return a.exited }
 
+// Start writes the call's request on the go pipe: the child reads it, and
+// only then runs the CLI. A child that died meanwhile makes it EPIPE.
 func (a *adoptee) Start() error {
-	_, err := a.goW.Write([]byte{1})
+	_, err := a.goW.Write(a.req)
 	a.goW.Close()
 	return err
 }

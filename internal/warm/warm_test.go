@@ -4,6 +4,10 @@ package warm_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -365,4 +369,85 @@ func TestInterpreter(t *testing.T) {
 	sh := writeScript(t, "#!/bin/sh\n")
 	_, err = warm.Interpreter(sh, "")
 	assert.ErrorContains(t, err, "not Python")
+}
+
+// A warm call ends exactly as a cold one: the child skips the interpreter's
+// teardown of the template's modules (most of an exit's cost), so everything
+// that teardown does for the program is done by hand — atexit functions,
+// non-daemon threads joined, buffers flushed, the call's own objects
+// finalized (an unclosed file written out, a NamedTemporaryFile removed),
+// the exit status of sys.exit("message"), an uncaught exception, an
+// unhandled KeyboardInterrupt (death by SIGINT).
+func TestWarmEndsAsColdDoes(t *testing.T) {
+	s := newSetup(t, annotations.Warm{}, baseEnv("0.2"))
+	st := s.settled(t)
+	require.Equal(t, warm.On, st.State, st.Reason)
+	type ending struct {
+		outcome  callruntime.Outcome
+		code     int
+		signal   string
+		stdout   string
+		stderr   string // its last line
+		artifact string // what the call left in its directory
+		full     string // all of stderr (not compared)
+	}
+	run := func(t *testing.T, isWarm bool, env []string, args ...string) ending {
+		dir := t.TempDir()
+		for i, a := range args {
+			args[i] = strings.ReplaceAll(a, "$DIR", dir)
+		}
+		spec := s.spec(args...)
+		spec.Env = append(append([]string{}, s.env...), env...)
+		var res callruntime.Result
+		var err error
+		if isWarm {
+			res, err = s.pool.Run(context.Background(), spec)
+		} else {
+			res, err = s.runner.Run(context.Background(), spec)
+		}
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimRight(string(res.Stderr.Head), "\n"), "\n")
+		e := ending{outcome: res.Outcome, code: res.ExitCode, signal: res.Signal, stdout: string(res.Stdout.Head),
+			stderr: lines[len(lines)-1], full: string(res.Stderr.Head)}
+		ents, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, ent := range ents {
+			b, _ := os.ReadFile(filepath.Join(dir, ent.Name()))
+			e.artifact += fmt.Sprintf("%s:%d;", ent.Name(), len(b))
+		}
+		return e
+	}
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+		want ending
+	}{
+		{"atexit", nil, []string{"ending", "atexit"}, ending{outcome: callruntime.Exited, stdout: "atexit ran\n"}},
+		{"non-daemon thread", nil, []string{"ending", "thread"}, ending{outcome: callruntime.Exited, stdout: "the thread finished\n"}},
+		{"unclosed file", nil, []string{"ending", "unclosed", "$DIR/out"}, ending{outcome: callruntime.Exited, artifact: "out:100004;"}},
+		{"temporary file", nil, []string{"ending", "tempfile", "$DIR"}, ending{outcome: callruntime.Exited}},
+		{"sys.exit(message)", nil, []string{"ending", "message"}, ending{outcome: callruntime.Exited, code: 1, stderr: "goodbye from sys.exit"}},
+		{"uncaught exception", nil, []string{"ending", "raise"}, ending{outcome: callruntime.Exited, code: 1, stderr: "RuntimeError: boom"}},
+		{"unflushed output", nil, []string{"ending", "unflushed"},
+			ending{outcome: callruntime.Exited, stdout: "no newline, never flushed", stderr: "stderr, never flushed"}},
+		{"sys.exit(None)", nil, []string{"ending", "returns"}, ending{outcome: callruntime.Exited}},
+		{"KeyboardInterrupt", []string{"WARMDEMO_INTERRUPT=1"}, []string{"hello"},
+			ending{outcome: callruntime.Signaled, code: -1, signal: "SIGINT", stderr: "KeyboardInterrupt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cold := run(t, false, tc.env, slices.Clone(tc.args)...)
+			warmEnd := run(t, true, tc.env, slices.Clone(tc.args)...)
+			if tc.name == "temporary file" {
+				// The name printed is the file's; it is gone either way.
+				tc.want.stdout, warmEnd.stdout, cold.stdout = "", "", ""
+			}
+			// A traceback starts in the CLI, not in the template (a cold
+			// one has the console script's line on top).
+			assert.NotContains(t, warmEnd.full, `File "<string>"`)
+			cold.full, warmEnd.full = "", ""
+			assert.Equal(t, tc.want, cold, "cold (the reference)")
+			assert.Equal(t, cold, warmEnd, "warm ends as cold does")
+		})
+	}
 }

@@ -65,6 +65,16 @@ def env_(name):
 
 
 @cli.command()
+@click.argument("name")
+def envsum(name):
+    """The SHA-256 of a variable's value: proof a secret arrived, without
+    printing it."""
+    import hashlib
+
+    _say(sha256=hashlib.sha256(os.environ.get(name, "").encode()).hexdigest(), warm=IMPORT_PID != os.getpid())
+
+
+@cli.command()
 def setting():
     click.echo(settings.get_settings()["greeting"])
 
@@ -135,6 +145,45 @@ def exit_(code):
     sys.exit(code)
 
 
+_KEEP = []  # what a verb leaves for the interpreter's exit to finalize
+
+
+@cli.command()
+@click.argument("kind")
+@click.argument("path", required=False)
+def ending(kind, path):
+    """Leaves something for the interpreter's exit to do, as CLIs do: a warm
+    call must end exactly as a cold one."""
+    if kind == "atexit":
+        import atexit
+
+        atexit.register(lambda: sys.stdout.write("atexit ran\n"))
+    elif kind == "thread":
+        def late():
+            time.sleep(0.3)
+            print("the thread finished", flush=True)
+
+        threading.Thread(target=late).start()
+    elif kind == "unclosed":
+        f = open(path, "w")
+        f.write("x" * 100000)
+        f.write("end\n")  # left in the buffer
+        _KEEP.append(f)
+    elif kind == "tempfile":
+        t = tempfile.NamedTemporaryFile(dir=path, prefix="warmdemo-")
+        _KEEP.append(t)
+        click.echo(os.path.basename(t.name))
+    elif kind == "message":
+        sys.exit("goodbye from sys.exit")
+    elif kind == "raise":
+        raise RuntimeError("boom")
+    elif kind == "unflushed":
+        sys.stdout.write("no newline, never flushed")
+        sys.stderr.write("stderr, never flushed")
+    elif kind == "returns":
+        sys.exit(None)
+
+
 @cli.group()
 def lazy():
     """A group whose commands load on first use, as a large CLI's do."""
@@ -156,4 +205,6 @@ lazy.add_command(_Lazy("more"))
 
 
 def main():
+    if os.environ.get("WARMDEMO_INTERRUPT") == "1":
+        raise KeyboardInterrupt  # what Ctrl-C in a console script's main does
     return cli()
