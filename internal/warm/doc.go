@@ -36,10 +36,16 @@
 // CLI runs outside the call's tree, and the template never sees the request:
 // a secret loaded at call time (cli.env.keychain) reaches the child alone.
 // The child then takes the call's descriptors as 0, 1 and 2, its directory
-// and environment, resets tempfile's cached directory, runs the reset hooks
-// (a settings cache built in the template would otherwise serve the
-// template's environment), and calls the entry point as the console script
-// would: sys.exit(main()).
+// and environment — plus what importing the CLI did to the template's
+// environment (awscli sets AWS_DATA_PATH at import), for each variable the
+// call starts with as the template did (one the call set otherwise keeps the
+// call's value, as a setdefault at import would) — resets tempfile's cached
+// directory, runs the reset hooks (a settings cache built in the template
+// would otherwise serve the template's environment), and runs the console
+// script as __main__, as a cold call does (compiled once in the template;
+// its imports are the template's, its own top-level lines run per call).
+// A script that is not Python source has its entry point called instead:
+// sys.exit(main()).
 //
 // It ends as the interpreter ends a program — non-daemon threads joined,
 // atexit functions run, stdout and stderr flushed (status 120 when stdout
@@ -50,8 +56,8 @@
 // teardown of the template's modules and objects: that teardown touches every
 // object the fork shared (copying each page), which made it most of a warm
 // call's cost, and the finalizers of what the template holds belong to the
-// template. A traceback lacks the console script's own line on top; the rest
-// is the same.
+// template. A traceback is the same as a cold call's: it starts at the
+// console script's line.
 //
 // The template reports the child's exit status on the call socket and keeps
 // it a zombie (waitid WNOWAIT) until the server closes the socket, so its pid

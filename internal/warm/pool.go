@@ -381,7 +381,7 @@ func (p *Pool) launch(why string) {
 	p.settle()
 	p.mu.Unlock()
 	p.log.Info("warm template ready", "pid", t.pid, "ready_ms", time.Since(began).Milliseconds(), "import_ms", t.ready.ImportMS,
-		"commands", t.ready.Commands, "verified", len(warmRuns), "rss_mib", rssOf(t.pid)>>20)
+		"commands", t.ready.Commands, "runs", t.ready.Runs, "verified", len(warmRuns), "rss_mib", rssOf(t.pid)>>20)
 	go func() {
 		<-t.dead
 		p.mu.Lock()

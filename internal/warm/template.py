@@ -35,6 +35,13 @@ import time
 _CTRL_FD = 3
 _CFG = json.loads(sys.argv[1])
 _SCRIPT = _CFG["script"]
+# The environment the template started with: exactly a call's.
+_ENV0 = dict(os.environ)
+# What importing the CLI (and the warm-up) did to it (name -> value, None
+# for removed), and the console script's code (None: not Python source).
+# Both set once the template is ready.
+_ENV_CHANGES = {}
+_SCRIPT_CODE = None
 _PR_SET_PDEATHSIG = 1
 
 
@@ -105,6 +112,35 @@ def _preload(mod_name, obj):
 def _call(obj):
     """What the console script does: sys.exit(main())."""
     sys.exit(obj())
+
+
+def _script_code():
+    """The console script compiled, to run as __main__ in each call as a cold
+    call runs it (its top-level lines too: aws's fixes LC_CTYPE there). None
+    when it is not Python source: the entry point is called instead."""
+    try:
+        with open(_SCRIPT, "rb") as f:
+            return compile(f.read(), _SCRIPT, "exec", dont_inherit=True)
+    except Exception:
+        return None
+
+
+def _run_main():
+    """Runs the CLI as its console script does: the script's code as
+    __main__ (its imports are the template's), else sys.exit(entry())."""
+    if _SCRIPT_CODE is None:
+        _call(_entry()[1])
+        return
+    import types
+    from importlib.machinery import SourceFileLoader
+
+    main = types.ModuleType("__main__")
+    main.__file__ = _SCRIPT
+    main.__cached__ = None
+    main.__loader__ = SourceFileLoader("__main__", _SCRIPT)
+    main.__builtins__ = __builtins__
+    sys.modules["__main__"] = main
+    exec(_SCRIPT_CODE, main.__dict__)
 
 
 def _warmup(obj):
@@ -217,6 +253,9 @@ def serve():
         imported = time.monotonic()
         commands = _preload(mod_name, obj)
         _warmup(obj)
+        global _ENV_CHANGES, _SCRIPT_CODE
+        _ENV_CHANGES = {k: os.environ.get(k) for k in set(_ENV0) | set(os.environ) if os.environ.get(k) != _ENV0.get(k)}
+        _SCRIPT_CODE = _script_code()
         ready = {
             "ready": True,
             "pid": me,
@@ -225,6 +264,7 @@ def serve():
             "import_ms": int((imported - began) * 1000),
             "preload_ms": int((time.monotonic() - imported) * 1000),
             "files": _watched(mod_name),
+            "runs": "entry" if _SCRIPT_CODE is None else "script",
         }
     except BaseException as e:  # the CLI failed to import: say why, and go
         import traceback
@@ -411,6 +451,16 @@ def _run_child(job):
             os.close(fd)
     os.chdir(req["cwd"] or os.getcwd())
     env = dict(kv.split("=", 1) for kv in req["env"] if "=" in kv)
+    # What importing the CLI did to its environment (awscli sets
+    # AWS_DATA_PATH), as it would have done in this call — where the call
+    # starts from what the template started from; where it does not, the
+    # import would have seen another value, and the call's wins.
+    for k, v in _ENV_CHANGES.items():
+        if env.get(k) == _ENV0.get(k):
+            if v is None:
+                env.pop(k, None)
+            else:
+                env[k] = v
     os.environ.clear()
     os.environ.update(env)
     import tempfile
@@ -526,7 +576,7 @@ if _job is None:
 _run_child(_job)
 del _job
 try:
-    _call(_entry()[1])
+    _run_main()
 except BaseException as _e:  # SystemExit, as sys.exit(main()) raises it, or what main raised
     _exit(_exit_status(_e), isinstance(_e, KeyboardInterrupt))
 _exit(0, False)

@@ -29,6 +29,7 @@ type readyMsg struct {
 	Commands int
 	ImportMS int
 	Files    []string
+	Runs     string
 }
 
 var errThreads = errors.New("the template has more than one thread")

@@ -57,8 +57,11 @@ type readyMsg struct {
 	ImportMS  int      `json:"import_ms"`
 	PreloadMS int      `json:"preload_ms"`
 	Files     []string `json:"files"`
-	Error     string   `json:"error"`
-	Trace     string   `json:"trace"`
+	// Runs is what a call runs: "script" (the console script as
+	// __main__) or "entry" (the entry point: the script is not Python).
+	Runs  string `json:"runs"`
+	Error string `json:"error"`
+	Trace string `json:"trace"`
 }
 
 // startTemplate starts the template under r's guard and waits until it has

@@ -389,7 +389,7 @@ func TestWarmEndsAsColdDoes(t *testing.T) {
 		stdout   string
 		stderr   string // its last line
 		artifact string // what the call left in its directory
-		full     string // all of stderr (not compared)
+		full     string // all of stderr
 	}
 	run := func(t *testing.T, isWarm bool, env []string, args ...string) ending {
 		dir := t.TempDir()
@@ -442,12 +442,46 @@ func TestWarmEndsAsColdDoes(t *testing.T) {
 				// The name printed is the file's; it is gone either way.
 				tc.want.stdout, warmEnd.stdout, cold.stdout = "", "", ""
 			}
-			// A traceback starts in the CLI, not in the template (a cold
-			// one has the console script's line on top).
+			// A traceback too: it starts at the console script's line,
+			// never in the template.
 			assert.NotContains(t, warmEnd.full, `File "<string>"`)
-			cold.full, warmEnd.full = "", ""
-			assert.Equal(t, tc.want, cold, "cold (the reference)")
+			want := cold
+			want.full = ""
+			assert.Equal(t, tc.want, want, "cold (the reference)")
 			assert.Equal(t, cold, warmEnd, "warm ends as cold does")
+		})
+	}
+}
+
+// A warm call's environment is what a cold call's would be when its program
+// starts: the call's own, with what importing the CLI did to it (awscli sets
+// AWS_DATA_PATH at import) — unless the call set that variable itself, as a
+// setdefault at import would keep it — and what the console script's own
+// lines do.
+func TestWarmEnvironmentAsCold(t *testing.T) {
+	s := newSetup(t, annotations.Warm{}, baseEnv("0.2"))
+	st := s.settled(t)
+	require.Equal(t, warm.On, st.State, st.Reason)
+	for _, tc := range []struct {
+		name, variable string
+		env            []string
+		want           string
+	}{
+		{"set at import", "WARMDEMO_DATA_PATH", nil, "warmdemo-data"},
+		{"defaulted at import", "WARMDEMO_DEFAULTED", nil, "by the import"},
+		{"defaulted at import, the call's own", "WARMDEMO_DEFAULTED", []string{"WARMDEMO_DEFAULTED=from the call"}, "from the call"},
+		{"set by the script", "WARMDEMO_SCRIPT_FIX", []string{"WARMDEMO_SCRIPT_FIX=1"}, "fixed by the script"},
+		{"the call's own", "WARMDEMO_GREETING", []string{"WARMDEMO_GREETING=hi"}, "hi"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := s.spec("env", tc.variable)
+			spec.Env = append(append([]string{}, s.env...), tc.env...)
+			cold, err := s.runner.Run(context.Background(), spec)
+			require.NoError(t, err)
+			hot, err := s.pool.Run(context.Background(), spec)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want+"\n", string(cold.Stdout.Head), "cold (the reference): %s", cold.Stderr.Head)
+			assert.Equal(t, string(cold.Stdout.Head), string(hot.Stdout.Head), "warm as cold")
 		})
 	}
 }

@@ -23,6 +23,11 @@ if os.environ.get("WARMDEMO_THREAD_AFTER"):
     signal.signal(signal.SIGALRM, lambda *_: threading.Thread(target=time.sleep, args=(3600,), daemon=True).start())
     signal.setitimer(signal.ITIMER_REAL, float(os.environ["WARMDEMO_THREAD_AFTER"]))
 
+# What a CLI does to its own environment at import (awscli sets
+# AWS_DATA_PATH so botocore finds its data): a warm call must see it too.
+os.environ.setdefault("WARMDEMO_DEFAULTED", "by the import")
+os.environ["WARMDEMO_DATA_PATH"] = os.pathsep.join(filter(None, [os.environ.get("WARMDEMO_DATA_PATH"), "warmdemo-data"]))
+
 import click  # noqa: E402
 
 from . import settings  # noqa: E402
