@@ -20,7 +20,13 @@ type Adopter interface {
 	// Fork forks the program with these as its stdin, stdout and stderr
 	// (Run closes its own copies afterwards). The child leads a session of
 	// its own (so a process group of its own) before Fork returns.
-	Fork(stdin, stdout, stderr *os.File) (Adoptee, error)
+	//
+	// cgroup, when not nil, is the call's cgroup directory (Linux): an
+	// Adopter that forks the child straight into it (clone3 with
+	// CLONE_INTO_CGROUP) spares Run the move into it, which waits for an
+	// RCU grace period (milliseconds) when no other move just happened.
+	// Run checks where the child is either way. Run closes it afterwards.
+	Fork(stdin, stdout, stderr, cgroup *os.File) (Adoptee, error)
 }
 
 // An Adoptee is a child an [Adopter] forked, waiting to be let go.
@@ -68,6 +74,13 @@ type adopter interface {
 	adopt(pid, parent int) error
 }
 
+// cgroupDirTree is a tree that is a cgroup a child can be forked into.
+type cgroupDirTree interface {
+	// cgroupDir opens the tree's cgroup directory for the child's fork,
+	// or returns nil where forking into it is not possible here.
+	cgroupDir() *os.File
+}
+
 // adopt has spec's Adopter fork the program, places the child in t and lets
 // it go. Any failure is an *AdoptError, after which the child is gone.
 func adopt(t tree, spec *Spec, stdout, stderr *os.File) (Adoptee, error) {
@@ -79,8 +92,15 @@ func adopt(t tree, spec *Spec, stdout, stderr *os.File) (Adoptee, error) {
 	if err != nil {
 		return nil, &AdoptError{err}
 	}
-	a, err := spec.Adopt.Fork(stdin, stdout, stderr)
+	var cgroup *os.File
+	if c, ok := t.(cgroupDirTree); ok {
+		cgroup = c.cgroupDir()
+	}
+	a, err := spec.Adopt.Fork(stdin, stdout, stderr, cgroup)
 	stdin.Close() // the child has its own copy, or none
+	if cgroup != nil {
+		cgroup.Close()
+	}
 	if err != nil {
 		if feed != nil {
 			feed.Close()

@@ -6,16 +6,21 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Adoption on Linux (see adopt.go). A warm child is forked by its template,
 // not by us, so CLONE_INTO_CGROUP and a Pdeathsig from our spawner thread do
 // not apply to it. Instead:
 //
-//   - it is moved into the call's cgroup by pid (cgroup.procs) — or, on the
-//     /proc-walk path, registered as the call's leader and given to the
-//     lifeline — before it gets its start, so not a line of the program
-//     runs outside the tree;
+//   - it is forked straight into the call's cgroup (the Adopter is given
+//     the directory: clone3 with CLONE_INTO_CGROUP, as a cold call's
+//     child), or moved there by pid (cgroup.procs) — or, on the /proc-walk
+//     path, registered as the call's leader and given to the lifeline —
+//     before it gets its start, so not a line of the program runs outside
+//     the tree;
 //   - the pid is checked first: its parent must be the template, and it
 //     must not have exited (it cannot: it waits for its start);
 //   - its death with the server is a chain: the template is a helper
@@ -45,12 +50,44 @@ func (t *cgroupTree) adopt(pid, parent int) error {
 	}
 	t.p.startMu.RLock()
 	defer t.p.startMu.RUnlock()
-	if err := os.WriteFile(filepath.Join(t.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
-		return fmt.Errorf("moving the forked program into its cgroup: %w", err)
+	// Forked into the cgroup (CLONE_INTO_CGROUP): nothing to move. Else
+	// moved now, before it got its start.
+	if !t.holdsPid(pid) {
+		if err := os.WriteFile(filepath.Join(t.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+			return fmt.Errorf("moving the forked program into its cgroup: %w", err)
+		}
 	}
 	t.leader = pid
 	t.p.leaders.Store(pid, uint64(0))
 	return nil
+}
+
+// holdsPid reports whether pid is in this call's cgroup.
+func (t *cgroupTree) holdsPid(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		return false
+	}
+	want := "0::" + filepath.Join(t.home.rel, filepath.Base(t.dir))
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == want {
+			return true
+		}
+	}
+	return false
+}
+
+// cgroupDir opens the call's cgroup directory for a child forked into it,
+// where clone3 with CLONE_INTO_CGROUP works here (as for a cold call).
+func (t *cgroupTree) cgroupDir() *os.File {
+	if !t.p.cloneFD.Load() {
+		return nil
+	}
+	fd, err := unix.Open(t.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	return os.NewFile(uintptr(fd), t.dir)
 }
 
 func (t *walkTree) adopt(pid, parent int) error {

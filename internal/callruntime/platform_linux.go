@@ -71,7 +71,7 @@ func newPlatform(disabled map[Mechanism]bool) (platform, error) {
 			cgDetail = err.Error()
 		} else {
 			p.home = home
-			p.cloneFD.Store(true)
+			p.cloneFD.Store(!disabled[CloneIntoCgroup])
 		}
 	} else {
 		cgDetail = "disabled"
@@ -116,6 +116,14 @@ func newPlatform(disabled map[Mechanism]bool) (platform, error) {
 	add(Pdeathsig, true, !disabled[Pdeathsig], "SIGKILL to the call's leader if the server dies; forked from one thread locked for the server's life")
 	add(Pidfd, p.pidfd, p.pidfd, "os.Process waits and signals through pidfds")
 	add(CgroupV2, p.home != nil, p.home != nil, cgroupDetail(p.home, cgDetail))
+	cloneDetail := "each call's leader is forked straight into its cgroup (clone3); where clone3 is refused, moved there"
+	if disabled[CloneIntoCgroup] {
+		cloneDetail = "disabled: each call's leader is moved into its cgroup after the fork"
+		if p.home != nil {
+			rep.Limits = append(rep.Limits, "a cold call's program is moved into its cgroup after it started: what it forks before the move stays outside its tree (a warm call's child waits for the move)")
+		}
+	}
+	add(CloneIntoCgroup, p.home != nil, p.cloneFD.Load(), cloneDetail)
 	memAvail := p.home != nil && p.home.memory
 	memDetail := "memory.max per call"
 	if !memAvail {

@@ -186,14 +186,18 @@ func gone(t testing.TB, pid int) {
 	}
 }
 
-// modes are the tree mechanisms this machine offers, each tested.
+// modes are the tree mechanisms this machine offers, each tested: a cgroup
+// the child is forked into (clone3), a cgroup it is moved into (the
+// fallback where clone3 is refused), the /proc walk.
 func modes(t *testing.T) map[string][]callruntime.Mechanism {
 	t.Helper()
 	out := map[string][]callruntime.Mechanism{}
-	for name, dis := range map[string][]callruntime.Mechanism{"cgroup": nil, "procwalk": {callruntime.CgroupV2}} {
+	for name, dis := range map[string][]callruntime.Mechanism{
+		"cgroup": nil, "cgroup-moved": {callruntime.CloneIntoCgroup}, "procwalk": {callruntime.CgroupV2},
+	} {
 		r, err := callruntime.NewRunner(callruntime.Options{Disable: dis})
 		require.NoError(t, err)
-		if r.Tree() == name {
+		if tree, _, _ := strings.Cut(name, "-"); r.Tree() == tree {
 			out[name] = dis
 		}
 		r.Close()

@@ -94,6 +94,9 @@ type Status struct {
 	// forked from them.
 	Templates int `json:"templates"`
 	Calls     int `json:"calls"`
+	// BornInCgroup counts the calls forked straight into their cgroup
+	// (clone3 with CLONE_INTO_CGROUP): Run did not have to move them.
+	BornInCgroup int `json:"born_in_cgroup"`
 }
 
 // slot is one template and the calls it serves.
@@ -234,8 +237,14 @@ func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Resu
 	}
 	defer p.release(s)
 	warm := spec
-	warm.Adopt = &forker{t: s.t, argv: spec.Args, dir: spec.Dir, env: spec.Env}
+	f := &forker{t: s.t, argv: spec.Args, dir: spec.Dir, env: spec.Env}
+	warm.Adopt = f
 	res, err := p.cfg.Runner.Run(ctx, warm)
+	if f.bornInCgroup {
+		p.mu.Lock()
+		p.status.BornInCgroup++
+		p.mu.Unlock()
+	}
 	var ae *callruntime.AdoptError
 	if !errors.As(err, &ae) {
 		return res, err
@@ -253,10 +262,14 @@ type forker struct {
 	argv []string
 	dir  string
 	env  []string
+	// bornInCgroup: the child was forked straight into its cgroup.
+	bornInCgroup bool
 }
 
-func (f *forker) Fork(stdin, stdout, stderr *os.File) (callruntime.Adoptee, error) {
-	return f.t.fork(f.argv, f.dir, f.env, stdin, stdout, stderr)
+func (f *forker) Fork(stdin, stdout, stderr, cgroup *os.File) (callruntime.Adoptee, error) {
+	a, born, err := f.t.fork(f.argv, f.dir, f.env, stdin, stdout, stderr, cgroup)
+	f.bornInCgroup = born
+	return a, err
 }
 
 // acquire is the template a call may fork from, or nil (start cold). It

@@ -9,7 +9,9 @@
 # JSON lines ({"ready": ...} once, or {"error": ...} before exiting).
 #
 # Call socket, server -> template: one byte "C" carrying four descriptors
-# (stdin, stdout, stderr, the read end of the go pipe). Then nothing, until
+# (stdin, stdout, stderr, the read end of the go pipe) and, where the call
+# has a cgroup the child can be forked into, a fifth: its directory (see
+# _fork). Then nothing, until
 # the server closes it: the call is over, and the child is killed if it
 # still runs, then reaped. The template never learns the call's argv,
 # directory or environment: the server writes them on the go pipe (a 4-byte
@@ -17,8 +19,9 @@
 # "...", "env": ["K=V", ...]}) once the child is in the call's tree, and the
 # child alone reads them — a secret loaded at call time never reaches the
 # template.
-# Template/child -> server: lines. "P pid ppid" (the child, once it leads a
-# session of its own and dies with the template), "X e CODE" / "X s SIGNUM"
+# Template/child -> server: lines. "P pid ppid c|f" (the child, once it
+# leads a session of its own and dies with the template; c: it was born in
+# the call's cgroup, f: forked in the template's), "X e CODE" / "X s SIGNUM"
 # (the template, once the child exited; it stays a zombie until the close),
 # "T N" (no fork: the template has N threads), "E why" (no fork).
 
@@ -196,12 +199,82 @@ _libc = None
 
 
 def _load_libc():
-    """libc, loaded once in the template (not per child) for prctl."""
-    global _libc
+    """libc, loaded once in the template (not per child) for prctl and
+    clone3."""
+    global _libc, _clone3
     if sys.platform.startswith("linux") and _libc is None:
         import ctypes
 
         _libc = ctypes.CDLL(None, use_errno=True)
+        _clone3 = _clone3_setup(ctypes)
+
+
+# clone3 straight into the call's cgroup (Linux ≥ 5.7): the child is born in
+# the call's tree, and the server does not move it there — a move waits for
+# an RCU grace period, milliseconds on an idle machine. None where it cannot
+# be used; then os.fork, and the server moves the child.
+_clone3 = None
+_SYS_CLONE3 = 435  # the same number on every 64-bit architecture listed below
+_CLONE_INTO_CGROUP = 0x200000000
+_CLONE3_MACHINES = ("x86_64", "aarch64", "arm64", "riscv64", "ppc64le", "s390x")
+
+
+def _clone3_setup(ctypes):
+    """What _fork needs to call clone3 as os.fork calls fork: Python's own
+    before/after-fork work around it (PyOS_BeforeFork, PyOS_AfterFork_*:
+    the import lock, os.register_at_fork hooks such as random's reseed,
+    threading's state), with the GIL held (PyDLL), as os.fork holds it. Only
+    with glibc 2.25 or later, whose getpid, gettid and raise ask the kernel
+    (no cached pid or tid to go stale), on a machine listed above."""
+    try:
+        name, _, version = os.confstr("CS_GNU_LIBC_VERSION").partition(" ")
+        if name != "glibc" or tuple(int(x) for x in version.split(".")[:2]) < (2, 25):
+            return None
+        if os.uname().machine not in _CLONE3_MACHINES:
+            return None
+        lib = ctypes.PyDLL(None, use_errno=True)
+        syscall = lib.syscall
+        syscall.restype = ctypes.c_long
+        syscall.argtypes = [ctypes.c_long, ctypes.c_void_p, ctypes.c_size_t]
+        hooks = []
+        for name in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"):
+            fn = getattr(ctypes.pythonapi, name)
+            fn.restype, fn.argtypes = None, []
+            hooks.append(fn)
+        args = (ctypes.c_uint64 * 11)()  # struct clone_args, CLONE_ARGS_SIZE_VER2
+        return ctypes, syscall, hooks, args
+    except Exception:
+        return None
+
+
+def _fork(cgroup):
+    """Forks the call's child: into cgroup (a directory descriptor) by
+    clone3 where it can, else with os.fork. It returns the pid (0 in the
+    child) and whether the child was born in the cgroup."""
+    global _clone3
+    if cgroup is None or _clone3 is None:
+        return os.fork(), False
+    ctypes, syscall, (before, parent, child), args = _clone3
+    for i in range(len(args)):
+        args[i] = 0
+    args[0] = _CLONE_INTO_CGROUP
+    args[4] = signal.SIGCHLD  # exit_signal
+    args[10] = cgroup
+    before()
+    pid = syscall(_SYS_CLONE3, ctypes.addressof(args), ctypes.sizeof(args))
+    if pid == 0:
+        child()
+        return 0, True
+    err = ctypes.get_errno()
+    parent()
+    if pid > 0:
+        return pid, True
+    # Refused here (seccomp, an old kernel, a cgroup that cannot take it):
+    # fork from now on, and the server moves each child.
+    _clone3 = None
+    sys.stderr.write("clone3 into the call's cgroup refused (%s): forking instead\n" % os.strerror(err))
+    sys.stderr.flush()
+    return os.fork(), False
 
 
 def _pdeathsig():
@@ -364,18 +437,18 @@ def _accept(sock, me, owned):
     returns the child's pid (None when nothing was forked); in the child, the
     _Job it is to run."""
     try:
-        msg, fds, _, _ = socket.recv_fds(sock, 1, 4)
+        msg, fds, _, _ = socket.recv_fds(sock, 1, 5)
     except Exception as e:
         try:
             sock.sendall(("E reading the request: %s\n" % e).encode())
         except OSError:
             pass
         return None
-    if msg != b"C" or len(fds) != 4:
+    if msg != b"C" or len(fds) not in (4, 5):
         for fd in fds:
             os.close(fd)
         try:
-            sock.sendall(b"E expected C with 4 descriptors\n")
+            sock.sendall(b"E expected C with 4 or 5 descriptors\n")
         except OSError:
             pass
         return None
@@ -391,16 +464,18 @@ def _accept(sock, me, owned):
     # it (nor touch its pages), and at exit the child finalizes only what
     # the call made (see _finalize_call).
     gc.freeze()
-    pid = os.fork()
+    pid, born = _fork(fds[4] if len(fds) == 5 else None)
     if pid == 0:
-        return _child_setup(fds, sock, me, owned())
+        if len(fds) == 5:
+            os.close(fds.pop())  # the call's cgroup: nothing of the CLI's
+        return _child_setup(fds, sock, me, owned(), born)
     gc.unfreeze()
     for fd in fds:
         os.close(fd)
     return pid
 
 
-def _child_setup(fds, sock, template, owned):
+def _child_setup(fds, sock, template, owned, born):
     """In the child, before it may run the CLI: a session of its own, death
     with the template, the server told, then the go pipe: the call's
     request, written once the child is in the call's tree."""
@@ -411,7 +486,7 @@ def _child_setup(fds, sock, template, owned):
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     try:
-        sock.sendall(("P %d %d\n" % (os.getpid(), template)).encode())
+        sock.sendall(("P %d %d %s\n" % (os.getpid(), template, "c" if born else "f")).encode())
     except OSError:
         os._exit(1)
     mine = sock.fileno()
@@ -519,8 +594,12 @@ def _finalize_call():
     objs = []
     for gen in (0, 1, 2):
         objs.extend(reversed(gc.get_objects(gen)))
+    finalizers = {}  # type -> its __del__ or None: one lookup per type
     for o in objs:
-        fin = getattr(type(o), "__del__", None)
+        t = type(o)
+        fin = finalizers.get(t, finalizers)
+        if fin is finalizers:
+            fin = finalizers[t] = getattr(t, "__del__", None)
         if fin is None or o is sys.stdout or o is sys.stderr:
             continue
         try:

@@ -40,8 +40,8 @@ func startTemplate(context.Context, *callruntime.Runner, *Config, *slog.Logger) 
 
 func (t *template) close()      {}
 func (t *template) alive() bool { return false }
-func (t *template) fork([]string, string, []string, *os.File, *os.File, *os.File) (callruntime.Adoptee, error) {
-	return nil, errUnsupported
+func (t *template) fork([]string, string, []string, *os.File, *os.File, *os.File, *os.File) (callruntime.Adoptee, bool, error) {
+	return nil, false, errUnsupported
 }
 
 func exitText(*exec.Cmd, <-chan struct{}) string { return "" }

@@ -206,7 +206,17 @@ func (t *template) alive() bool {
 // more than one thread.
 var errThreads = errors.New("the template has more than one thread")
 
-func (t *template) fork(argv []string, dir string, env []string, stdin, stdout, stderr *os.File) (callruntime.Adoptee, error) {
+// fork asks the template for a child with these descriptors, forked into
+// cgroup when it is not nil; born says whether it was.
+func (t *template) fork(argv []string, dir string, env []string, stdin, stdout, stderr, cgroup *os.File) (callruntime.Adoptee, bool, error) {
+	a, err := t.forkChild(argv, dir, env, stdin, stdout, stderr, cgroup)
+	if err != nil {
+		return nil, false, err
+	}
+	return a, a.inCgroup, nil
+}
+
+func (t *template) forkChild(argv []string, dir string, env []string, stdin, stdout, stderr, cgroup *os.File) (*adoptee, error) {
 	if !t.alive() {
 		return nil, errors.New("the template is not running")
 	}
@@ -235,7 +245,11 @@ func (t *template) fork(argv []string, dir string, env []string, stdin, stdout, 
 		call.Close()
 		return nil, err
 	}
-	_, _, err = call.WriteMsgUnix([]byte{'C'}, unix.UnixRights(int(stdin.Fd()), int(stdout.Fd()), int(stderr.Fd()), int(goR.Fd())), nil)
+	passed := []int{int(stdin.Fd()), int(stdout.Fd()), int(stderr.Fd()), int(goR.Fd())}
+	if cgroup != nil {
+		passed = append(passed, int(cgroup.Fd()))
+	}
+	_, _, err = call.WriteMsgUnix([]byte{'C'}, unix.UnixRights(passed...), nil)
 	goR.Close()
 	if err != nil {
 		call.Close()
@@ -262,14 +276,17 @@ func (t *template) fork(argv []string, dir string, env []string, stdin, stdout, 
 
 // adoptee is one warm child (callruntime.Adoptee).
 type adoptee struct {
-	t      *template
-	conn   *net.UnixConn
-	goW    *os.File
-	req    []byte // the call's argv, directory and environment, for the child
-	pid    int
-	exited chan struct{}
-	status callruntime.ExitStatus // set before exited closes
-	once   sync.Once
+	t    *template
+	conn *net.UnixConn
+	goW  *os.File
+	req  []byte // the call's argv, directory and environment, for the child
+	pid  int
+	// inCgroup: the child was born in the call's cgroup (clone3), so Run
+	// did not have to move it there.
+	inCgroup bool
+	exited   chan struct{}
+	status   callruntime.ExitStatus // set before exited closes
+	once     sync.Once
 }
 
 // read follows the call socket: the child's "P" line, then the template's
@@ -288,6 +305,7 @@ func (a *adoptee) read(started chan<- error) {
 			if len(f) >= 2 {
 				a.pid, _ = strconv.Atoi(f[1])
 			}
+			a.inCgroup = len(f) >= 4 && f[3] == "c"
 			sawP = true
 			started <- nil
 		case "X":

@@ -44,11 +44,19 @@ func TestWarmCallIsTheTemplatesChildInTheCallsTree(t *testing.T) {
 			assert.Equal(t, callDir, w.Tmp, "tempfile sees the call's TMPDIR, not the template's")
 			assert.Equal(t, s.script, w.Argv0)
 			assert.Equal(t, 1, w.Threads)
-			if name == "cgroup" {
+			switch name {
+			case "cgroup":
 				assert.Contains(t, w.Cgroup, "/call-", "it ran in the call's cgroup")
+				assert.Equal(t, 1, s.pool.Status().BornInCgroup, "forked straight into it (clone3), not moved there")
+			case "cgroup-moved":
+				assert.Contains(t, w.Cgroup, "/call-", "it ran in the call's cgroup")
+				assert.Zero(t, s.pool.Status().BornInCgroup, "forked, then moved")
+			default:
+				assert.Zero(t, s.pool.Status().BornInCgroup, "no cgroup to be born in")
 			}
 			assert.True(t, res.TreeDead)
-			assert.Equal(t, name, res.Tree)
+			tree, _, _ := strings.Cut(name, "-")
+			assert.Equal(t, tree, res.Tree)
 		})
 	}
 }
