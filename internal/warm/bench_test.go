@@ -134,37 +134,45 @@ func blankStrings(b *testing.B, doc []byte) []byte {
 
 // BenchmarkWarmKillLatency: from the deadline to Run's return with the tree
 // confirmed dead, for the same tree (the call and a setsid grandchild, both
-// waiting) started cold and warm, interleaved.
+// waiting) started cold and warm, interleaved, on each tree mechanism.
 func BenchmarkWarmKillLatency(b *testing.B) {
-	s := newSetup(b, annotations.Warm{}, baseEnv("0"))
-	st := s.settled(b)
-	require.Equal(b, warm.On, st.State, st.Reason)
-	const timeout = 1500 * time.Millisecond
-	var cold, hot []time.Duration
-	for b.Loop() {
-		for _, isWarm := range []bool{false, true} {
-			spec := s.spec("daemon", "--stay", "60")
-			spec.Timeout = timeout
-			run := s.runner.Run
-			if isWarm {
-				run = s.pool.Run
+	for _, m := range []struct {
+		name    string
+		disable []callruntime.Mechanism
+	}{{"cgroup", nil}, {"procwalk", []callruntime.Mechanism{callruntime.CgroupV2}}} {
+		b.Run(m.name, func(b *testing.B) {
+			s := newSetup(b, annotations.Warm{}, baseEnv("0"), m.disable...)
+			st := s.settled(b)
+			require.Equal(b, warm.On, st.State, st.Reason)
+			require.Equal(b, m.name, s.runner.Tree())
+			const timeout = 1500 * time.Millisecond
+			var cold, hot []time.Duration
+			for b.Loop() {
+				for _, isWarm := range []bool{false, true} {
+					spec := s.spec("daemon", "--stay", "60")
+					spec.Timeout = timeout
+					run := s.runner.Run
+					if isWarm {
+						run = s.pool.Run
+					}
+					res, err := run(context.Background(), spec)
+					require.NoError(b, err)
+					require.Equal(b, callruntime.TimedOut, res.Outcome)
+					require.True(b, res.TreeDead)
+					require.Len(b, pidLines(b, res.Stdout.Head), 2, "the grandchild had started")
+					if isWarm {
+						hot = append(hot, res.Duration-timeout)
+					} else {
+						cold = append(cold, res.Duration-timeout)
+					}
+				}
 			}
-			res, err := run(context.Background(), spec)
-			require.NoError(b, err)
-			require.Equal(b, callruntime.TimedOut, res.Outcome)
-			require.True(b, res.TreeDead)
-			require.Len(b, pidLines(b, res.Stdout.Head), 2, "the grandchild had started")
-			if isWarm {
-				hot = append(hot, res.Duration-timeout)
-			} else {
-				cold = append(cold, res.Duration-timeout)
-			}
-		}
+			b.ReportMetric(ms(quantile(cold, 0.5)), "cold-kill-ms-median")
+			b.ReportMetric(ms(quantile(cold, 0.9)), "cold-kill-ms-p90")
+			b.ReportMetric(ms(quantile(hot, 0.5)), "warm-kill-ms-median")
+			b.ReportMetric(ms(quantile(hot, 0.9)), "warm-kill-ms-p90")
+		})
 	}
-	b.ReportMetric(ms(quantile(cold, 0.5)), "cold-kill-ms-median")
-	b.ReportMetric(ms(quantile(cold, 0.9)), "cold-kill-ms-p90")
-	b.ReportMetric(ms(quantile(hot, 0.5)), "warm-kill-ms-median")
-	b.ReportMetric(ms(quantile(hot, 0.9)), "warm-kill-ms-p90")
 }
 
 // comparison is one verb's calls cold, warm and in process.
