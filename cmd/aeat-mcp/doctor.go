@@ -80,7 +80,7 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 			if m.Detail != "" {
 				detail = " — " + m.Detail
 			}
-			note("%-14s %s%s", m.Mechanism, state, detail)
+			note("%-17s %s%s", m.Mechanism, state, detail)
 		}
 		switch {
 		case report.Uses(callruntime.Lifeline), report.Uses(callruntime.JobObject):

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
@@ -60,6 +61,19 @@ type toolsJSON struct {
 	// or "planned" (a server starts a template and verifies it; doctor
 	// runs that check now and says why it would be off).
 	Warm string `json:"warm"`
+	// WarmVerdict is how the last template started for this configuration
+	// on this machine fared (by a server or doctor), when one was.
+	WarmVerdict *warmVerdictJSON `json:"warm_verdict,omitempty"`
+}
+
+type warmVerdictJSON struct {
+	State    string    `json:"state"` // "on" or "off"
+	Reason   string    `json:"reason,omitempty"`
+	Verified int       `json:"verified"`
+	At       time.Time `json:"at"`
+	// Current is false when the CLI's files changed since: the next
+	// template start checks again.
+	Current bool `json:"current"`
 }
 
 type cliJSON struct {
@@ -128,6 +142,9 @@ func toolList(in *inspected) toolsJSON {
 		out.Warm = "off"
 		if in.warm {
 			out.Warm = "planned"
+			if v, current := in.warmVerdict(); v != nil {
+				out.WarmVerdict = &warmVerdictJSON{State: string(v.State), Reason: v.Reason, Verified: v.Verified, At: v.At, Current: current}
+			}
 		}
 	}
 	for _, t := range in.Tools {
@@ -207,7 +224,17 @@ func (l toolsJSON) print(w io.Writer) {
 				warmTools = append(warmTools, t.Name)
 			}
 		}
-		fmt.Fprintf(w, "\nwarm start (cli.warm): %d tools start from a warm template once the server has verified it; aeat-mcp doctor runs that check now\n", len(warmTools))
+		fmt.Fprintf(w, "\nwarm start (cli.warm): %d tools start from a warm template once the server has verified it", len(warmTools))
+		switch v := l.WarmVerdict; {
+		case v == nil:
+			fmt.Fprintf(w, "; not checked on this machine yet: aeat-mcp doctor runs that check now\n")
+		case !v.Current:
+			fmt.Fprintf(w, "; the CLI changed since the last check (%s, %s): the server checks again when it starts, aeat-mcp doctor now\n", v.At.Local().Format(time.DateTime), v.State)
+		case v.State == "on":
+			fmt.Fprintf(w, "; checked on this machine %s: %d verify call(s) identical cold and warm\n", v.At.Local().Format(time.DateTime), v.Verified)
+		default:
+			fmt.Fprintf(w, ".\nwarm start is OFF on this machine since %s, every call starts cold: %s\n(fix it, then aeat-mcp doctor checks again)\n", v.At.Local().Format(time.DateTime), v.Reason)
+		}
 	case "off":
 		fmt.Fprintf(w, "\nwarm start: off (--warm=false or AEAT_MCP_WARM=false)\n")
 	}

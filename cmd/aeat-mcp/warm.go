@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -50,16 +51,52 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 		env = append(kept, "TMPDIR="+tmp)
 	}
 	cfg := warm.Config{Warm: *w, Script: cliPath, Args: m.CLI.Args, Env: env, Dir: dir, Runner: r, Logger: logger,
-		VerifyTimeout: o.timeoutRead}
-	cfg.Python = w.Interpreter
-	if cfg.Python == "" {
-		python, err := warm.Interpreter(cliPath, envValue(env, "PATH"))
-		if err != nil {
-			return warm.Disabled(cfg, err.Error()), cleanup
-		}
-		cfg.Python = python
+		VerifyTimeout: o.timeoutRead, VerdictDir: warmVerdictDir()}
+	python, err := warmPython(w, cliPath, env)
+	if err != nil {
+		return warm.Disabled(cfg, err.Error()), cleanup
 	}
+	cfg.Python = python
 	return warm.Start(cfg), cleanup
+}
+
+// warmPython is the interpreter cli.warm's template runs in:
+// cli.warm.interpreter, else the one on the CLI script's #! line.
+func warmPython(w *annotations.Warm, cliPath string, env []string) (string, error) {
+	if w.Interpreter != "" {
+		return w.Interpreter, nil
+	}
+	return warm.Interpreter(cliPath, envValue(env, "PATH"))
+}
+
+// warmVerdictDir is where templates leave their verdicts for tools (the
+// user's cache directory: ~/.cache, ~/Library/Caches, %LocalAppData%);
+// "" where there is none.
+func warmVerdictDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "aeat-mcp", "warm")
+}
+
+// warmVerdict is the verdict the last template of this configuration left
+// on this machine (nil: none yet), and whether the CLI's files are still
+// those it was reached with. It starts nothing.
+func warmVerdict(o *options, m *annotations.Manifest, cliPath string) (*warm.Verdict, bool) {
+	w, dir := m.CLI.Warm, warmVerdictDir()
+	if w == nil || cliPath == "" || dir == "" {
+		return nil, false
+	}
+	python, err := warmPython(w, cliPath, server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, os.Environ))
+	if err != nil {
+		return nil, false
+	}
+	v, current, err := warm.LoadVerdict(dir, warm.VerdictKey(python, cliPath, m.CLI.Args, *w))
+	if err != nil {
+		return nil, false
+	}
+	return &v, current
 }
 
 func envValue(env []string, name string) string {

@@ -96,7 +96,7 @@ func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "platform %s, tree tracked by %s\n", r.Platform, r.Tree)
 	for _, s := range r.Mechanisms {
-		fmt.Fprintf(&b, "  %-14s %-11s %s\n", s.Mechanism, s.State(), s.Detail)
+		fmt.Fprintf(&b, "  %-17s %-11s %s\n", s.Mechanism, s.State(), s.Detail)
 	}
 	for _, l := range r.Limits {
 		fmt.Fprintf(&b, "  limit: %s\n", l)

@@ -325,3 +325,56 @@ func memoryHolds(t *testing.T, pid int, b []byte) bool {
 	require.NotZero(t, scanned, "nothing of the template's memory could be read")
 	return false
 }
+
+// doctor starts and verifies a template and says how it fared; tools,
+// which starts nothing, then says the same from the verdict the template
+// left — on, off with the reason, or that the CLI changed since.
+func TestE2E_WarmVerdictInDoctorAndTools(t *testing.T) {
+	for _, tc := range []struct {
+		name, verify string
+		doctor       string
+		tools        string
+		state        string
+	}{
+		{"on", `[["hello"]]`, "warm start: on for read, mutate calls", "checked on this machine", "on"},
+		{"off", `[["startmode"]]`, "warm start: OFF, every call starts cold — verify startmode: stdout differs",
+			"warm start is OFF on this machine since", "off"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newWarmFixture(t)
+			m, err := os.ReadFile(f.manifest)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(f.manifest, bytes.Replace(m, []byte(`"verify": [["hello"]]`), []byte(`"verify": `+tc.verify), 1), 0o644))
+			env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "XDG_CACHE_HOME=" + t.TempDir()}
+			run := func(args ...string) string {
+				cmd := exec.Command(binary, append([]string{"--manifest", f.manifest}, args...)...)
+				cmd.Env = env
+				out, _ := cmd.CombinedOutput() // doctor exits 1 for problems elsewhere (none expected here)
+				return string(out)
+			}
+			out := run("tools")
+			assert.Contains(t, out, "not checked on this machine yet", "before any template started")
+			out = run("doctor")
+			assert.Contains(t, out, tc.doctor)
+			out = run("tools")
+			assert.Contains(t, out, tc.tools)
+			var list struct {
+				WarmVerdict struct {
+					State   string `json:"state"`
+					Reason  string `json:"reason"`
+					Current bool   `json:"current"`
+				} `json:"warm_verdict"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(run("tools", "--json")), &list))
+			assert.Equal(t, tc.state, list.WarmVerdict.State)
+			assert.True(t, list.WarmVerdict.Current)
+			if tc.state == "off" {
+				assert.Contains(t, list.WarmVerdict.Reason, "verify startmode")
+			}
+			// The CLI upgraded: the verdict is about another version.
+			later := time.Now().Add(time.Hour)
+			require.NoError(t, os.Chtimes(filepath.Join(filepath.Dir(f.manifest), "warmdemo", "__init__.py"), later, later))
+			assert.Contains(t, run("tools"), "the CLI changed since the last check")
+		})
+	}
+}

@@ -30,8 +30,10 @@
 //
 // Meanwhile callruntime ([callruntime.Spec.Adopt]) checks that the pid's
 // parent is the template and that it has not exited, moves it into the call's
-// cgroup (cgroup.procs) or registers it as the call's leader with the /proc
-// walk and the lifeline, and only then writes the call's request on the go
+// cgroup (cgroup.procs: where the template could not fork it straight into it
+// with clone3 CLONE_INTO_CGROUP, given the cgroup's directory) or registers
+// it as the call's leader with the /proc walk and the lifeline, and only
+// then writes the call's request on the go
 // pipe: its argv, working directory and whole environment. Not a line of the
 // CLI runs outside the call's tree, and the template never sees the request:
 // a secret loaded at call time (cli.env.keychain) reaches the child alone.
@@ -85,7 +87,9 @@
 // cli.warm.max_calls calls (it serves until its replacement is ready). At
 // every template start the verify argvs run cold and warm, and their stdout
 // must be byte-identical, else warm start is off with the reason in
-// [Pool.Status] (doctor prints it). Any failure to fork a call ([*callruntime.AdoptError])
+// [Pool.Status] (doctor prints it). Each time a Pool turns on or off it
+// leaves a [Verdict] in Config.VerdictDir, so that a command that must not
+// start a template (tools) can say it too, and whether the CLI changed since. Any failure to fork a call ([*callruntime.AdoptError])
 // is logged and the call starts cold: a call never fails because warm start
 // did. While no template is ready, calls start cold.
 //

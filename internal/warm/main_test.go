@@ -76,6 +76,12 @@ func baseEnv(importSeconds string, extra ...string) []string {
 
 func newSetup(t testing.TB, w annotations.Warm, env []string, disable ...callruntime.Mechanism) *setup {
 	t.Helper()
+	return newSetupWith(t, w, env, nil, disable...)
+}
+
+// newSetupWith is newSetup with more of the pool's Config set by more.
+func newSetupWith(t testing.TB, w annotations.Warm, env []string, more func(*warm.Config), disable ...callruntime.Mechanism) *setup {
+	t.Helper()
 	script := demoCLI(t)
 	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable})
 	require.NoError(t, err)
@@ -89,7 +95,11 @@ func newSetup(t testing.TB, w annotations.Warm, env []string, disable ...callrun
 	dir := t.TempDir()
 	py, err := warm.Interpreter(script, "")
 	require.NoError(t, err)
-	pool := warm.Start(warm.Config{Warm: w, Python: py, Script: script, Env: env, Dir: dir, Runner: r})
+	cfg := warm.Config{Warm: w, Python: py, Script: script, Env: env, Dir: dir, Runner: r}
+	if more != nil {
+		more(&cfg)
+	}
+	pool := warm.Start(cfg)
 	t.Cleanup(pool.Close)
 	return &setup{script: script, runner: r, pool: pool, env: env, dir: dir}
 }

@@ -57,6 +57,9 @@ type Config struct {
 	Logger *slog.Logger
 	// VerifyTimeout bounds each verify run. If zero, DefaultVerifyTimeout.
 	VerifyTimeout time.Duration
+	// VerdictDir is where the Pool keeps its [Verdict] each time it turns
+	// on or off; empty keeps it nowhere.
+	VerdictDir string
 }
 
 // State is where a Pool stands.
@@ -129,11 +132,19 @@ type Pool struct {
 	settled   chan struct{} // closed the first time state leaves Starting
 	changed   chan struct{} // closed and replaced at every change of state or template
 	closed    bool
+	// verdictKey names this configuration's Verdict ("": not kept);
+	// lastFiles are the CLI's files the last template loaded.
+	verdictKey string
+	lastFiles  []string
 }
 
 // Start starts a Pool: the template starts in the background, and calls
 // start cold until it is ready and verified.
 func Start(cfg Config) *Pool {
+	var key string
+	if cfg.VerdictDir != "" {
+		key = VerdictKey(cfg.Python, cfg.Script, cfg.Args, cfg.Warm) // as configured, before the defaults
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -146,6 +157,7 @@ func Start(cfg Config) *Pool {
 	p := &Pool{cfg: cfg, log: cfg.Logger.With("warm", cfg.Warm.Entry), all: map[*slot]bool{}, state: Starting,
 		settled: make(chan struct{}), changed: make(chan struct{})}
 	p.life, p.stop = context.WithCancel(context.Background())
+	p.verdictKey = key
 	if !Supported {
 		p.off(errUnsupported.Error())
 		return p
@@ -215,6 +227,23 @@ func (p *Pool) offLocked(reason string) {
 	}
 	p.log.Warn("warm start is off; every call starts cold", "reason", reason)
 	p.settle()
+	files := p.lastFiles
+	if files == nil {
+		files = []string{p.cfg.Script}
+	}
+	p.keepVerdict(Verdict{State: Off, Reason: reason, Files: files, Stamp: fingerprint(files)})
+}
+
+// keepVerdict writes v where Config.VerdictDir says; under p.mu, so that
+// verdicts are written in the order they were reached.
+func (p *Pool) keepVerdict(v Verdict) {
+	if p.verdictKey == "" || p.closed {
+		return
+	}
+	v.At = time.Now().UTC().Truncate(time.Second)
+	if err := saveVerdict(p.cfg.VerdictDir, p.verdictKey, v); err != nil {
+		p.log.Debug("warm start: keeping the verdict", "error", err)
+	}
 }
 
 // settle closes settled once; under p.mu.
@@ -356,6 +385,7 @@ func (p *Pool) launch(why string) {
 	p.mu.Lock()
 	p.all[s] = true
 	p.status.Templates++
+	p.lastFiles = t.ready.Files
 	p.mu.Unlock()
 	if t.ready.Threads > 1 {
 		<-cold
@@ -392,6 +422,7 @@ func (p *Pool) launch(why string) {
 	p.status.Commands = t.ready.Commands
 	p.status.Verified = len(warmRuns)
 	p.settle()
+	p.keepVerdict(Verdict{State: On, Verified: len(warmRuns), Files: t.ready.Files, Stamp: s.stamp})
 	p.mu.Unlock()
 	p.log.Info("warm template ready", "pid", t.pid, "ready_ms", time.Since(began).Milliseconds(), "import_ms", t.ready.ImportMS,
 		"commands", t.ready.Commands, "runs", t.ready.Runs, "verified", len(warmRuns), "rss_mib", rssOf(t.pid)>>20)

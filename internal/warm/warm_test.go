@@ -5,6 +5,7 @@ package warm_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -490,6 +491,47 @@ func TestWarmEnvironmentAsCold(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.want+"\n", string(cold.Stdout.Head), "cold (the reference): %s", cold.Stderr.Head)
 			assert.Equal(t, string(cold.Stdout.Head), string(hot.Stdout.Head), "warm as cold")
+		})
+	}
+}
+
+// Each template start leaves its verdict where Config.VerdictDir says — on,
+// or off and why — for a command that must not start one (tools); a verdict
+// about files the CLI no longer has is not current.
+func TestWarmVerdictKept(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		verify   [][]string
+		state    warm.State
+		reason   string
+		verified int
+	}{
+		{"on", [][]string{{"hello"}}, warm.On, "", 1},
+		{"off", [][]string{{"startmode"}}, warm.Off, "verify startmode: stdout differs between cold and warm", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w := annotations.Warm{Entry: "warmdemo:main", Preload: annotations.PreloadClick, Verify: tc.verify}
+			s := newSetupWith(t, w, baseEnv("0.2"), func(c *warm.Config) { c.VerdictDir = dir })
+			st := s.settled(t)
+			require.Equal(t, tc.state, st.State, st.Reason)
+			py, err := warm.Interpreter(s.script, "")
+			require.NoError(t, err)
+			key := warm.VerdictKey(py, s.script, nil, w)
+			v, current, err := warm.LoadVerdict(dir, key)
+			require.NoError(t, err)
+			assert.True(t, current)
+			assert.Equal(t, tc.state, v.State)
+			assert.Contains(t, v.Reason, tc.reason)
+			assert.Equal(t, tc.verified, v.Verified)
+			assert.WithinDuration(t, time.Now(), v.At, time.Minute)
+			// An upgrade (a file of the CLI rewritten) makes it stale.
+			require.NoError(t, chtimes(s.script, time.Now().Add(time.Hour)))
+			_, current, err = warm.LoadVerdict(dir, key)
+			require.NoError(t, err)
+			assert.False(t, current)
+			_, _, err = warm.LoadVerdict(dir, warm.VerdictKey(py, s.script, []string{"--other"}, w))
+			assert.ErrorIs(t, err, fs.ErrNotExist, "another configuration has no verdict yet")
 		})
 	}
 }
