@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -53,7 +54,9 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 	cfg := warm.Config{Warm: *w, Script: cliPath, Args: m.CLI.Args, Env: env, Dir: dir, Runner: r, Logger: logger,
 		VerifyTimeout: o.timeoutRead, VerdictDir: warmVerdictDir()}
 	python, err := warmPython(w, cliPath, env)
-	if err != nil {
+	if errors.Is(err, warm.ErrNotPython) {
+		return warm.Inapplicable(cfg, err.Error()), cleanup
+	} else if err != nil {
 		return warm.Disabled(cfg, err.Error()), cleanup
 	}
 	cfg.Python = python

@@ -10,10 +10,14 @@ import (
 	"strings"
 )
 
+// ErrNotPython is why a CLI cannot start warm at all: it is not a Python
+// script (a binary, a shell script — a pyenv shim is one).
+var ErrNotPython = errors.New("warm start is for Python CLIs")
+
 // Interpreter finds the Python that runs script, from its first line: a
 // console script's "#!/path/to/python" or "#!/usr/bin/env python3" (then
 // looked up on path, the PATH a call gets). A script whose interpreter is
-// not Python is an error: warm start is for Python CLIs.
+// not Python is an error wrapping [ErrNotPython].
 func Interpreter(script, path string) (string, error) {
 	f, err := os.Open(script)
 	if err != nil {
@@ -25,7 +29,7 @@ func Interpreter(script, path string) (string, error) {
 	line, _, _ := bytes.Cut(head[:n], []byte("\n"))
 	rest, ok := bytes.CutPrefix(line, []byte("#!"))
 	if !ok {
-		return "", fmt.Errorf("%s is not a script (no #! line): set cli.warm.interpreter", script)
+		return "", fmt.Errorf("%s is not a script (no #! line): %w (or set cli.warm.interpreter)", script, ErrNotPython)
 	}
 	fields := strings.Fields(string(rest))
 	if len(fields) == 0 {
@@ -50,7 +54,7 @@ func Interpreter(script, path string) (string, error) {
 		prog = found
 	}
 	if !strings.HasPrefix(filepath.Base(prog), "python") {
-		return "", fmt.Errorf("%s runs under %s, not Python: warm start is for Python CLIs", script, prog)
+		return "", fmt.Errorf("%s runs under %s, not Python: %w (a pyenv shim? give --cli the real script: pyenv which NAME)", script, prog, ErrNotPython)
 	}
 	return prog, nil
 }

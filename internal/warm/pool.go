@@ -136,6 +136,9 @@ type Pool struct {
 	// lastFiles are the CLI's files the last template loaded.
 	verdictKey string
 	lastFiles  []string
+	// inapplicable: turning off is logged at info level, not as a
+	// warning ([Inapplicable]).
+	inapplicable bool
 }
 
 // Start starts a Pool: the template starts in the background, and calls
@@ -225,7 +228,11 @@ func (p *Pool) offLocked(reason string) {
 		p.retireLocked(p.cur)
 		p.cur = nil
 	}
-	p.log.Warn("warm start is off; every call starts cold", "reason", reason)
+	level := slog.LevelWarn
+	if p.inapplicable {
+		level = slog.LevelInfo
+	}
+	p.log.Log(context.Background(), level, "warm start is off; every call starts cold", "reason", reason)
 	p.settle()
 	files := p.lastFiles
 	if files == nil {
@@ -571,14 +578,21 @@ func fingerprint(files []string) string {
 // errUnsupported is why warm start is off where there is no fork.
 var errUnsupported = errors.New("warm start needs fork, which this platform does not have")
 
-// Disabled is a Pool that is Off from the start, for reason: every call
-// starts cold, and Status says why.
-func Disabled(cfg Config, reason string) *Pool {
+// Disabled is a Pool that is Off from the start, for reason (logged as a
+// warning): every call starts cold, and Status says why.
+func Disabled(cfg Config, reason string) *Pool { return disabled(cfg, reason, false) }
+
+// Inapplicable is Disabled for a CLI warm start does not apply to (not
+// Python: [ErrNotPython]); it is logged at info level, as nothing is wrong
+// with the server or the CLI.
+func Inapplicable(cfg Config, reason string) *Pool { return disabled(cfg, reason, true) }
+
+func disabled(cfg Config, reason string, inapplicable bool) *Pool {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	p := &Pool{cfg: cfg, log: cfg.Logger.With("warm", cfg.Warm.Entry), all: map[*slot]bool{}, state: Starting,
-		settled: make(chan struct{}), changed: make(chan struct{})}
+		settled: make(chan struct{}), changed: make(chan struct{}), inapplicable: inapplicable}
 	p.life, p.stop = context.WithCancel(context.Background())
 	p.off(reason)
 	return p

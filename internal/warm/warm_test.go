@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -532,6 +533,28 @@ func TestWarmVerdictKept(t *testing.T) {
 			assert.False(t, current)
 			_, _, err = warm.LoadVerdict(dir, warm.VerdictKey(py, s.script, []string{"--other"}, w))
 			assert.ErrorIs(t, err, fs.ErrNotExist, "another configuration has no verdict yet")
+		})
+	}
+}
+
+// A CLI warm start does not apply to (not Python) is said at info level —
+// nothing is wrong, its calls start cold as they always did; a Pool that
+// cannot work for another reason warns.
+func TestWarmInapplicableIsNoWarning(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		make  func(warm.Config, string) *warm.Pool
+		level string
+	}{{"inapplicable", warm.Inapplicable, "level=INFO"}, {"disabled", warm.Disabled, "level=WARN"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log strings.Builder
+			_, err := warm.Interpreter("/bin/true", "")
+			require.ErrorIs(t, err, warm.ErrNotPython)
+			p := tc.make(warm.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))}, err.Error())
+			st := p.Status()
+			assert.Equal(t, warm.Off, st.State)
+			assert.Contains(t, st.Reason, "not a script")
+			assert.Contains(t, log.String(), tc.level)
 		})
 	}
 }
