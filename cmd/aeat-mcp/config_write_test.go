@@ -1,0 +1,170 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestConfigWrite_ConcurrentWriters: ten `config claude-code --write`
+// processes with distinct names, started at once against one file, must
+// leave ten entries (each said "wrote"; none may be lost), and one backup
+// per write, none overwritten.
+func TestConfigWrite_ConcurrentWriters(t *testing.T) {
+	bin := binaryPath(t)
+	home := t.TempDir()
+	path := filepath.Join(home, ".claude.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"numStartups": 3, "mcpServers": {}}`+"\n"), 0o600))
+	const writers = 10
+	var wg sync.WaitGroup
+	outs := make([]string, writers)
+	errs := make([]error, writers)
+	start := make(chan struct{})
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(bin, "--demo", "config", "claude-code", "--write", "--name", fmt.Sprintf("s%d", i))
+			cmd.Env = append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR=", "XDG_CACHE_HOME=")
+			<-start
+			out, err := cmd.CombinedOutput()
+			outs[i], errs[i] = string(out), err
+		}()
+	}
+	close(start)
+	wg.Wait()
+	for i := range writers {
+		require.NoError(t, errs[i], outs[i])
+		assert.Contains(t, outs[i], "wrote", outs[i])
+	}
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var doc struct {
+		NumStartups int                        `json:"numStartups"`
+		MCPServers  map[string]json.RawMessage `json:"mcpServers"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	t.Logf("writers kept: %d of %d", len(doc.MCPServers), writers)
+	assert.Len(t, doc.MCPServers, writers, "every writer's entry is kept")
+	assert.Equal(t, 3, doc.NumStartups)
+	backups, _ := filepath.Glob(path + ".aeat-mcp-backup-*")
+	assert.Len(t, backups, writers, "one backup per write, none overwritten")
+}
+
+// TestConfig_CopiesPassedVariables: the entry carries every variable set
+// here that the CLI would get beyond the platform basics (a moved storage
+// root), never a secret unless --with-secrets, and says what it left out.
+func TestConfig_CopiesPassedVariables(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CADRUMO_STORAGE_ROOT", "/data/aeat")
+	t.Setenv("CADRUMO_LOCAL_STORAGE_ROOT", "/data/aeat-local")
+	t.Setenv("CADRUMO_EMPTY", "")
+	t.Setenv("CADRUMO_SECRET_PASSPHRASE", "hunter2")
+	t.Setenv("AEAT_CERT_SECRETS_JSON", `{"secret": "cert-s3cr3t"}`)
+	t.Setenv("MY_EXTRA", "x")
+	t.Setenv("UNRELATED", "y")
+
+	code, out, errOut := runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "--pass-env", "MY_EXTRA", "config", "claude-desktop")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, `"CADRUMO_STORAGE_ROOT": "/data/aeat"`, "required")
+	assert.Contains(t, out, `"CADRUMO_LOCAL_STORAGE_ROOT": "/data/aeat-local"`, "matched by cli.env.pass's CADRUMO_*")
+	assert.Contains(t, out, `"MY_EXTRA": "x"`, "--pass-env")
+	assert.NotContains(t, out, "UNRELATED")
+	assert.NotContains(t, out, "CADRUMO_EMPTY", "an empty variable is not set")
+	assert.NotContains(t, out, "hunter2", "a secret is not copied unasked")
+	assert.NotContains(t, out, "cert-s3cr3t")
+	assert.NotContains(t, out, `"HOME"`, "the platform basics are the host's business")
+	assert.Contains(t, out, "secrets set in this shell and left out of the entry: CADRUMO_SECRET_PASSPHRASE")
+	assert.Contains(t, out, "AEAT_CERT_SECRETS_JSON (certificate_secret_set)")
+	assert.Contains(t, out, `the "env" block above`)
+	assert.NotContains(t, out, "below", "the env block is printed before the notes that refer to it")
+
+	code, out, errOut = runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "config", "claude-code", "--write", "--with-secrets")
+	require.Equal(t, exitOK, code, errOut)
+	raw, err := os.ReadFile(filepath.Join(home, ".claude.json"))
+	require.NoError(t, err)
+	var doc map[string]map[string]serverEntry
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	env := doc["mcpServers"]["aeat"].Env
+	assert.Equal(t, "hunter2", env["CADRUMO_SECRET_PASSPHRASE"], "--with-secrets copies secrets")
+	assert.Equal(t, `{"secret": "cert-s3cr3t"}`, env["AEAT_CERT_SECRETS_JSON"], "--with-secrets copies the stdin secrets too")
+	assert.Equal(t, "/data/aeat-local", env["CADRUMO_LOCAL_STORAGE_ROOT"])
+	assert.NotContains(t, out, "left out")
+
+	t.Setenv("CADRUMO_STORAGE_ROOT", "")
+	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "config", "cursor")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "not set in this shell, so not in the entry: CADRUMO_STORAGE_ROOT")
+}
+
+// TestConfig_StablePathThroughBrewLink: the binary started as Homebrew
+// starts it (a link on PATH into the versioned Cellar) writes the link.
+func TestConfig_StablePathThroughBrewLink(t *testing.T) {
+	root := t.TempDir()
+	cellar := filepath.Join(root, "Cellar", "aeat-mcp", "1.2.3", "bin")
+	binDir := filepath.Join(root, "bin")
+	require.NoError(t, os.MkdirAll(cellar, 0o755))
+	require.NoError(t, os.MkdirAll(binDir, 0o755))
+	data, err := os.ReadFile(binaryPath(t))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(cellar, "aeat-mcp"), data, 0o755))
+	link := filepath.Join(binDir, "aeat-mcp")
+	require.NoError(t, os.Symlink("../Cellar/aeat-mcp/1.2.3/bin/aeat-mcp", link))
+
+	for _, argv0 := range []string{"aeat-mcp", link} {
+		// As a shell starts it: argv[0] as typed, the program found on PATH.
+		cmd := &exec.Cmd{Path: link, Args: []string{argv0, "--demo", "config", "claude-desktop"},
+			Env: append(os.Environ(), "PATH="+binDir+":/usr/bin:/bin", "HOME="+root)}
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, string(out))
+		assert.Contains(t, string(out), `"command": "`+link+`"`, "started as %s", argv0)
+		assert.NotContains(t, string(out), "Cellar")
+	}
+}
+
+// TestConfig_RecordsGlobals: --global values, and AEAT_MCP_GLOBAL_<NAME>
+// ones, reach the entry as --global flags (the host has no shell).
+func TestConfig_RecordsGlobals(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("AEAT_MCP_GLOBAL_LANG", "es")
+	code, out, errOut := runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "--global", "profile=work", "config", "claude-desktop")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Regexp(t, `"--global",\s+"profile=work",\s+"--global",\s+"lang=es"`, out)
+}
+
+// TestConfig_JSONCKeepsComments: VS Code's and Cursor's files may have
+// comments and trailing commas; --write keeps them, and Claude's strict
+// files with comments are still refused untouched.
+func TestConfig_JSONCKeepsComments(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	orig := "{\n  // servers for this workspace\n  \"servers\": {\n    \"other\": {\"type\": \"stdio\", \"command\": \"x\"}, // keep\n  },\n}\n"
+	require.NoError(t, os.WriteFile(path, []byte(orig), 0o644))
+	code, out, errOut := runCmd(t, "", "--demo", "config", "vscode", "--file", path, "--write")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "wrote")
+	got, _ := os.ReadFile(path)
+	assert.Contains(t, string(got), "// servers for this workspace")
+	assert.Contains(t, string(got), `"other": {"type": "stdio", "command": "x"}, // keep`)
+	assert.Contains(t, string(got), `"aeat": {`)
+
+	strict := filepath.Join(dir, "claude.json")
+	require.NoError(t, os.WriteFile(strict, []byte(orig), 0o644))
+	code, _, errOut = runCmd(t, "", "--demo", "config", "claude-code", "--file", strict, "--write")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errOut, "comments or trailing commas")
+	after, _ := os.ReadFile(strict)
+	assert.Equal(t, orig, string(after))
+}
