@@ -86,6 +86,7 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 	} else {
 		ok("%q resolves to %s", in.manifest.CLI.Command, in.cfg.CLIPath)
 	}
+	reportQuarantine(findQuarantined(runtime.GOOS, [][2]string{{"aeat-mcp", selfPath()}, {"the CLI", in.cfg.CLIPath}}, xattr), problem)
 	for _, v := range in.MissingEnv {
 		problem("set it in the \"env\" block of this server in the host's MCP config, or in the environment aeat-mcp starts in", "%s is not set: the calls that need it refuse", v)
 	}
