@@ -40,9 +40,9 @@ func newConfigCmd(opts *options) *cobra.Command {
 		Long: `config prints the entry that makes a host start this server as it is run
 now: the stable path of this binary (a Homebrew-style link, not the
 versioned folder an upgrade removes), the flags given (the manifest's path
-made absolute), and the variables from this shell that the manifest lets
-the CLI see (cli.env.pass, cli.env.require, --pass-env) — never a secret
-unless --with-secrets. It says where the host keeps its configuration on
+made absolute), and the variables from this shell that the CLI would get
+(the platform basics, cli.env.pass, cli.env.require, --pass-env) and a host
+does not pass by itself — never a secret unless --with-secrets. It says where the host keeps its configuration on
 macOS, Windows and Linux.
 
 --write merges the entry into that file (or --file): every other server and
@@ -86,7 +86,7 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 	if h.stdioType {
 		entry.Type = "stdio"
 	}
-	env := entryEnv(in.manifest, opts.passEnv, os.Environ, co.withSecrets)
+	env := entryEnv(runtime.GOOS, in.manifest, opts.passEnv, os.Environ, co.withSecrets)
 	entry.Env = env.copied
 	if opts.lang == "" {
 		// Hosts pass servers only a few variables (no LANG): keep this
@@ -190,17 +190,38 @@ type hostEnv struct {
 	withSecrets    bool
 }
 
+// hostInherited are the variables a host gives a server by itself: the
+// MCP TypeScript SDK's DEFAULT_INHERITED_ENV_VARS (SDK 1.32.2), which
+// Claude Desktop, Claude Code, Cursor and VS Code build on. The host's own
+// values (a GUI app's PATH) are the ones the server gets.
+var hostInherited = map[string][]string{
+	"windows": {"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"},
+	"unix":    {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"},
+}
+
 // entryEnv copies from this shell every set variable the CLI would get
-// from the server beyond the platform basics — cli.env.require,
-// cli.env.pass (names and prefixes), --pass-env — found by the server's
-// own rule (server.BuildEnv), so the host's server passes the CLI what it
-// gets here (a moved storage root, say). A secret is copied only when
-// asked: a tool's stdin variable, or a name that says it is one.
-func entryEnv(m *annotations.Manifest, passEnv []string, environ func() []string, withSecrets bool) hostEnv {
+// from the server — the platform basics, cli.env.require, cli.env.pass
+// (names and prefixes), --pass-env, found by the server's own rule
+// (server.BuildEnv) — that a host does not pass by itself: a moved
+// storage root, the XDG folders and the D-Bus address a Linux keychain
+// needs, the locale. A secret is copied only when asked: a tool's stdin
+// variable, or a name that says it is one. goos is the machine's OS (names
+// are compared without case on Windows).
+func entryEnv(goos string, m *annotations.Manifest, passEnv []string, environ func() []string, withSecrets bool) hostEnv {
 	he := hostEnv{copied: map[string]string{}, withSecrets: withSecrets}
-	basics := map[string]bool{}
-	for _, kv := range server.BuildEnv(annotations.CLI{}, nil, environ) {
-		basics[kv] = true
+	key := func(n string) string {
+		if goos == "windows" {
+			return strings.ToUpper(n)
+		}
+		return n
+	}
+	inherited := map[string]bool{}
+	family := "unix"
+	if goos == "windows" {
+		family = "windows"
+	}
+	for _, n := range hostInherited[family] {
+		inherited[key(n)] = true
 	}
 	stdin := map[string]bool{}
 	for _, t := range m.Tools {
@@ -212,7 +233,7 @@ func entryEnv(m *annotations.Manifest, passEnv []string, environ func() []string
 	have := map[string]bool{}
 	for _, kv := range server.BuildEnv(annotations.CLI{Pass: m.CLI.Pass, Require: m.CLI.Require}, passEnv, environ) {
 		k, v, _ := strings.Cut(kv, "=")
-		if basics[kv] || v == "" {
+		if inherited[key(k)] || v == "" {
 			continue
 		}
 		have[k] = true

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -167,4 +168,36 @@ func TestConfig_JSONCKeepsComments(t *testing.T) {
 	assert.Contains(t, errOut, "comments or trailing commas")
 	after, _ := os.ReadFile(strict)
 	assert.Equal(t, orig, string(after))
+}
+
+// TestEntryEnv: the entry carries what the CLI would get that a host does
+// not pass by itself (the TypeScript SDK's inherited set, per OS), and no
+// secret unasked.
+func TestEntryEnv(t *testing.T) {
+	m, err := annotations.Parse([]byte(`{"version": 1,
+	  "cli": {"command": "app", "env": {"pass": ["CADRUMO_*", "LOCALAPPDATA", "DBUS_SESSION_BUS_ADDRESS"], "require": ["NEEDED"]}},
+	  "tools": [{"name": "a", "title": "A", "description": "a", "command": ["a"], "stdin": {"env": "CERT_JSON"},
+	    "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}}]}`), "")
+	require.NoError(t, err)
+	environ := func() []string {
+		return []string{"HOME=/home/me", "PATH=/usr/bin", "USER=me", "LANG=es_ES.UTF-8", "TZ=Europe/Madrid",
+			"CADRUMO_LOCAL_STORAGE_ROOT=/data", "CADRUMO_SECRET_PASSPHRASE=pw", "LOCALAPPDATA=C:\\Users\\me\\AppData\\Local",
+			"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "CERT_JSON={}", "UNRELATED=x"}
+	}
+	he := entryEnv("linux", m, nil, environ, false)
+	assert.Equal(t, map[string]string{"LANG": "es_ES.UTF-8", "TZ": "Europe/Madrid", "CADRUMO_LOCAL_STORAGE_ROOT": "/data",
+		"LOCALAPPDATA": `C:\Users\me\AppData\Local`, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"}, he.copied,
+		"what the CLI gets beyond what hosts pass (HOME, PATH, USER…); no secret")
+	assert.Equal(t, []string{"CADRUMO_SECRET_PASSPHRASE"}, he.secrets)
+	assert.Equal(t, []string{"CERT_JSON (a)"}, he.stdin)
+	assert.Equal(t, []string{"NEEDED"}, he.unset)
+
+	he = entryEnv("windows", m, nil, environ, false)
+	assert.NotContains(t, he.copied, "LOCALAPPDATA", "hosts pass LOCALAPPDATA on Windows")
+	assert.Contains(t, he.copied, "CADRUMO_LOCAL_STORAGE_ROOT")
+
+	he = entryEnv("linux", m, nil, environ, true)
+	assert.Equal(t, "pw", he.copied["CADRUMO_SECRET_PASSPHRASE"])
+	assert.Equal(t, "{}", he.copied["CERT_JSON"])
+	assert.Empty(t, he.secrets)
 }
