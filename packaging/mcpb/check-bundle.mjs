@@ -97,6 +97,8 @@ async function session(what, userConfig, expect) {
   const profile = byName.profile_list.inputSchema.properties.profile;
   check(profile?.default === expect.profile, `the profile setting is the --profile default: ${JSON.stringify(profile?.default)}`);
 
+  // profile list is exempt from aeat's login gate (facts.json
+  // login.exempt_prefixes): it answers a user who set nothing else.
   const res = await client.callTool({ name: "profile_list", arguments: {} });
   const outcome = res._meta?.["aeat-mcp/outcome"] ?? {};
   const missing = (aeatManifest.cli?.env?.require ?? []).filter((n) => !cfg.env[n]);
