@@ -61,53 +61,65 @@ func TestConfigWrite_ConcurrentWriters(t *testing.T) {
 	assert.Len(t, backups, writers, "one backup per write, none overwritten")
 }
 
+// envManifest is a manifest with every kind of variable config meets:
+// a required one, a prefix passed, a stdin secret.
+const envManifest = `{"version": 1,
+  "cli": {"command": "app", "env": {"pass": ["APP_*"], "require": ["APP_HOME"]}},
+  "tools": [
+    {"name": "cert_set", "title": "Set", "description": "s", "command": ["cert", "set"], "stdin": {"env": "CERT_SECRETS_JSON"},
+     "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
+    {"name": "list", "title": "List", "description": "l", "command": ["list"],
+     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}}]}`
+
 // TestConfig_CopiesPassedVariables: the entry carries every variable set
-// here that the CLI would get beyond the platform basics (a moved storage
+// here that the CLI would get and a host would not pass (a moved storage
 // root), never a secret unless --with-secrets, and says what it left out.
 func TestConfig_CopiesPassedVariables(t *testing.T) {
 	home := t.TempDir()
+	manifest := filepath.Join(home, "app.manifest.json")
+	require.NoError(t, os.WriteFile(manifest, []byte(envManifest), 0o600))
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
-	t.Setenv("CADRUMO_STORAGE_ROOT", "/data/aeat")
-	t.Setenv("CADRUMO_LOCAL_STORAGE_ROOT", "/data/aeat-local")
-	t.Setenv("CADRUMO_EMPTY", "")
-	t.Setenv("CADRUMO_SECRET_PASSPHRASE", "hunter2")
-	t.Setenv("AEAT_CERT_SECRETS_JSON", `{"secret": "cert-s3cr3t"}`)
+	t.Setenv("APP_HOME", "/data/app")
+	t.Setenv("APP_STORAGE_ROOT", "/data/app-local")
+	t.Setenv("APP_EMPTY", "")
+	t.Setenv("APP_SECRET_PASSPHRASE", "hunter2")
+	t.Setenv("CERT_SECRETS_JSON", `{"secret": "cert-s3cr3t"}`)
 	t.Setenv("MY_EXTRA", "x")
 	t.Setenv("UNRELATED", "y")
 
-	code, out, errOut := runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "--pass-env", "MY_EXTRA", "config", "claude-desktop")
+	code, out, errOut := runCmd(t, "", "--manifest", manifest, "--cli", "/bin/true", "--pass-env", "MY_EXTRA", "config", "claude-desktop")
 	require.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, `"CADRUMO_STORAGE_ROOT": "/data/aeat"`, "required")
-	assert.Contains(t, out, `"CADRUMO_LOCAL_STORAGE_ROOT": "/data/aeat-local"`, "matched by cli.env.pass's CADRUMO_*")
+	assert.Contains(t, out, `"APP_HOME": "/data/app"`, "required")
+	assert.Contains(t, out, `"APP_STORAGE_ROOT": "/data/app-local"`, "matched by cli.env.pass's APP_*")
 	assert.Contains(t, out, `"MY_EXTRA": "x"`, "--pass-env")
 	assert.NotContains(t, out, "UNRELATED")
-	assert.NotContains(t, out, "CADRUMO_EMPTY", "an empty variable is not set")
+	assert.NotContains(t, out, "APP_EMPTY", "an empty variable is not set")
 	assert.NotContains(t, out, "hunter2", "a secret is not copied unasked")
 	assert.NotContains(t, out, "cert-s3cr3t")
-	assert.NotContains(t, out, `"HOME"`, "the platform basics are the host's business")
-	assert.Contains(t, out, "secrets set in this shell and left out of the entry: CADRUMO_SECRET_PASSPHRASE")
-	assert.Contains(t, out, "AEAT_CERT_SECRETS_JSON (certificate_secret_set)")
+	assert.NotContains(t, out, `"HOME"`, "what every host passes by itself is the host's business")
+	assert.Contains(t, out, "secrets set in this shell and left out of the entry: APP_SECRET_PASSPHRASE")
+	assert.Contains(t, out, "CERT_SECRETS_JSON (cert_set)")
 	assert.Contains(t, out, `the "env" block above`)
 	assert.NotContains(t, out, "below", "the env block is printed before the notes that refer to it")
 
-	code, out, errOut = runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "config", "claude-code", "--write", "--with-secrets")
+	code, out, errOut = runCmd(t, "", "--manifest", manifest, "--cli", "/bin/true", "config", "claude-code", "--write", "--with-secrets")
 	require.Equal(t, exitOK, code, errOut)
 	raw, err := os.ReadFile(filepath.Join(home, ".claude.json"))
 	require.NoError(t, err)
 	var doc map[string]map[string]serverEntry
 	require.NoError(t, json.Unmarshal(raw, &doc))
 	env := doc["mcpServers"]["aeat"].Env
-	assert.Equal(t, "hunter2", env["CADRUMO_SECRET_PASSPHRASE"], "--with-secrets copies secrets")
-	assert.Equal(t, `{"secret": "cert-s3cr3t"}`, env["AEAT_CERT_SECRETS_JSON"], "--with-secrets copies the stdin secrets too")
-	assert.Equal(t, "/data/aeat-local", env["CADRUMO_LOCAL_STORAGE_ROOT"])
+	assert.Equal(t, "hunter2", env["APP_SECRET_PASSPHRASE"], "--with-secrets copies secrets")
+	assert.Equal(t, `{"secret": "cert-s3cr3t"}`, env["CERT_SECRETS_JSON"], "--with-secrets copies the stdin secrets too")
+	assert.Equal(t, "/data/app-local", env["APP_STORAGE_ROOT"])
 	assert.NotContains(t, out, "left out")
 
-	t.Setenv("CADRUMO_STORAGE_ROOT", "")
-	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "config", "cursor")
+	t.Setenv("APP_HOME", "")
+	code, out, _ = runCmd(t, "", "--manifest", manifest, "--cli", "/bin/true", "config", "cursor")
 	require.Equal(t, exitOK, code)
-	assert.Contains(t, out, "not set in this shell, so not in the entry: CADRUMO_STORAGE_ROOT")
+	assert.Contains(t, out, "not set in this shell, so not in the entry: APP_HOME")
 }
 
 // TestConfig_StablePathThroughBrewLink: the binary started as Homebrew
