@@ -106,6 +106,13 @@ async function session(what, userConfig, expect) {
     // The example manifest still requires a variable the bundle has no
     // setting for: the server says so, naming it, as every call would.
     check(res.isError && outcome.code === "cli_unavailable" && missing.every((n) => outcome.missing_env?.includes(n)), `a call refuses naming ${missing.join(", ")}: ${JSON.stringify(outcome)}`);
+  } else if (expect.profile) {
+    // The store is new: no profile of that name. The CLI itself refuses
+    // it (facts.json globals: --profile unknown is REFUSED_CLI_BOUNDARY,
+    // exit 2) — the setting reached the CLI as its global, before the verb.
+    const text = (res.content ?? []).map((c) => c.text ?? "").join("\n");
+    check(res.isError && outcome.code === "exit" && outcome.exit_code === 2 && text.includes(expect.profile),
+      `the CLI was given --profile=${expect.profile} and refuses a profile its store does not have: ${JSON.stringify(outcome)}`);
   } else {
     check(!res.isError && outcome.code === "ok", `a call runs the CLI and succeeds: ${JSON.stringify(outcome)}`);
   }
