@@ -223,15 +223,21 @@ func entryEnv(goos string, m *annotations.Manifest, passEnv []string, environ fu
 	for _, n := range hostInherited[family] {
 		inherited[key(n)] = true
 	}
+	// Secrets by what the manifest says of them: a tool's stdin secret (a
+	// variable, or a keychain name the server's variable may stand in for)
+	// and cli.env.keychain's names.
 	stdin := map[string]bool{}
 	for _, t := range m.Tools {
-		if t.Stdin != nil && t.Stdin.Env != "" && !stdin[t.Stdin.Env] {
-			stdin[t.Stdin.Env] = true
-			he.stdin = append(he.stdin, t.Stdin.Env+" ("+t.Name+")")
+		if n := stdinSecret(t); n != "" && !stdin[n] {
+			stdin[n] = true
+			he.stdin = append(he.stdin, n+" ("+t.Name+")")
 		}
 	}
+	for _, k := range m.CLI.Keychain {
+		stdin[k.Name] = true
+	}
 	have := map[string]bool{}
-	for _, kv := range server.BuildEnv(annotations.CLI{Pass: m.CLI.Pass, Require: m.CLI.Require}, passEnv, environ) {
+	for _, kv := range server.BuildEnv(goos, annotations.CLI{Pass: m.CLI.Pass, Require: m.CLI.Require, Keychain: m.CLI.Keychain}, passEnv, environ) {
 		k, v, _ := strings.Cut(kv, "=")
 		if inherited[key(k)] || v == "" {
 			continue
@@ -257,6 +263,14 @@ func entryEnv(goos string, m *annotations.Manifest, passEnv []string, environ fu
 		}
 	}
 	return he
+}
+
+// stdinSecret is the secret a tool reads on stdin, "" for none.
+func stdinSecret(t *annotations.Tool) string {
+	if t.Stdin == nil {
+		return ""
+	}
+	return t.Stdin.Secret()
 }
 
 // secretRE matches the names of variables that hold secrets by their
