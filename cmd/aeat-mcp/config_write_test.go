@@ -187,21 +187,25 @@ func TestConfig_JSONCKeepsComments(t *testing.T) {
 // secret unasked.
 func TestEntryEnv(t *testing.T) {
 	m, err := annotations.Parse([]byte(`{"version": 1,
-	  "cli": {"command": "app", "env": {"pass": ["CADRUMO_*", "LOCALAPPDATA", "DBUS_SESSION_BUS_ADDRESS"], "require": ["NEEDED"]}},
+	  "cli": {"command": "app", "env": {"pass": ["CADRUMO_*", "LOCALAPPDATA", "DBUS_SESSION_BUS_ADDRESS"], "require": ["NEEDED"],
+	    "keychain": ["VAULT_KEY"]}},
 	  "tools": [{"name": "a", "title": "A", "description": "a", "command": ["a"], "stdin": {"env": "CERT_JSON"},
+	    "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}},
+	    {"name": "b", "title": "B", "description": "b", "command": ["b"], "stdin": {"keychain": "CERT_PASS", "json_key": "secret"},
 	    "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}}]}`), "")
 	require.NoError(t, err)
 	environ := func() []string {
 		return []string{"HOME=/home/me", "PATH=/usr/bin", "USER=me", "LANG=es_ES.UTF-8", "TZ=Europe/Madrid",
 			"CADRUMO_LOCAL_STORAGE_ROOT=/data", "CADRUMO_SECRET_PASSPHRASE=pw", "LOCALAPPDATA=C:\\Users\\me\\AppData\\Local",
-			"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "CERT_JSON={}", "UNRELATED=x"}
+			"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "CERT_JSON={}", "UNRELATED=x",
+			"VAULT_KEY=k", "CERT_PASS=cp"} // keychain names a host's env block may stand in for
 	}
 	he := entryEnv("linux", m, nil, environ, false)
 	assert.Equal(t, map[string]string{"LANG": "es_ES.UTF-8", "TZ": "Europe/Madrid", "CADRUMO_LOCAL_STORAGE_ROOT": "/data",
 		"LOCALAPPDATA": `C:\Users\me\AppData\Local`, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"}, he.copied,
 		"what the CLI gets beyond what hosts pass (HOME, PATH, USER…); no secret")
-	assert.Equal(t, []string{"CADRUMO_SECRET_PASSPHRASE"}, he.secrets)
-	assert.Equal(t, []string{"CERT_JSON (a)"}, he.stdin)
+	assert.ElementsMatch(t, []string{"CADRUMO_SECRET_PASSPHRASE", "VAULT_KEY"}, he.secrets, "by name, and cli.env.keychain's")
+	assert.Equal(t, []string{"CERT_JSON (a)", "CERT_PASS (b)"}, he.stdin, "a stdin variable, a stdin keychain secret")
 	assert.Equal(t, []string{"NEEDED"}, he.unset)
 
 	he = entryEnv("windows", m, nil, environ, false)
@@ -211,5 +215,7 @@ func TestEntryEnv(t *testing.T) {
 	he = entryEnv("linux", m, nil, environ, true)
 	assert.Equal(t, "pw", he.copied["CADRUMO_SECRET_PASSPHRASE"])
 	assert.Equal(t, "{}", he.copied["CERT_JSON"])
+	assert.Equal(t, "k", he.copied["VAULT_KEY"])
+	assert.Equal(t, "cp", he.copied["CERT_PASS"])
 	assert.Empty(t, he.secrets)
 }
