@@ -523,3 +523,32 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestRun_GraceCap: a call stopped with a GraceCap cause gets at most the
+// cap, not its own grace — the server's shutdown on a signal, which must be
+// over before the host's SIGKILL.
+func TestRun_GraceCap(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			ctx, stop := context.WithCancelCause(context.Background())
+			defer stop(nil)
+			s := spec("ignore-term", "pid", "tree stubborn", "hang")
+			s.KillGrace = 30 * time.Second
+			s.OnLine = func(l callruntime.Line) {
+				if strings.HasPrefix(l.Text, "pid stubborn ") {
+					stop(&callruntime.GraceCap{Cause: context.Canceled, Max: 100 * time.Millisecond})
+				}
+			}
+			res, err := r.Run(ctx, s)
+			require.NoError(t, err)
+			pids := reportedPids(res.Stdout.Text(nil))
+			defer killPids(pids)
+			require.Len(t, pids, 2, res.Stdout.Text(nil))
+			assert.Equal(t, callruntime.Cancelled, res.Outcome)
+			assert.Equal(t, "SIGKILL", res.Signal)
+			assert.Less(t, res.Duration, s.KillGrace, "the call's own 30 s grace was not waited")
+			requireGone(t, pids, 0)
+		})
+	}
+}
