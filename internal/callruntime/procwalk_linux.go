@@ -214,7 +214,11 @@ func (t *walkTree) settle() bool {
 				delete(t.m.known, pid) // gone (or its pid reused)
 				continue
 			}
-			if pi.zombie && pi.ppid == self {
+			if pi.zombie && pi.ppid != self {
+				delete(t.m.known, pid) // dead; reaping it is its parent's (init's) business
+				continue
+			}
+			if pi.zombie {
 				var ws unix.WaitStatus
 				if got, _ := unix.Wait4(pid, &ws, unix.WNOHANG, nil); got == pid {
 					delete(t.m.known, pid)

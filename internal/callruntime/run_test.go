@@ -552,3 +552,47 @@ func TestRun_GraceCap(t *testing.T) {
 		})
 	}
 }
+
+// TestRun_OrphansOfExitedParents (issue 18 M1): a parent that exits first
+// must not take its children out of reach. Linux's /proc walk with the
+// subreaper disabled is macOS's situation — an orphan goes to init (XNU:
+// launchd) at its parent's exit, and a walk by parent pid no longer finds
+// it — so these run there too, with real trees; the old walk lost all
+// three. Dead means gone or a zombie: init reaps at its own pace.
+func TestRun_OrphansOfExitedParents(t *testing.T) {
+	all := append(modes(t), mode{name: "procwalk-without-subreaper", disable: []callruntime.Mechanism{callruntime.CgroupV2, callruntime.Subreaper}, tree: "procwalk"})
+	for _, m := range all {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			t.Run("exit 0 leaving a setsid child", func(t *testing.T) {
+				res := run(t, r, spec("pid", "tree setsid,holder", "sleep 200ms", "exit 0"))
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				require.Len(t, pids, 3, res.Stdout.Text(nil))
+				assert.Equal(t, callruntime.Exited, res.Outcome)
+				requireDead(t, pids, 2*time.Second)
+			})
+			t.Run("a parent honouring SIGTERM, a setsid child ignoring it", func(t *testing.T) {
+				s := spec("pid", "tree stubborn-setsid", "hang")
+				s.Timeout, s.KillGrace = 300*time.Millisecond, 300*time.Millisecond
+				res := run(t, r, s)
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				require.Len(t, pids, 2, res.Stdout.Text(nil))
+				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				requireDead(t, pids, 2*time.Second)
+			})
+			t.Run("a fork-and-setsid loop", func(t *testing.T) {
+				s := spec("pid", "tree forkloop", "hang")
+				s.Timeout, s.KillGrace = 150*time.Millisecond, 300*time.Millisecond
+				res := run(t, r, s)
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				require.GreaterOrEqual(t, len(pids), 2, res.Stdout.Text(nil))
+				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				requireDead(t, pids, 2*time.Second)
+				t.Logf("%d processes of a forking tree, none left", len(pids))
+			})
+		})
+	}
+}
