@@ -35,7 +35,7 @@ const (
 	PIDNamespace Mechanism = "pid_namespace"
 	// Lifeline: a helper process, started once per Runner, that notices the
 	// server's death (its pipe closes) and kills every call's tree then —
-	// also when the server was SIGKILLed (Linux).
+	// also when the server was SIGKILLed (Linux, macOS).
 	Lifeline Mechanism = "lifeline"
 	// Ledger: the members the walks saw are recorded in a private file, so
 	// that what a dead server's calls left is killed by its lifeline or by
@@ -45,7 +45,8 @@ const (
 	// the process group (macOS: sysctl kern.proc; Linux: /proc).
 	TreeWalk Mechanism = "tree_walk"
 	// JobObject: each call runs in a Windows Job Object with
-	// KILL_ON_JOB_CLOSE, which also covers a killed server.
+	// KILL_ON_JOB_CLOSE, which also covers a killed server. Probed at start:
+	// a host's job with UI restrictions can forbid it.
 	JobObject Mechanism = "job_object"
 )
 
@@ -73,7 +74,8 @@ func (s MechanismStatus) State() string {
 type Report struct {
 	Platform string `json:"platform"`
 	// Tree names how a call's tree is tracked: "cgroup", "procwalk",
-	// "pgroup" (Unix without a better way), or "job" (Windows).
+	// "pgroup" (Unix without a better way), "job" (Windows), or "walk"
+	// (Windows where no job can hold a call).
 	Tree       string            `json:"tree"`
 	Mechanisms []MechanismStatus `json:"mechanisms"`
 	// Limits says, in words, what this machine cannot guarantee.

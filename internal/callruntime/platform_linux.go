@@ -142,7 +142,7 @@ func newPlatform(cfg platformConfig) (platform, error) {
 		rep.Limits = append(rep.Limits, "orphans that leave the process group (a double-forked daemon) cannot be found: no cgroup and no subreaper")
 	}
 	if p.home == nil {
-		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, a descendant that left the process group is killed only if a walk saw it first (walks follow a call from 20 ms on, at most 250 ms apart): no writable cgroup v2")
+		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, a descendant that left the process group is killed only if a walk saw it first (walks follow a call from 20 ms on, at most 1 s apart): no writable cgroup v2")
 	}
 	p.rep = rep
 	if p.home == nil && p.subreap {
