@@ -216,6 +216,7 @@ type jobCompletionPort struct {
 // readPort dispatches the jobs' messages to their trees until close posts
 // key 0.
 func (p *windowsPlatform) readPort() {
+	defer windows.CloseHandle(p.port)
 	for {
 		var msg uint32
 		var key uintptr
@@ -619,8 +620,8 @@ func (t *winWalkTree) members() []proc {
 		if !need[r.pid] {
 			continue
 		}
-		if start, ok := ProcessStart(r.pid); ok {
-			r.start = start
+		if start, exited, ok := processTimes(r.pid); ok {
+			r.start, r.zombie = start, exited
 		} else {
 			r.unattached = true
 		}
@@ -648,19 +649,11 @@ func toolhelpProcesses() []proc {
 
 func (t *winWalkTree) alive() bool {
 	for _, pi := range t.members() {
-		if pi.pid != t.leader || t.leaderRunning() {
+		if !pi.zombie {
 			return true
 		}
 	}
 	return false
-}
-
-func (t *winWalkTree) leaderRunning() bool {
-	if t.proc == 0 {
-		return false
-	}
-	ev, _ := windows.WaitForSingleObject(t.proc, 0)
-	return ev == uint32(windows.WAIT_TIMEOUT)
 }
 
 // killAll terminates every member, walking again until a walk finds none:
@@ -670,7 +663,7 @@ func (t *winWalkTree) killAll() {
 	for round := 0; round < 20; round++ {
 		n := 0
 		for _, pi := range t.members() {
-			if pi.pid == t.leader && !t.leaderRunning() {
+			if pi.zombie {
 				continue
 			}
 			h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(pi.pid))
@@ -730,16 +723,26 @@ func (t *winWalkTree) release() {
 // 1601 (a FILETIME), so that a pid can be told from its reuse; false when
 // there is no such process or it cannot be opened.
 func ProcessStart(pid int) (uint64, bool) {
+	start, _, ok := processTimes(pid)
+	return start, ok
+}
+
+// processTimes reads when pid was created and whether it has exited: a
+// process someone still holds a handle to outlives its exit as an object,
+// and may still be listed.
+func processTimes(pid int) (start uint64, exited, ok bool) {
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if err != nil {
-		return 0, false
+		return 0, false, false
 	}
 	defer windows.CloseHandle(h)
-	var created, exited, kernel, user windows.Filetime
-	if windows.GetProcessTimes(h, &created, &exited, &kernel, &user) != nil {
-		return 0, false
+	var created, exit, kernel, user windows.Filetime
+	if windows.GetProcessTimes(h, &created, &exit, &kernel, &user) != nil {
+		return 0, false, false
 	}
-	return uint64(created.HighDateTime)<<32 | uint64(created.LowDateTime), true
+	var code uint32
+	exited = windows.GetExitCodeProcess(h, &code) == nil && code != 259 // STILL_ACTIVE
+	return uint64(created.HighDateTime)<<32 | uint64(created.LowDateTime), exited, true
 }
 
 func isExecutable(fs.FileInfo) bool { return true }
