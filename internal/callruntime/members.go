@@ -153,20 +153,6 @@ func born(child, parent proc) bool {
 	return child.start >= parent.start
 }
 
-// remembered lists the call's members as last seen, the leader first.
-func (m *membership) remembered() []ident {
-	out := []ident{}
-	if r, ok := m.known[m.leader.pid]; ok {
-		out = append(out, ident{m.leader.pid, r.start})
-	}
-	for pid, r := range m.known {
-		if pid != m.leader.pid {
-			out = append(out, ident{pid, r.start})
-		}
-	}
-	return out
-}
-
 // A walk follows a running call on the platforms that find its tree by
 // walking the process table: members are remembered (and recorded in the
 // ledger) only when a walk sees them, and a member can only be seen while

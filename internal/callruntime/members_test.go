@@ -133,11 +133,4 @@ func TestMembership(t *testing.T) {
 		assert.Equal(t, []int{200}, pids(got), "an unknown start time proves no identity")
 	})
 
-	t.Run("remembered lists the leader first", func(t *testing.T) {
-		m := newM()
-		m.walk(table(self, leader, plain, setsid), nil)
-		r := m.remembered()
-		assert.Equal(t, ident{200, 10}, r[0])
-		assert.Len(t, r, 3)
-	})
 }
