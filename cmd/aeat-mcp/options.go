@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -67,7 +68,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.tasks, "tasks", true, "serve MUTATE and LIVE calls as MCP Tasks to hosts that speak them (2025-11-25 tasks, the 2026-07-28 extension); false: ordinary calls with detach-and-wait for every host")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
-	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see (repeatable)")
+	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see, by name (repeatable; no * or prefixes)")
 	fs.BoolVar(&o.readOnly, "read-only", false, "advertise and allow only read-only tools")
 	fs.StringArrayVar(&o.tools, "tools", nil, "advertise and allow only the tools matching this glob (repeatable; !GLOB excludes; AEAT_MCP_TOOLS takes a comma list)")
 	fs.StringVar(&o.confirm, "confirm", server.ConfirmAsk, "destructive tools: ask (the user, through the host; refuse if it cannot ask) or never")
@@ -107,6 +108,11 @@ func (o *options) check() error {
 	}
 	if o.confirm != server.ConfirmAsk && o.confirm != server.ConfirmNever {
 		problems = append(problems, fmt.Sprintf("--confirm %q: must be %q or %q", o.confirm, server.ConfirmAsk, server.ConfirmNever))
+	}
+	for _, n := range o.passEnv {
+		if err := server.CheckPassEnvName(n); err != nil {
+			problems = append(problems, err.Error())
+		}
 	}
 	if sel, err := annotations.ParseSelection(o.tools); err != nil {
 		problems = append(problems, "--tools: "+err.Error())
@@ -299,9 +305,22 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	if unmatched := o.selection.Unmatched(st.manifest.Tools); len(unmatched) > 0 {
 		logger.Warn("--tools patterns that select no tool of the manifest", "patterns", strings.Join(unmatched, ", "))
 	}
-	if missing := st.server.MissingEnv(); len(missing) > 0 {
-		logger.Warn("the CLI needs environment variables aeat-mcp was started without; calls that need them refuse until they are set",
-			"missing", strings.Join(missing, ", "))
+	// A variable every call needs is worth a warning; one only a tool
+	// reads on stdin (an optional secret) is not: that tool says so.
+	var required, optional []string
+	for _, v := range st.server.MissingEnv() {
+		if slices.Contains(st.manifest.CLI.Require, v) {
+			required = append(required, v)
+		} else {
+			optional = append(optional, v)
+		}
+	}
+	if len(required) > 0 {
+		logger.Warn("the CLI needs environment variables aeat-mcp was started without; every call refuses until they are set",
+			"missing", strings.Join(required, ", "))
+	}
+	if len(optional) > 0 {
+		logger.Info("variables some tools read on stdin are not set; those tools refuse until they are", "missing", strings.Join(optional, ", "))
 	}
 	return st, nil
 }

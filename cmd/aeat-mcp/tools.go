@@ -74,7 +74,7 @@ type toolJSON struct {
 	Output         string      `json:"output"`
 	Command        []string    `json:"command"`
 	ConfirmFlag    string      `json:"confirm_flag,omitempty"`
-	Stdin          string      `json:"stdin,omitempty"` // "env:NAME" or "param:NAME"
+	Stdin          string      `json:"stdin,omitempty"` // "env:NAME", "keychain:NAME" or "param:NAME"
 	Params         []paramJSON `json:"params"`
 }
 
@@ -121,8 +121,12 @@ func toolList(in *inspected) toolsJSON {
 			Hints:  hintsJSON{t.Hints.ReadOnly, t.Hints.Destructive, t.Hints.Idempotent, t.Hints.OpenWorld},
 			Output: t.Output, Command: t.Command, ConfirmFlag: t.Confirm.Flag, Params: []paramJSON{}}
 		if s := t.Stdin; s != nil {
-			tj.Stdin = "env:" + s.Env
-			if s.Param != "" {
+			switch {
+			case s.Env != "":
+				tj.Stdin = "env:" + s.Env
+			case s.Keychain != "":
+				tj.Stdin = "keychain:" + s.Keychain
+			default:
 				tj.Stdin = "param:" + s.Param
 			}
 		}

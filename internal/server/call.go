@@ -60,8 +60,8 @@ type call struct {
 	mark *tasks.Mark
 }
 
-// run takes a call through its stages: validate → gate → run (slot →
-// working directory → process → result) → observe. Nothing is spawned
+// run takes a call through its stages: validate → secrets → gate → run
+// (slot → working directory → process → result) → observe. Nothing is spawned
 // before the gate said yes. The work is a run of its own (DESIGN.md §9):
 // it outlives this request when the request detaches, and an identical
 // MUTATE or LIVE call joins it rather than starting it twice.
@@ -86,15 +86,26 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 			return c.follow(ctx, r, true, false)
 		}
 	}
+	// The secrets first: a call that would refuse for a missing one must
+	// not ask a person to confirm it. Reading them changes nothing.
+	inv, err := t.Render(args, false)
+	if err != nil {
+		return c.invalid(err)
+	}
+	in, refusal := c.gather(ctx, inv)
+	if refusal != nil {
+		return refusal
+	}
 	confirmed, ask, refusal := c.gate(ctx, args)
 	if ask != nil {
 		return ask
 	} else if refusal != nil {
 		return refusal
 	}
-	inv, err := t.Render(args, confirmed)
-	if err != nil {
-		return c.invalid(err)
+	if confirmed {
+		if inv, err = t.Render(args, true); err != nil {
+			return c.invalid(err)
+		}
 	}
 	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings)}
 	r, joined := s.runs.Start(s.lifetime, spec, func(rctx context.Context, r *run) (res *mcp.CallToolResult, st runs.State) {
@@ -107,7 +118,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 				res, st = c.finish(c.p.Sprintf(i18n.Internal, t.Name, fmt.Sprint(p)), nil), runs.Failed
 			}
 		}()
-		res = c.execute(rctx, r, inv.Argv, s.stdin(t, inv))
+		res = c.execute(rctx, r, inv.Argv, in)
 		return res, stateOf(res)
 	})
 	return c.follow(ctx, r, joined, !joined)
@@ -117,7 +128,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 // directory, the process tree, and the result. ctx ends when the run is
 // cancelled or the server goes away; the ceiling starts now, and time spent
 // waiting for a slot counts.
-func (c *call) execute(ctx context.Context, r *run, argv []string, stdin []byte) *mcp.CallToolResult {
+func (c *call) execute(ctx context.Context, r *run, argv []string, in inputs) *mcp.CallToolResult {
 	s, t := c.s, c.t
 	runCtx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
@@ -138,9 +149,9 @@ func (c *call) execute(ctx context.Context, r *run, argv []string, stdin []byte)
 	spec := callruntime.Spec{
 		Path:        s.cfg.CLIPath,
 		Args:        argv,
-		Env:         env,
+		Env:         withVars(s.goos, env, in.env),
 		Dir:         dir,
-		Stdin:       stdin,
+		Stdin:       in.stdin,
 		KillGrace:   s.cfg.KillGrace,
 		MaxStdout:   s.cfg.MaxResultBytes,
 		MaxStderr:   s.cfg.MaxResultBytes / 4,
@@ -272,10 +283,10 @@ func (c *call) ended(runCtx context.Context, r callruntime.Result, err error) *m
 	case callruntime.Signaled:
 		c.o.Code = CodeExit
 		c.o.Signal = r.Signal
-		return c.finish(c.failureText(c.p.Sprintf(i18n.ExitSignal, c.t.Name, r.Signal), r), nil)
+		return c.finish(c.failure(c.p.Sprintf(i18n.ExitSignal, c.t.Name, r.Signal), r), nil)
 	case callruntime.ResourceExceeded:
 		c.o.Code = CodeResourceExceeded
-		return c.finish(c.failureText(c.p.Sprintf(i18n.ResourceExceeded, c.t.Name, c.s.cfg.MemoryLimit>>20), r), nil)
+		return c.finish(c.failure(c.p.Sprintf(i18n.ResourceExceeded, c.t.Name, c.s.cfg.MemoryLimit>>20), r), nil)
 	default: // TimedOut, Cancelled
 		cause := context.Cause(runCtx)
 		if r.Outcome == callruntime.TimedOut {

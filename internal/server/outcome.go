@@ -45,6 +45,9 @@ type Outcome struct {
 	// ExitMeaning is what the manifest's exit_codes say the exit code
 	// means ("auth", "locked").
 	ExitMeaning string `json:"exit_meaning,omitempty"`
+	// CLIErrorCode is the CLI's own error code, from its error document
+	// (error_output's code pointer).
+	CLIErrorCode string `json:"cli_error_code,omitempty"`
 	// Field is set for invalid_arguments: the parameter as declared or the
 	// unknown property; "" when the arguments were not an object.
 	Field *string `json:"field,omitempty"`

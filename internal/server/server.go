@@ -3,16 +3,20 @@
 // each call through the supervised runtime.
 //
 // A call goes: arguments validated against the tool's schema (nothing is
-// spawned on failure) → gates (destructive verbs ask the user, or fail
-// closed) → a slot of the tool's tier (the wait counts toward its ceiling)
-// → argv rendered → [callruntime.Runner.Run] under the tier's ceiling →
-// a result with a language-free outcome in _meta["aeat-mcp/outcome"] and a
-// localized text. Every failure of the CLI is a tool result with isError,
-// never a protocol error; a panic becomes an "internal" result. The work
-// is a run that outlives its request (internal/runs): a host that speaks
-// MCP Tasks gets a MUTATE or LIVE call answered with a task handle
-// (tasks.go, transport_tasks.go, internal/tasks); any other host, a result
-// that says the run goes on once --detach-after has passed.
+// spawned on failure) → its secrets gathered (the OS keychain's, its
+// stdin: secrets.go; a missing one refuses) → gates (destructive verbs ask
+// the user, or fail closed) → a slot of the tool's tier (the wait counts
+// toward its ceiling) → argv rendered → [callruntime.Runner.Run] under the
+// tier's ceiling, with the CLI's environment built per OS from an
+// allowlist (env.go) → a result with a language-free outcome in
+// _meta["aeat-mcp/outcome"] and a localized text, saying what the CLI's
+// exit and error document mean (exit.go). Every failure of the CLI is a
+// tool result with isError, never a protocol error; a panic becomes an
+// "internal" result. The work is a run that outlives its request
+// (internal/runs): a host that speaks MCP Tasks gets a MUTATE or LIVE call
+// answered with a task handle (tasks.go, transport_tasks.go,
+// internal/tasks); any other host, a result that says the run goes on once
+// --detach-after has passed.
 //
 // The package does not parse flags or own the process: cmd/aeat-mcp builds
 // a [Config] and calls [Serve]. It does not run processes itself either:
@@ -27,11 +31,13 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,7 +83,10 @@ type Config struct {
 	MemoryLimit int64
 	// PassEnv names more variables of the server's environment the CLI may
 	// see (--pass-env), on top of the manifest's cli.env.pass.
-	PassEnv  []string
+	PassEnv []string
+	// Keychain holds the secrets the manifest reads from the OS keychain
+	// (cli.env.keychain, stdin keychain). If nil, the OS keychain.
+	Keychain keychain.Store
 	ReadOnly bool
 	// Select chooses the tools advertised (--tools); the zero value keeps
 	// them all. The built-in aeat_mcp_* tools are never filtered out.
@@ -135,6 +144,16 @@ type Server struct {
 	missingEnv map[string][]string
 	// stdinEnv holds the values of the variables tools read on stdin.
 	stdinEnv map[string]string
+	// goos is the OS whose environment rules apply ([hostOS]).
+	goos string
+	// keychain holds the secrets of cli.env.keychain and stdin keychain;
+	// keychainWait bounds one read of it (if zero, keychain.DefaultWait).
+	keychain     keychain.Store
+	keychainWait time.Duration
+	// kcRestUntil: optional secrets skip the keychain until then, after
+	// it failed (keychainRest).
+	kcMu        sync.Mutex
+	kcRestUntil time.Time
 
 	// runs are the calls' work, kept beyond the requests that started them.
 	runs *runs.Registry[*mcp.CallToolResult]
@@ -204,8 +223,13 @@ func New(cfg Config) (*Server, error) {
 		caps.AddExtension(tasks.ExtensionID, nil)
 	}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
-	s.env = BuildEnv(cfg.Manifest.CLI, cfg.PassEnv, environ)
-	s.missingEnv, s.stdinEnv = checkEnv(cfg.Manifest, s.env, environ)
+	s.goos = hostOS
+	s.keychain = cfg.Keychain
+	if s.keychain == nil {
+		s.keychain = keychain.OS()
+	}
+	s.env = BuildEnv(s.goos, cfg.Manifest.CLI, cfg.PassEnv, environ)
+	s.missingEnv, s.stdinEnv = checkEnv(s.goos, cfg.Manifest, s.env, environ)
 	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
 		n := cfg.Slots[tier]
 		if n <= 0 {

@@ -356,7 +356,18 @@ func TestCall_Progress(t *testing.T) {
 					assert.Greater(t, n.progress, notes[i-1].progress, "progress must increase")
 				}
 			}
-			assert.Contains(t, notes[len(notes)-1].msg, " — line ", "the last output line is shown")
+			// Output lines are shown, each once: a heartbeat right after a
+			// line (no new line since) says only the time.
+			shown := map[string]int{}
+			for _, n := range notes {
+				if _, line, ok := strings.Cut(n.msg, " — "); ok {
+					shown[line]++
+				}
+			}
+			assert.NotEmpty(t, shown, "output lines are shown")
+			for line, times := range shown {
+				assert.Equal(t, 1, times, "%q was said %d times", line, times)
+			}
 		})
 	}
 }
