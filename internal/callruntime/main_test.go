@@ -113,3 +113,19 @@ func run(t *testing.T, r *callruntime.Runner, s callruntime.Spec) callruntime.Re
 	require.NoError(t, err)
 	return res
 }
+
+// stopWhenSeen returns a ctx that ends when s's program prints a line
+// starting with prefix: a test stops a tree once it is what the test needs,
+// not after a time a loaded machine may not honour.
+//
+// A minute's timeout bounds the wait for a line that never comes.
+func stopWhenSeen(s *callruntime.Spec, prefix string) context.Context {
+	s.Timeout = time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	s.OnLine = func(l callruntime.Line) {
+		if strings.HasPrefix(l.Text, prefix) {
+			cancel()
+		}
+	}
+	return ctx
+}

@@ -182,7 +182,7 @@ func TestPorted_ExitZeroLeavingSetsid(t *testing.T) {
 	for _, m := range modes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			r := newRunner(t, m.disable...)
-			res := run(t, r, spec("pid", "tree setsid,holder", "sleep 200ms", "exit 0"))
+			res := run(t, r, spec("pid", "tree setsid,holder", "sleep 500ms", "exit 0"))
 			pids := reportedPids(res.Stdout.Text(nil))
 			defer killPids(pids)
 			require.Len(t, pids, 3, res.Stdout.Text(nil))
@@ -203,12 +203,13 @@ func TestPorted_OrphanStubborn(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			r := newRunner(t, m.disable...)
 			s := spec("pid", "tree stubborn-setsid", "hang")
-			s.Timeout, s.KillGrace = 300*time.Millisecond, 300*time.Millisecond
-			res := run(t, r, s)
+			s.KillGrace = 300 * time.Millisecond
+			res, err := r.Run(stopWhenSeen(&s, "pid stubborn-setsid "), s)
+			require.NoError(t, err)
 			pids := reportedPids(res.Stdout.Text(nil))
 			defer killPids(pids)
 			require.Len(t, pids, 2, res.Stdout.Text(nil))
-			assert.Equal(t, callruntime.TimedOut, res.Outcome)
+			assert.Equal(t, callruntime.Cancelled, res.Outcome)
 			check(t, m, "stubborn-setsid", func(t testing.TB) { requireStopped(t, pids, 2*time.Second) })
 		})
 	}
@@ -221,11 +222,12 @@ func TestPorted_ForkLoop(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			r := newRunner(t, m.disable...)
 			s := spec("pid", "tree forkloop", "hang")
-			s.Timeout, s.KillGrace = 150*time.Millisecond, 300*time.Millisecond
-			res := run(t, r, s)
+			s.KillGrace = 300 * time.Millisecond
+			res, err := r.Run(stopWhenSeen(&s, "pid fork5 "), s)
+			require.NoError(t, err)
 			pids := reportedPids(res.Stdout.Text(nil))
 			defer killPids(pids)
-			require.GreaterOrEqual(t, len(pids), 2, res.Stdout.Text(nil))
+			require.GreaterOrEqual(t, len(pids), 7, res.Stdout.Text(nil))
 			check(t, m, "forkloop", func(t testing.TB) { requireStopped(t, pids, 2*time.Second) })
 		})
 	}

@@ -565,7 +565,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			r := newRunner(t, m.disable...)
 			t.Run("exit 0 leaving a setsid child", func(t *testing.T) {
-				res := run(t, r, spec("pid", "tree setsid,holder", "sleep 200ms", "exit 0"))
+				res := run(t, r, spec("pid", "tree setsid,holder", "sleep 500ms", "exit 0"))
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
 				require.Len(t, pids, 3, res.Stdout.Text(nil))
@@ -574,22 +574,26 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 			})
 			t.Run("a parent honouring SIGTERM, a setsid child ignoring it", func(t *testing.T) {
 				s := spec("pid", "tree stubborn-setsid", "hang")
-				s.Timeout, s.KillGrace = 300*time.Millisecond, 300*time.Millisecond
-				res := run(t, r, s)
+				s.KillGrace = 300 * time.Millisecond
+				ctx := stopWhenSeen(&s, "pid stubborn-setsid ")
+				res, err := r.Run(ctx, s)
+				require.NoError(t, err)
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
 				require.Len(t, pids, 2, res.Stdout.Text(nil))
-				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.Equal(t, callruntime.Cancelled, res.Outcome)
 				requireDead(t, pids, 2*time.Second)
 			})
 			t.Run("a fork-and-setsid loop", func(t *testing.T) {
 				s := spec("pid", "tree forkloop", "hang")
-				s.Timeout, s.KillGrace = 150*time.Millisecond, 300*time.Millisecond
-				res := run(t, r, s)
+				s.KillGrace = 300 * time.Millisecond
+				ctx := stopWhenSeen(&s, "pid fork5 ") // stopped while it forks
+				res, err := r.Run(ctx, s)
+				require.NoError(t, err)
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
-				require.GreaterOrEqual(t, len(pids), 2, res.Stdout.Text(nil))
-				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				require.GreaterOrEqual(t, len(pids), 7, res.Stdout.Text(nil))
+				assert.Equal(t, callruntime.Cancelled, res.Outcome)
 				requireDead(t, pids, 2*time.Second)
 				t.Logf("%d processes of a forking tree, none left", len(pids))
 			})
