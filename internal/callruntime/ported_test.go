@@ -227,7 +227,9 @@ func TestPorted_ForkLoop(t *testing.T) {
 			require.NoError(t, err)
 			pids := reportedPids(res.Stdout.Text(nil))
 			defer killPids(pids)
-			require.GreaterOrEqual(t, len(pids), 7, res.Stdout.Text(nil))
+			for _, role := range []string{"self", "forkloop", "fork5"} {
+				require.Contains(t, pids, role, res.Stdout.Text(nil)) // others may have been stopped before they printed
+			}
 			check(t, m, "forkloop", func(t testing.TB) { requireStopped(t, pids, 2*time.Second) })
 		})
 	}
