@@ -79,6 +79,7 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 			}
 			note("%-14s %s%s", m.Mechanism, state, detail)
 		}
+		doctorHostJob(w, report)
 		switch {
 		case report.Uses(callruntime.Lifeline), report.Uses(callruntime.JobObject):
 			ok("a killed server (even SIGKILL) takes its calls' trees along")

@@ -324,6 +324,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		ReadOnly:       o.readOnly,
 		Select:         o.selection,
 		Confirm:        o.confirm,
+		Parent:         parentAtStart,
 		Printer:        o.printer(),
 		Logger:         logger,
 		Version:        buildVersion(),
