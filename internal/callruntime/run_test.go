@@ -251,7 +251,15 @@ func TestRun_MemoryBounded(t *testing.T) {
 	assert.Equal(t, int64(1<<30), rep.StderrTotal)
 	assert.Equal(t, int64(100<<20), rep.LineTotal)
 	t.Logf("peak RSS of the supervising process: %d KiB", rep.PeakRSSKiB)
-	assert.Less(t, rep.PeakRSSKiB, int64(96<<10), "capture is not bounded")
+	// 2.1 GiB went through; a capture that kept it would show gigabytes.
+	// Under -race the detector's shadow memory doubles what the runtime
+	// itself maps (measured: 57-88 MiB with -race on a loaded machine,
+	// ~31 MiB without).
+	bound := int64(96 << 10)
+	if raceEnabled {
+		bound *= 2
+	}
+	assert.Less(t, rep.PeakRSSKiB, bound, "capture is not bounded")
 }
 
 func TestRun_Observer(t *testing.T) {
