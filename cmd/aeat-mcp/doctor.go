@@ -82,6 +82,7 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 			}
 			note("%-17s %s%s", m.Mechanism, state, detail)
 		}
+		doctorHostJob(w, report)
 		switch {
 		case report.Uses(callruntime.Lifeline), report.Uses(callruntime.JobObject):
 			ok("a killed server (even SIGKILL) takes its calls' trees along")
@@ -100,6 +101,7 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 	} else {
 		ok("%q resolves to %s", in.manifest.CLI.Command, in.cfg.CLIPath)
 	}
+	reportQuarantine(findQuarantined(runtime.GOOS, [][2]string{{"aeat-mcp", selfPath()}, {"the CLI", in.cfg.CLIPath}}, xattr), problem)
 	if cli != nil {
 		cli(doctorLines{ok: ok, note: note, problem: problem})
 	}

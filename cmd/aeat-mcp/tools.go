@@ -190,7 +190,12 @@ func (l toolsJSON) print(w io.Writer) {
 		var shared []string
 		for _, p := range l.Tools[0].Params {
 			if p.Shared {
-				shared = append(shared, p.Name+":"+p.Type)
+				w := p.Name + ":" + p.Type
+				if p.Default != nil {
+					// a default a call may override (--global, or the manifest's own)
+					w += "=" + defaultWord(p)
+				}
+				shared = append(shared, w)
 			}
 		}
 		if len(shared) > 0 {
@@ -278,6 +283,19 @@ func paramWords(ps []paramJSON) string {
 		return "-"
 	}
 	return strings.Join(words, " ")
+}
+
+// defaultWord is a param's default as a person reads it (masked when
+// sensitive).
+func defaultWord(p paramJSON) string {
+	if p.Sensitive {
+		return annotations.Mask
+	}
+	if s, ok := p.Default.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(p.Default)
+	return string(b)
 }
 
 func formatDuration(seconds float64) string {

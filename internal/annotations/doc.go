@@ -47,7 +47,8 @@
 //
 // [Tool.Tier] derives the timeout tier from the hints: open-world is LIVE,
 // read-only is READ, anything else MUTATE; a tool's own timeout replaces
-// its tier's ceiling ([Tool.Ceiling]). [Selection] is --tools.
+// its tier's ceiling ([Tool.Ceiling]). [Selection] is --tools. [Manifest.SetGlobal] makes a
+// value the default of a shared param in every tool (--global), checked once.
 //
 // [Manifest.ResolveCommand] finds the CLI: absolute, relative to the
 // manifest, or a bare name next to the running binary and then on PATH. It

@@ -18,9 +18,9 @@ import (
 //   - it is forked straight into the call's cgroup (the Adopter is given
 //     the directory: clone3 with CLONE_INTO_CGROUP, as a cold call's
 //     child), or moved there by pid (cgroup.procs) — or, on the /proc-walk
-//     path, registered as the call's leader and given to the lifeline —
-//     before it gets its start, so not a line of the program runs outside
-//     the tree;
+//     path, made the leader of the call's membership, recorded in the
+//     ledger and given to the lifeline — before it gets its start, so not
+//     a line of the program runs outside the tree;
 //   - the pid is checked first: its parent must be the template, and it
 //     must not have exited (it cannot: it waits for its start);
 //   - its death with the server is a chain: the template is a helper
@@ -31,14 +31,14 @@ import (
 
 // checkAdoptee reads pid's /proc entry and checks that it is parent's live
 // child.
-func checkAdoptee(pid, parent int) (procInfo, error) {
+func checkAdoptee(pid, parent int) (proc, error) {
 	pi, ok := readStat(pid)
 	switch {
 	case !ok:
 		return pi, fmt.Errorf("process %d is gone", pid)
 	case pi.ppid != parent:
 		return pi, fmt.Errorf("process %d is not the template's child (its parent is %d, not %d)", pid, pi.ppid, parent)
-	case pi.zombie():
+	case pi.zombie:
 		return pi, fmt.Errorf("process %d has already exited", pid)
 	}
 	return pi, nil
@@ -90,15 +90,22 @@ func (t *cgroupTree) cgroupDir() *os.File {
 	return os.NewFile(uintptr(fd), t.dir)
 }
 
+// adopt makes pid the call's leader as walkTree.start makes a child it
+// started: the leaders' registry, the membership that remembers each member
+// by pid and start time, the ledger (the durable record a next server
+// sweeps if this one dies), the lifeline.
 func (t *walkTree) adopt(pid, parent int) error {
 	pi, err := checkAdoptee(pid, parent)
 	if err != nil {
 		return err
 	}
 	t.p.startMu.RLock()
-	t.leader, t.leaderStart = pid, pi.start
+	t.leader = pid
 	t.p.leaders.Store(pid, pi.start)
 	t.p.startMu.RUnlock()
+	t.m = newMembership(ident{pid, pi.start}, os.Getpid())
+	t.call = t.p.calls.Add(1)
+	t.p.ledger.add(t.call, pi)
 	if life := t.p.lifeline(); life != nil {
 		life.watch(pid)
 	}

@@ -108,7 +108,8 @@ type Result struct {
 	// otherwise.
 	ExitCode int
 	// Signal names the signal that ended the program ("SIGSEGV"), when it
-	// was ended by one — ours included.
+	// was ended by one — ours included; on Windows, the NTSTATUS of the
+	// crash that ended it ("STATUS_ACCESS_VIOLATION").
 	Signal string
 	Stdout Output
 	Stderr Output
@@ -116,11 +117,12 @@ type Result struct {
 	Duration time.Duration
 	// TreeDead is true when the supervisor confirmed that every process the
 	// call started is gone. It can only be confirmed by a mechanism that
-	// sees the whole tree (cgroup, /proc walk, Job Object); with a bare
-	// process group it stays false.
+	// sees the whole tree (cgroup, the /proc walk with the server as child
+	// subreaper, Job Object); with a bare process group, macOS's walk or
+	// Windows' walk it stays false.
 	TreeDead bool
 	// Tree names the mechanism that tracked the tree ("cgroup",
-	// "procwalk", "pgroup", "job").
+	// "procwalk", "pgroup", "job", "walk").
 	Tree string
 	// PeakRSS is the largest resident size of the whole tree the memory
 	// watchdog saw, in bytes; zero when it did not run.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"sync"
 	"time"
 )
@@ -41,13 +42,17 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	var once sync.Once
 	stopAll := func() {
 		once.Do(func() {
-			s.Shutdown()
+			s.shutdownNow()
 			t.Close()
 			close(stopping)
 		})
 	}
 	defer context.AfterFunc(ctx, stopAll)()
-	go watchParent(s.lifetime, stopAll)
+	parent := s.cfg.Parent
+	if parent == 0 {
+		parent = os.Getppid()
+	}
+	go watchParent(s.lifetime, parent, stopAll, s.cfg.Logger)
 
 	ran := make(chan error, 1)
 	go func() { ran <- s.mcp.Run(runCtx, t) }()

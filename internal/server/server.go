@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -120,7 +121,11 @@ type Config struct {
 	// Drain is how long requests read before the host closed our stdin may
 	// still run before they are stopped and answered "cancelled". If zero,
 	// DefaultDrain.
-	Drain   time.Duration
+	Drain time.Duration
+	// Parent is the pid of the process that started the server, read first
+	// thing in main: the host may die, and this process be re-parented,
+	// before Serve runs. If zero, os.Getppid() when Serve starts.
+	Parent  int
 	Printer *i18n.Printer
 	Logger  *slog.Logger
 	Version string
@@ -315,6 +320,28 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // Shutdown stops every call in flight (their trees are killed as on
 // cancellation) and refuses new ones. It does not wait.
 func (s *Server) Shutdown() { s.stop(ErrShuttingDown) }
+
+// shutdownNow is Shutdown on a signal or the host's death, when the host's
+// SIGKILL is about to follow (hosts close stdin, wait 2 s, send SIGTERM,
+// wait 2 s, send SIGKILL): the calls' kill grace is cut where a SIGKILL in
+// the middle of it would leave their trees behind.
+func (s *Server) shutdownNow() { s.stop(shutdownCause(runtime.GOOS)) }
+
+// signalGraceCap bounds the kill grace of the calls stopped on a shutdown
+// signal, per OS. Linux's lifeline and Windows' Job Objects kill what a
+// SIGKILLed server leaves, so a host's SIGKILL in the middle of the grace
+// loses nothing there. macOS's lifeline is new and has never run on a Mac:
+// until it is proven there, the grace is cut to 1 s, so that the SIGKILL
+// after it falls well before the host's.
+var signalGraceCap = map[string]time.Duration{"darwin": time.Second}
+
+// shutdownCause is the cause that stops the calls on a shutdown signal.
+func shutdownCause(goos string) error {
+	if max, ok := signalGraceCap[goos]; ok {
+		return &callruntime.GraceCap{Cause: ErrShuttingDown, Max: max}
+	}
+	return ErrShuttingDown
+}
 
 // mcpTool is the tool as hosts see it: the manifest's name, title,
 // description and schema, and all four hints explicit.

@@ -60,9 +60,19 @@ func demoCLI(t testing.TB) string {
 	return filepath.Join(dst, "warmdemo-cli")
 }
 
+// stateDir is a private state directory for a Runner's ledger (the /proc
+// walk's durable record of its calls' members).
+func stateDir(t testing.TB) string {
+	t.Helper()
+	d := filepath.Join(t.TempDir(), "state")
+	require.NoError(t, os.Mkdir(d, 0o700))
+	return d
+}
+
 // setup is one pool over the demo CLI.
 type setup struct {
 	script string
+	state  string // the Runner's StateDir
 	runner *callruntime.Runner
 	pool   *warm.Pool
 	env    []string
@@ -83,7 +93,8 @@ func newSetup(t testing.TB, w annotations.Warm, env []string, disable ...callrun
 func newSetupWith(t testing.TB, w annotations.Warm, env []string, more func(*warm.Config), disable ...callruntime.Mechanism) *setup {
 	t.Helper()
 	script := demoCLI(t)
-	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable})
+	state := stateDir(t)
+	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable, StateDir: state})
 	require.NoError(t, err)
 	t.Cleanup(func() { r.Close() })
 	if w.Entry == "" {
@@ -101,7 +112,7 @@ func newSetupWith(t testing.TB, w annotations.Warm, env []string, more func(*war
 	}
 	pool := warm.Start(cfg)
 	t.Cleanup(pool.Close)
-	return &setup{script: script, runner: r, pool: pool, env: env, dir: dir}
+	return &setup{script: script, state: state, runner: r, pool: pool, env: env, dir: dir}
 }
 
 // settled waits until the pool is on or off.
