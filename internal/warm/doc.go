@@ -95,12 +95,13 @@
 //
 // # Platforms
 //
-// Linux: all of the above. macOS: compiled; fork and SCM_RIGHTS exist, the
-// tree is the child's process group plus the process-table walk, and there is
-// no Pdeathsig or lifeline: the template's control socket closing is what
-// ends it, so a SIGKILLed server leaves warm calls running as it leaves cold
-// ones (the same limit callruntime reports). It has not been run there.
-// Windows has no fork: warm start is off, every call starts cold.
+// Linux: all of the above. macOS: compiled, never run; fork and SCM_RIGHTS
+// exist, the child becomes the call's leader as a cold call's program does
+// there (the process-table walks' membership, the ledger, kqueue), the
+// template is watched by the lifeline as a helper, and clone3 does not
+// exist: the child is plain-forked. There is no Pdeathsig: a template that
+// dies leaves each running child to its call's supervision (its walk, its
+// timeout). Windows has no fork: warm start is off, every call starts cold.
 //
 // # Costs
 //
