@@ -19,6 +19,40 @@ type Filter interface {
 	Flush() []byte
 }
 
+// chainFilters runs filters one after the other (nil when there are none).
+func chainFilters(filters []Filter) Filter {
+	switch len(filters) {
+	case 0:
+		return nil
+	case 1:
+		return filters[0]
+	}
+	return filterChain(filters)
+}
+
+type filterChain []Filter
+
+func (c filterChain) Write(p []byte) []byte {
+	for _, f := range c {
+		p = f.Write(p)
+	}
+	return p
+}
+
+// Flush flushes each filter in turn, passing what it let out through the
+// filters after it.
+func (c filterChain) Flush() []byte {
+	var out []byte
+	for i, f := range c {
+		p := f.Flush()
+		for _, g := range c[i+1:] {
+			p = g.Write(p)
+		}
+		out = append(out, p...)
+	}
+	return out
+}
+
 // RedactedPrivateKey replaces each private-key block in filtered output.
 const RedactedPrivateKey = "[redacted private key]"
 

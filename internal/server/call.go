@@ -58,6 +58,9 @@ type call struct {
 	cliError map[string]any
 	// mark is set when the host may be answered with a task (tasks.go).
 	mark *tasks.Mark
+	// secrets redacts what the CLI was given as a secret (secrets.go); nil
+	// when it was given none.
+	secrets *callruntime.SecretRedactor
 }
 
 // run takes a call through its stages: validate → gate → run (slot →
@@ -135,6 +138,8 @@ func (c *call) execute(ctx context.Context, r *run, argv []string, stdin []byte)
 		return c.unavailable(err.Error())
 	}
 	defer cleanup()
+	secrets := secretsOf(stdin)
+	c.secrets = callruntime.RedactSecrets(secrets)
 	spec := callruntime.Spec{
 		Path:        s.cfg.CLIPath,
 		Args:        argv,
@@ -145,7 +150,8 @@ func (c *call) execute(ctx context.Context, r *run, argv []string, stdin []byte)
 		MaxStdout:   s.cfg.MaxResultBytes,
 		MaxStderr:   s.cfg.MaxResultBytes / 4,
 		Filter:      callruntime.RedactPrivateKeys,
-		OnLine:      lineObserver(r, t.Progress),
+		Secrets:     secrets,
+		OnLine:      lineObserver(r, t.Progress, c.secrets),
 		MemoryLimit: s.cfg.MemoryLimit,
 	}
 	if s.beforeRun != nil {
@@ -378,20 +384,22 @@ func (c *call) output(o callruntime.Output, budget int) string {
 }
 
 // structured is stdout as structuredContent: only for output "json", only
-// when stdout is whole and a valid JSON object.
-func (c *call) structured(r callruntime.Result) any {
+// when stdout is whole and a valid JSON object. Decoding may reveal a
+// secret the stream held in a form not redacted ("\u0068unter2"): it is
+// redacted from the value, and found says so.
+func (c *call) structured(r callruntime.Result) (v map[string]any, found bool) {
 	if c.t.Output != annotations.OutputJSON || r.Stdout.Omitted() > 0 {
-		return nil
+		return nil, false
 	}
 	whole := r.Stdout.Head
 	if len(r.Stdout.Tail) > 0 {
 		whole = append(append(make([]byte, 0, len(whole)+len(r.Stdout.Tail)), whole...), r.Stdout.Tail...)
 	}
-	var v map[string]any
 	if json.Unmarshal(whole, &v) != nil || v == nil {
-		return nil
+		return nil, false
 	}
-	return v
+	_, found = redactValue(c.secrets, v)
+	return v, found
 }
 
 // finish stamps the outcome, cleans the text of control sequences, keeps it
@@ -399,7 +407,8 @@ func (c *call) structured(r callruntime.Result) any {
 // (arguments and output hold tax ids).
 func (c *call) finish(text string, structured any) *mcp.CallToolResult {
 	c.o.DurationMS = time.Since(c.begin).Milliseconds()
-	text = fit(cleanText(text), c.s.cfg.MaxResultBytes, func(n int) string { return c.p.Sprintf(i18n.Truncated, n) })
+	// Cleaning can join a secret the stream kept apart with an escape.
+	text = fit(c.secrets.RedactString(cleanText(text)), c.s.cfg.MaxResultBytes, func(n int) string { return c.p.Sprintf(i18n.Truncated, n) })
 	attrs := []any{"tool", c.o.Tool, "tier", c.o.Tier, "code", c.o.Code, "duration_ms", c.o.DurationMS}
 	if c.o.ExitCode != nil {
 		attrs = append(attrs, "exit_code", *c.o.ExitCode)

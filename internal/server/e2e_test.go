@@ -152,7 +152,13 @@ func (s *syncBuffer) String() string {
 
 func startRaw(t *testing.T, args ...string) *rawServer {
 	t.Helper()
-	rs := &rawServer{cmd: serverCmd(t, nil, args...)}
+	return startRawEnv(t, nil, args...)
+}
+
+// startRawEnv is startRaw with more variables in the server's environment.
+func startRawEnv(t *testing.T, env []string, args ...string) *rawServer {
+	t.Helper()
+	rs := &rawServer{cmd: serverCmd(t, env, args...)}
 	var err error
 	rs.in, err = rs.cmd.StdinPipe()
 	require.NoError(t, err)

@@ -28,7 +28,18 @@ func (c *call) exited(r callruntime.Result) *mcp.CallToolResult {
 	}
 	if code == 0 || ec.OK {
 		c.o.Code = CodeOK
-		return c.finish(c.okText(r), c.structured(r))
+		text := c.okText(r)
+		structured, found := c.structured(r)
+		if found {
+			// stdout held a secret in a form only decoding showed: the
+			// model gets the decoded document, redacted, instead.
+			raw, _ := json.Marshal(structured)
+			text = string(raw)
+		}
+		if structured == nil {
+			return c.finish(text, nil)
+		}
+		return c.finish(text, structured)
 	}
 	c.o.Code = CodeExit
 	headline := c.p.Sprintf(i18n.ExitCode, c.t.Name, code)
@@ -83,6 +94,9 @@ func (c *call) jsonError(o callruntime.Output) (obj map[string]any, compact stri
 	raw, ok := lastJSONObject(text)
 	if !ok || json.Unmarshal(raw, &obj) != nil {
 		return nil, "", false
+	}
+	if _, found := redactValue(c.secrets, obj); found {
+		raw, _ = json.Marshal(obj) // a secret only decoding showed
 	}
 	var buf bytes.Buffer
 	_ = json.Compact(&buf, raw)
