@@ -92,3 +92,25 @@ func TestE2E_StdinSecretNeverReachesTheModel(t *testing.T) {
 	}
 	assert.NotContains(t, rs.errs.String(), "pässwörd", "logs")
 }
+
+// TestE2E_RedactionGaps: what the CLI prints of private keys in the forms
+// issue 22 found passing — legacy PGP armor, JSON-escaped and Unicode
+// dashes, PuTTY private lines, a JWK "d" — and invisible characters reach
+// the model redacted and cleaned, over stdio against the built binary.
+func TestE2E_RedactionGaps(t *testing.T) {
+	cs, _ := connectBinary(t, "2025-11-25", nil)
+	tests := []struct{ name, in, want string }{
+		{"legacy pgp", "a\n-----BEGIN PGP SECRET KEY BLOCK-----\nlQHPBFsecret\n-----END PGP SECRET KEY BLOCK-----\nb", "a\n[redacted private key]\nb\n"},
+		{"json dashes", `{"k":"\u002d\u002d\u002d\u002d\u002dBEGIN RSA PRIVATE KEY\u002d\u002d\u002d\u002d\u002d\nMIIEsecret\n\u002d\u002d\u002d\u002d\u002dEND RSA PRIVATE KEY\u002d\u002d\u002d\u002d\u002d"}`, `{"k":"[redacted private key]"}` + "\n"},
+		{"unicode hyphens", "‐‐‐‐‐BEGIN OPENSSH PRIVATE KEY‐‐‐‐‐\nb3BlbnNzaC1secret\n‐‐‐‐‐END OPENSSH PRIVATE KEY‐‐‐‐‐", "[redacted private key]\n"},
+		{"ppk", "Public-Lines: 1\nAAAAC3Nz\nPrivate-Lines: 1\nAAAAIGsecret\nPrivate-MAC: 00", "Public-Lines: 1\nAAAAC3Nz\n[redacted private key]\nPrivate-MAC: 00\n"},
+		{"jwk d", `{"kty":"OKP","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}`, `{"kty":"OKP","d":"[redacted private key]"}` + "\n"},
+		{"zero-width", "pa\u200by \u2060now\ufeff", "pay now\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := callTool(t, cs, "read_echo", map[string]any{"text": tc.in})
+			assert.Equal(t, tc.want, text(res))
+		})
+	}
+}
