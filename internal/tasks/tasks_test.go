@@ -346,3 +346,23 @@ func TestMarkAndHandle(t *testing.T) {
 	h2, _ := HandleOf(json.RawMessage(`{"content":[{"type":"text","text":"aeat-mcp/task-handle"}]}`))
 	assert.Nil(t, h2, "the key in a text is no handle")
 }
+
+// TestDeclared: the extension is declared only under the exact keys, after
+// decoding — escapes resolved, case kept — as the SDK reads them.
+func TestDeclared(t *testing.T) {
+	for params, want := range map[string]bool{
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}`:       true,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol\/t\u0061sks":{}}}}}`: true,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"Extensions":{"io.modelcontextprotocol/tasks":{}}}}}`:       false,
+		`{"_META":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}`:       false,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":true}}}}`:     false,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":null}}}}`:     false,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":[]}}`:                                                        false,
+		`{}`: false,
+	} {
+		assert.Equal(t, want, Declared(json.RawMessage(params)), params)
+	}
+	assert.True(t, ListensForTasks(json.RawMessage(`{"notifications":{"t\u0061skIds":["r-1"]}}`)))
+	assert.False(t, ListensForTasks(json.RawMessage(`{"notifications":{"TaskIds":["r-1"]}}`)))
+	assert.False(t, ListensForTasks(json.RawMessage(`{"notifications":{}}`)))
+}
