@@ -139,6 +139,7 @@ func (s *Server) wait(ctx context.Context, c *call, a builtinArgs) *mcp.CallTool
 	if _, done := r.Result(); done {
 		return resultOf(r)
 	}
+	r.Hold() // whoever has its id may collect it: no request's end stops it now
 	defer r.Attach(&observer{req: c.req})()
 	prog := newProgress(s, c.req, r)
 	defer prog.close()

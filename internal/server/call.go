@@ -80,13 +80,17 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	if missing := s.missingEnv[t.Name]; len(missing) > 0 {
 		return c.missingEnv(missing)
 	}
+	// This request waits for its run as obs from the moment it finds or
+	// starts it: a run is stopped only when nobody waits for it any more.
+	obs := &observer{req: c.req}
 	var key string
 	join := !s.cfg.NoDedupe && t.Tier() != annotations.Read
 	if join {
 		key = c.binding(args)
 		// A run already under way was confirmed when it started.
-		if r, ok := s.runs.Joinable(key); ok {
-			return c.follow(ctx, r, true, false)
+		if r, ok := s.runs.Join(key, obs); ok {
+			s.cfg.Logger.Debug("call joined a run", "tool", t.Name, "run_id", r.ID)
+			return c.follow(ctx, r, obs, true)
 		}
 	}
 	confirmed, ask, refusal := c.gate(ctx, args)
@@ -99,7 +103,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	if err != nil {
 		return c.invalid(err)
 	}
-	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings)}
+	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings), Observer: obs}
 	r, joined := s.runs.Start(s.lifetime, spec, func(rctx context.Context, r *run) (res *mcp.CallToolResult, st runs.State) {
 		defer func() {
 			// The run has its own goroutine: the handler's recover does
@@ -113,7 +117,10 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 		res = c.execute(rctx, r, inv.Argv, s.stdin(t, inv))
 		return res, stateOf(res)
 	})
-	return c.follow(ctx, r, joined, !joined)
+	if joined {
+		s.cfg.Logger.Debug("call joined a run", "tool", t.Name, "run_id", r.ID)
+	}
+	return c.follow(ctx, r, obs, joined)
 }
 
 // execute is a run's work: a slot of the tool's tier, the working
@@ -162,13 +169,15 @@ func (c *call) execute(ctx context.Context, r *run, argv []string, stdin []byte)
 	return c.ended(runCtx, res, err)
 }
 
-// observe waits for r on behalf of this request: its result when it ends;
-// a "running" result when the request has waited --detach-after (the run
-// goes on, and aeat_mcp_wait collects it); and, when the client cancels the
-// request, for the request that started the run (own), the run's end too:
-// cancelling it kills its tree. Progress goes to this request meanwhile.
-func (c *call) observe(ctx context.Context, r *run, joined, own bool) *mcp.CallToolResult {
-	defer r.Attach(&observer{req: c.req})()
+// observe waits for r on behalf of this request, attached to it as obs:
+// its result when it ends; a "running" result when the request has waited
+// --detach-after (the run goes on, held for aeat_mcp_wait to collect); and,
+// when the client cancels the request, the run's end too if nobody else
+// waits for it (runs.Run.Abandon): its tree is killed. A run that another
+// request, a join or a task still waits for goes on. Progress goes to this
+// request meanwhile.
+func (c *call) observe(ctx context.Context, r *run, obs *observer, joined bool) *mcp.CallToolResult {
+	defer r.Detach(obs)
 	prog := newProgress(c.s, c.req, r)
 	var detach <-chan time.Time
 	if d := c.s.cfg.DetachAfter; d > 0 {
@@ -180,10 +189,10 @@ func (c *call) observe(ctx context.Context, r *run, joined, own bool) *mcp.CallT
 	case <-r.Done():
 	case <-detach:
 		prog.close()
+		r.Hold()
 		return c.running(r)
 	case <-ctx.Done():
-		if own {
-			r.Cancel()
+		if r.Abandon(obs) {
 			<-r.Done()
 		} else {
 			prog.close()

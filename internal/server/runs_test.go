@@ -5,6 +5,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -259,4 +260,44 @@ func TestE2E_RunsOverStdio(t *testing.T) {
 	pids := concurrentPids(t, waiting, 2, map[string]any{"what": "x"})
 	assert.Regexp(t, `^pid self \d+$`, pids[0])
 	assert.Equal(t, pids[0], pids[1], "one process tree for two identical mutations")
+}
+
+// TestE2E_RetryThatJoinedSurvivesTheCancel: a host that timed out retries
+// the call (which joins the run in progress), then cancels the original
+// request: the retry still gets the run's result. Once every request that
+// waited is cancelled, the tree is killed. Against the built binary.
+func TestE2E_RetryThatJoinedSurvivesTheCancel(t *testing.T) {
+	rs := startRaw(t, "--log-level", "debug")
+	rs.initialize(t)
+	joins := 0
+	joinAndCancel := func(first, retry int, cancel ...int) {
+		call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"mutate_sleep","arguments":{"duration":"2s"}}}`
+		rs.send(t, fmt.Sprintf(call, first))
+		waitForFakecli(t, 1)
+		rs.send(t, fmt.Sprintf(call, retry))
+		joins++
+		deadline := time.Now().Add(10 * time.Second)
+		for strings.Count(rs.errs.String(), "call joined a run") < joins {
+			require.True(t, time.Now().Before(deadline), "the retry did not join: %s", rs.errs.String())
+			time.Sleep(10 * time.Millisecond)
+		}
+		for _, id := range cancel {
+			rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d,"reason":"timed out"}}`, id))
+		}
+	}
+
+	joinAndCancel(1, 2, 1)
+	_, msg := rs.recvRaw(t)
+	assert.Equal(t, 2.0, msg["id"], "only the retry is answered: %v", msg)
+	res, _ := msg["result"].(map[string]any)
+	require.NotNil(t, res, "%v", msg)
+	assert.Equal(t, CodeOK, outcomeOf(res)["code"], "the retry gets the run's result: %v", res)
+	assert.Contains(t, fmt.Sprint(res["content"]), "pid self")
+	assert.Contains(t, fmt.Sprint(res["content"]), "joined run")
+
+	joinAndCancel(3, 4, 3, 4)
+	requireNoFakecli(t, 2*time.Second) // nobody waits: the tree is killed
+	rs.send(t, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	_, msg = rs.recvRaw(t)
+	assert.Equal(t, 5.0, msg["id"], "no answer for the cancelled requests: %v", msg)
 }
