@@ -320,6 +320,8 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		dead = t.stop(grace, true)
 	case errors.Is(cause, ErrResourceExceeded):
 		dead = t.stop(0, false)
+	case errors.Is(cause, ErrRunnerClosed):
+		dead = t.stop(min(grace, ShutdownGrace), false)
 	default:
 		dead = t.stop(grace, false)
 	}

@@ -168,6 +168,47 @@ func TestRun_Escalation(t *testing.T) {
 	}
 }
 
+// TestRun_ShutdownGrace: a call stopped because its runner is closing — a
+// ctx whose cause wraps ErrRunnerClosed, as a server going away gives —
+// gets at most ShutdownGrace of its kill grace, on every mechanism.
+func TestRun_ShutdownGrace(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			s := spec("ignore-term", "pid", "tree stubborn,setsid", "hang")
+			s.KillGrace = time.Minute
+			up := make(chan struct{})
+			var seen atomic.Int32
+			s.OnLine = func(l callruntime.Line) {
+				if strings.HasPrefix(l.Text, "pid ") && seen.Add(1) == 3 {
+					close(up)
+				}
+			}
+			ctx, stop := context.WithCancelCause(context.Background())
+			done := make(chan callruntime.Result, 1)
+			go func() {
+				res, err := r.Run(ctx, s)
+				assert.NoError(t, err)
+				done <- res
+			}()
+			select {
+			case <-up: // the whole tree reported its pids
+			case res := <-done:
+				t.Fatalf("the call ended before it was stopped: %+v", res)
+			}
+			stop(fmt.Errorf("server shutting down: %w", callruntime.ErrRunnerClosed))
+			res := <-done
+			pids := reportedPids(res.Stdout.Text(nil))
+			defer killPids(pids)
+			assert.Equal(t, callruntime.Cancelled, res.Outcome)
+			assert.Equal(t, "SIGKILL", res.Signal, "the SIGTERM was ignored")
+			assert.Less(t, res.Duration, 30*time.Second, "the minute of kill grace was cut short")
+			assert.Len(t, pids, 3)
+			requireGone(t, pids, 0)
+		})
+	}
+}
+
 func TestRun_Isolation(t *testing.T) {
 	r := newRunner(t)
 	t.Run("stdin is the null device", func(t *testing.T) {

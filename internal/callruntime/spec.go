@@ -10,6 +10,12 @@ import (
 // when [Spec.KillGrace] is zero.
 const DefaultKillGrace = 2 * time.Second
 
+// ShutdownGrace bounds the kill grace of a call stopped because its runner
+// is closing — by [Runner.Close], or through a ctx whose cause is (or wraps)
+// [ErrRunnerClosed]: the process is on its way out, and whoever stops it
+// will not wait long (MCP hosts SIGKILL a server 2 s after SIGTERM).
+const ShutdownGrace = time.Second
+
 // A Spec describes one CLI invocation.
 type Spec struct {
 	// Path is the absolute path of the program. It is never looked up on
@@ -31,7 +37,8 @@ type Spec struct {
 	// timeout of its own (the ctx may still end the call).
 	Timeout time.Duration
 	// KillGrace is how long the tree is given to exit after SIGTERM before
-	// it is killed. If zero, [DefaultKillGrace].
+	// it is killed. If zero, [DefaultKillGrace]. At most [ShutdownGrace]
+	// when the call is stopped because the runner is closing.
 	KillGrace time.Duration
 
 	// MaxStdout and MaxStderr cap what is kept of each stream (half from the

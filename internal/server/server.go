@@ -150,8 +150,10 @@ type Server struct {
 }
 
 // ErrShuttingDown is the cause of calls stopped because the server is
-// going away.
-var ErrShuttingDown = errors.New("server shutting down")
+// going away. It wraps callruntime.ErrRunnerClosed: their trees get at most
+// callruntime.ShutdownGrace after SIGTERM, so that their answers are written
+// before a host that sent SIGTERM kills the server 2 s later.
+var ErrShuttingDown = fmt.Errorf("server shutting down: %w", callruntime.ErrRunnerClosed)
 
 // New builds the server and its tools.
 func New(cfg Config) (*Server, error) {

@@ -93,6 +93,19 @@ func (t *StdioTransport) Close() {
 	}
 }
 
+// WaitAnswered waits up to d until no request read is owed an answer. It
+// reports false when d passed first, the host stopped reading (a write
+// stalled), or the connection ended.
+func (t *StdioTransport) WaitAnswered(d time.Duration) bool {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c == nil {
+		return true
+	}
+	return c.waitIdle(context.Background(), d)
+}
+
 // Connect implements [mcp.Transport].
 func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	max := t.MaxLine
@@ -216,7 +229,7 @@ func (c *stdioConn) awaitAnswers(ctx context.Context) {
 const stalledWrite = time.Second
 
 // waitIdle polls until nothing is pending, d passes, the host stops reading,
-// or the connection or ctx ends. It runs only once the input has ended.
+// or the connection or ctx ends.
 func (c *stdioConn) waitIdle(ctx context.Context, d time.Duration) bool {
 	deadline := time.NewTimer(d)
 	defer deadline.Stop()
