@@ -43,7 +43,7 @@ func TestE2E_StopAnswersCallsInFlight(t *testing.T) {
 				rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args))
 			}
 			want := map[float64]string{1: CodeCancelled, 2: CodeCancelled}
-			call(1, "live_pull", `{}`)                      // honours SIGTERM (a child, a setsid grandchild)
+			call(1, "live_pull", `{}`)                     // honours SIGTERM (a child, a setsid grandchild)
 			call(2, "read_stubborn", `{"duration":"60s"}`) // ignores SIGTERM
 			waitForFakecli(t, 4)
 			if mode == "eof then signal" {
