@@ -301,3 +301,45 @@ func TestE2E_RetryThatJoinedSurvivesTheCancel(t *testing.T) {
 	_, msg = rs.recvRaw(t)
 	assert.Equal(t, 5.0, msg["id"], "no answer for the cancelled requests: %v", msg)
 }
+
+// TestE2E_BuiltinArgumentErrors: aeat_mcp_wait refuses a negative, an
+// overflowing or a too long wait_seconds (it used to answer at once, an
+// invitation to busy-poll), and every wrong argument of the built-in tools
+// gets an invalid_arguments result that names the field and the expected
+// JSON type — never a Go decoder's message. Against the built binary.
+func TestE2E_BuiltinArgumentErrors(t *testing.T) {
+	cs, _ := connectBinary(t, "2025-11-25", nil, "--detach-after", "2s")
+	const id = "r-0123456789abcdef"
+	tests := []struct {
+		tool  string
+		args  any
+		field string
+		msg   string
+	}{
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": -1}, "wait_seconds", "must be between 0 and 2 seconds, not -1"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": json.RawMessage("1e400")}, "wait_seconds", "must be between 0 and 2 seconds, not 1e400"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": 1e19}, "wait_seconds", "must be between 0 and 2 seconds"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": 2.5}, "wait_seconds", "must be between 0 and 2 seconds, not 2.5"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": "10"}, "wait_seconds", "must be a number of seconds, not a string"},
+		{ToolWait, map[string]any{"run_id": 7}, "run_id", "must be a string (r- and 16 hex digits), not a number"},
+		{ToolCancel, map[string]any{"run_id": []any{id}}, "run_id", "must be a string (r- and 16 hex digits), not an array"},
+		{ToolCancel, map[string]any{"run_id": id, "wait_seconds": 1}, "wait_seconds", "unknown argument; aeat_mcp_cancel takes run_id"},
+		{ToolRuns, map[string]any{"run_id": id}, "run_id", "unknown argument; aeat_mcp_runs takes no arguments"},
+		{ToolWait, []any{id}, "", "the arguments must be a JSON object, not an array"},
+	}
+	for _, tc := range tests {
+		raw, _ := json.Marshal(tc.args)
+		t.Run(tc.tool+" "+string(raw), func(t *testing.T) {
+			res := callTool(t, cs, tc.tool, tc.args)
+			o := outcome(t, res)
+			assert.Equal(t, CodeInvalidArguments, o.Code, text(res))
+			if assert.NotNil(t, o.Field) {
+				assert.Equal(t, tc.field, *o.Field)
+			}
+			assert.Contains(t, text(res), tc.msg)
+			for _, goism := range []string{"unmarshal", "Go struct", "builtinArgs", "json:"} {
+				assert.NotContains(t, text(res), goism)
+			}
+		})
+	}
+}
