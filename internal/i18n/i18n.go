@@ -59,10 +59,15 @@ const (
 	RunsNone       Key = "runs.none"
 	RunsHeader     Key = "runs.header"
 
-	ExtendPrompt       Key = "extend.prompt"
-	ExtendField        Key = "extend.field"
-	TimeoutNotExtended Key = "call.timeout.not_extended"
-	TimeoutExtended    Key = "call.timeout.extended"
+	ExtendPrompt    Key = "extend.prompt"
+	ExtendField     Key = "extend.field"
+	TimeoutExtended Key = "call.timeout.extended"
+	// How the question at the ceiling went, when it did not extend the
+	// run; each takes the seconds the person had to answer.
+	TimeoutExtendDeclined  Key = "call.timeout.extend_declined"
+	TimeoutExtendDismissed Key = "call.timeout.extend_dismissed"
+	TimeoutExtendNoAnswer  Key = "call.timeout.extend_no_answer"
+	TimeoutExtendNotAsked  Key = "call.timeout.extend_not_asked"
 
 	ExitCodeMeaning    Key = "call.exit.meaning"
 	ExitHint           Key = "call.exit.hint"

@@ -322,10 +322,12 @@ func (c *call) stopped(cause error, r *callruntime.Result) *mcp.CallToolResult {
 	}
 	text := c.p.Sprintf(key, c.t.Name, c.p.Tier(tier), formatSeconds(c.o.TimeoutSeconds), tier)
 	if c.ext != nil {
-		if asked, extended := c.ext.get(); extended > 0 {
+		if answer, extended := c.ext.get(); extended > 0 {
 			text += c.p.Sprintf(i18n.TimeoutExtended, int(extended.Seconds()))
-		} else if asked {
-			text += c.p.Sprintf(i18n.TimeoutNotExtended, int(c.s.askWait.Seconds()))
+		} else if answer == noAnswer {
+			text += c.p.Sprintf(refusalKeys[answer], int(c.s.askWait.Seconds()))
+		} else if key, ok := refusalKeys[answer]; ok {
+			text += c.p.Sprintf(key)
 		}
 	}
 	if !c.t.Hints.ReadOnly {
