@@ -59,7 +59,8 @@ func (s *Server) addBuiltins() {
 		Name:  ToolCancel,
 		Title: "Cancel a run",
 		Description: "Stops a run that outlived its call: its whole process tree (the CLI, a browser) is killed. " +
-			"A run that already ended is left as it is. A change the run was making may be partly applied.",
+			"A run that already ended is left as it is. A change the run was making may be partly applied. " +
+			"Every conversation of this host shares this server's runs: cancel only a run you started.",
 		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 			Required: []string{"run_id"}, Properties: map[string]*jsonschema.Schema{"run_id": runID}},
 		Annotations: &mcp.ToolAnnotations{Title: "Cancel a run", ReadOnlyHint: false,
@@ -68,7 +69,8 @@ func (s *Server) addBuiltins() {
 	s.mcp.AddTool(&mcp.Tool{
 		Name:        ToolRuns,
 		Title:       "List runs",
-		Description: "Lists the runs this server keeps — in progress, and ended within the last minutes — with their tool, tier, state, elapsed time and ceiling.",
+		Description: "Lists the runs this server keeps — in progress, and ended within the last minutes — with their tool, tier, state, elapsed time and ceiling. " +
+			"They include the runs of every conversation of this host, not only yours.",
 		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},
 		Annotations: &mcp.ToolAnnotations{Title: "List runs", ReadOnlyHint: true,
 			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
