@@ -67,8 +67,8 @@ func (s *Server) addBuiltins() {
 			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, s.builtin(ToolCancel, s.cancelRun))
 	s.mcp.AddTool(&mcp.Tool{
-		Name:        ToolRuns,
-		Title:       "List runs",
+		Name:  ToolRuns,
+		Title: "List runs",
 		Description: "Lists the runs this server keeps — in progress, and ended within the last minutes — with their tool, tier, state, elapsed time and ceiling. " +
 			"They include the runs of every conversation of this host, not only yours.",
 		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},

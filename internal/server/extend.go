@@ -52,12 +52,12 @@ func (e *extension) get() (answer extendAnswer, extended time.Duration) {
 type extendAnswer int
 
 const (
-	notAsked    extendAnswer = iota // nobody could be asked: nothing is said
-	extendYes                       // a yes: the run was extended
-	declined                        // the person said no (or unticked it)
-	dismissed                       // the person closed the question without an answer
-	noAnswer                        // no answer within askWait
-	askFailed                       // the host refused or failed the question
+	notAsked  extendAnswer = iota // nobody could be asked: nothing is said
+	extendYes                     // a yes: the run was extended
+	declined                      // the person said no (or unticked it)
+	dismissed                     // the person closed the question without an answer
+	noAnswer                      // no answer within askWait
+	askFailed                     // the host refused or failed the question
 )
 
 // refusalKeys say in the refusal how the question went.
