@@ -50,6 +50,7 @@ var catalogs = map[language.Tag]map[Key]string{
 		CLIError:               "The CLI reported:",
 		MissingEnv:             "%[1]s cannot run: the CLI needs the environment variable %[2]s, and aeat-mcp was started without it. Set it in the \"env\" block of this server in the MCP host's configuration (or in the environment aeat-mcp starts in) and restart the server; aeat-mcp doctor checks it.",
 		RefusedNotSelected:     "%[1]s was refused: aeat-mcp was started with --tools and this tool is not among the tools selected.",
+		RefusedBusy:            "%[1]s was not run: %[2]d calls of its tier (%[3]s) are already running or waiting for their turn, the most aeat-mcp queues. Nothing was started: wait for some to finish (aeat_mcp_runs lists them), then call again.",
 		ConfirmRuns:            "It will run: %[1]s",
 	},
 	language.Spanish: {
@@ -97,6 +98,7 @@ var catalogs = map[language.Tag]map[Key]string{
 		CLIError:               "La CLI informó:",
 		MissingEnv:             "%[1]s no puede ejecutarse: la CLI necesita la variable de entorno %[2]s y aeat-mcp se inició sin ella. Defínala en el bloque \"env\" de este servidor en la configuración MCP del anfitrión (o en el entorno en que arranca aeat-mcp) y reinicie el servidor; aeat-mcp doctor lo comprueba.",
 		RefusedNotSelected:     "Se rechazó %[1]s: aeat-mcp se inició con --tools y esta herramienta no está entre las seleccionadas.",
+		RefusedBusy:            "%[1]s no se ejecutó: ya hay %[2]d llamadas de su nivel (%[3]s) en curso o esperando turno, el máximo que aeat-mcp pone en cola. No se inició nada: espere a que terminen algunas (aeat_mcp_runs las lista) y vuelva a llamar.",
 		ConfirmRuns:            "Se ejecutará: %[1]s",
 	},
 	language.Catalan: {
@@ -144,6 +146,7 @@ var catalogs = map[language.Tag]map[Key]string{
 		CLIError:               "La CLI ha informat:",
 		MissingEnv:             "%[1]s no es pot executar: la CLI necessita la variable d'entorn %[2]s i aeat-mcp s'ha iniciat sense. Definiu-la al bloc \"env\" d'aquest servidor a la configuració MCP de l'amfitrió (o a l'entorn on arrenca aeat-mcp) i reinicieu el servidor; aeat-mcp doctor ho comprova.",
 		RefusedNotSelected:     "S'ha rebutjat %[1]s: aeat-mcp s'ha iniciat amb --tools i aquesta eina no és entre les seleccionades.",
+		RefusedBusy:            "%[1]s no s'ha executat: ja hi ha %[2]d crides del seu nivell (%[3]s) en curs o esperant torn, el màxim que aeat-mcp posa a la cua. No s'ha iniciat res: espereu que n'acabin algunes (aeat_mcp_runs les llista) i torneu a cridar.",
 		ConfirmRuns:            "S'executarà: %[1]s",
 	},
 	Galician: {
@@ -191,6 +194,7 @@ var catalogs = map[language.Tag]map[Key]string{
 		CLIError:               "A CLI informou:",
 		MissingEnv:             "%[1]s non pode executarse: a CLI precisa da variable de contorno %[2]s e aeat-mcp iniciouse sen ela. Defínaa no bloque \"env\" deste servidor na configuración MCP do anfitrión (ou no contorno en que arranca aeat-mcp) e reinicie o servidor; aeat-mcp doctor compróbao.",
 		RefusedNotSelected:     "Rexeitouse %[1]s: aeat-mcp iniciouse con --tools e esta ferramenta non está entre as seleccionadas.",
+		RefusedBusy:            "%[1]s non se executou: xa hai %[2]d chamadas do seu nivel (%[3]s) en curso ou agardando quenda, o máximo que aeat-mcp pon en cola. Non se iniciou nada: agarde a que rematen algunhas (aeat_mcp_runs lístaas) e volva chamar.",
 		ConfirmRuns:            "Executarase: %[1]s",
 	},
 	Basque: {
@@ -238,6 +242,7 @@ var catalogs = map[language.Tag]map[Key]string{
 		CLIError:               "CLIak jakinarazi du:",
 		MissingEnv:             "%[1]s ezin da exekutatu: CLIak %[2]s ingurune-aldagaia behar du, eta aeat-mcp hura gabe abiarazi da. Ezarri ostalariaren MCP konfigurazioko zerbitzari honen \"env\" blokean (edo aeat-mcp abiarazten den ingurunean) eta berrabiarazi zerbitzaria; aeat-mcp doctor-ek egiaztatzen du.",
 		RefusedNotSelected:     "%[1]s baztertu da: aeat-mcp --tools aukerarekin abiarazi da eta tresna hau ez dago hautatutakoen artean.",
+		RefusedBusy:            "%[1]s ez da exekutatu: bere mailako (%[3]s) %[2]d dei daude dagoeneko martxan edo txanda zain, aeat-mcp-k ilaran jartzen duen gehienekoa. Ez da ezer abiarazi: itxaron batzuk amaitu arte (aeat_mcp_runs-ek zerrendatzen ditu), eta deitu berriro.",
 		ConfirmRuns:            "Hau exekutatuko da: %[1]s",
 	},
 }

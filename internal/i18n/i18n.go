@@ -74,6 +74,7 @@ const (
 	CLIError           Key = "call.cli_error"
 	MissingEnv         Key = "call.missing_env"
 	RefusedNotSelected Key = "gate.not_selected"
+	RefusedBusy        Key = "gate.busy"
 	ConfirmRuns        Key = "gate.confirm_runs"
 )
 

@@ -288,18 +288,26 @@ type Registry[R any] struct {
 	// Max bounds the runs kept; the oldest finished go first, and a run in
 	// progress is never dropped. If zero, DefaultMax.
 	Max int
+	// MaxBytes, with Size, bounds the finished results kept, by their
+	// Size: the oldest finished go first while the results kept weigh
+	// more, but the newest finished result is always kept. If zero, or
+	// Size is nil, results are bounded by Max alone.
+	MaxBytes int64
+	Size     func(R) int64
 
 	mu     sync.Mutex
 	runs   map[string]*Run[R]
 	byKey  map[string]*Run[R] // runs in progress that may be joined
 	ended  []ended            // finished runs kept, in the order they finished
+	bytes  int64              // the Size of the finished results kept
 	active sync.WaitGroup
 }
 
 // ended is a finished run in the eviction queue.
 type ended struct {
-	id string
-	at time.Time
+	id   string
+	at   time.Time
+	size int64
 }
 
 // Spec describes a run to start.
@@ -353,11 +361,17 @@ func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (ru
 		r.mu.Lock()
 		r.result, r.state, r.finished = res, state, now
 		r.mu.Unlock()
+		var size int64
+		if g.Size != nil {
+			size = g.Size(res)
+		}
 		g.mu.Lock()
 		if g.byKey[r.Key] == r {
 			delete(g.byKey, r.Key)
 		}
-		g.ended = append(g.ended, ended{id: r.ID, at: now})
+		g.ended = append(g.ended, ended{id: r.ID, at: now, size: size})
+		g.bytes += size
+		g.evict(now)
 		g.mu.Unlock()
 		close(r.done)
 		r.wake()
@@ -406,8 +420,9 @@ func (g *Registry[R]) List() []Snapshot {
 func (g *Registry[R]) Wait() { g.active.Wait() }
 
 // evict forgets finished runs kept longer than Keep, then the oldest
-// finished while more than Max are kept. Called with g.mu held, on every
-// Start: it looks only at the runs it drops (the queue is in finishing
+// finished while more than Max are kept or their results weigh more than
+// MaxBytes (the newest always stays). Called with g.mu held, on every
+// Start and every end: it looks only at the runs it drops (the queue is in finishing
 // order), never at the runs it keeps.
 func (g *Registry[R]) evict(now time.Time) {
 	keep, max := g.Keep, g.Max
@@ -418,8 +433,10 @@ func (g *Registry[R]) evict(now time.Time) {
 		max = DefaultMax
 	}
 	n := 0
-	for n < len(g.ended) && (now.Sub(g.ended[n].at) > keep || len(g.runs) > max) {
+	heavy := func() bool { return g.MaxBytes > 0 && g.bytes > g.MaxBytes && n < len(g.ended)-1 }
+	for n < len(g.ended) && (now.Sub(g.ended[n].at) > keep || len(g.runs) > max || heavy()) {
 		delete(g.runs, g.ended[n].id)
+		g.bytes -= g.ended[n].size
 		n++
 	}
 	if n > 0 {

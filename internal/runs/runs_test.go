@@ -179,3 +179,27 @@ func TestRun_Abandon(t *testing.T) {
 		assert.Equal(t, "held", res)
 	})
 }
+
+// TestRegistry_MaxBytes: finished results are kept by weight too — the
+// oldest go first — but the newest is always kept, however heavy.
+func TestRegistry_MaxBytes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := Registry[string]{MaxBytes: 10, Size: func(s string) int64 { return int64(len(s)) }}
+		var ids []string
+		for _, out := range []string{"aaaa", "bbbb", "cccc", "dddddddddddddddd"} {
+			r, _ := g.Start(context.Background(), Spec{Tool: "t"}, sleeper(time.Second, out))
+			<-r.Done()
+			ids = append(ids, r.ID)
+		}
+		for i, want := range []bool{false, false, false, true} {
+			_, found := g.Get(ids[i])
+			assert.Equal(t, want, found, "run %d", i)
+		}
+		r, _ := g.Start(context.Background(), Spec{Tool: "t"}, sleeper(time.Second, "ee"))
+		<-r.Done()
+		_, found := g.Get(ids[3])
+		assert.False(t, found, "no longer the newest, and over the weight")
+		_, found = g.Get(r.ID)
+		assert.True(t, found)
+	})
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
@@ -103,8 +105,17 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	if err != nil {
 		return c.invalid(err)
 	}
+	// A place among the tier's runs, running or queued: beyond them the
+	// call is refused, not queued without bound.
+	admitted := s.admitted[t.Tier()]
+	select {
+	case admitted <- struct{}{}:
+	default:
+		return c.busy(cap(admitted))
+	}
 	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings), Observer: obs}
 	r, joined := s.runs.Start(s.lifetime, spec, func(rctx context.Context, r *run) (res *mcp.CallToolResult, st runs.State) {
+		defer func() { <-admitted }()
 		defer func() {
 			// The run has its own goroutine: the handler's recover does
 			// not cover it, and a panic here would take the server down.
@@ -118,6 +129,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 		return res, stateOf(res)
 	})
 	if joined {
+		<-admitted // the run it joined holds a place already
 		s.cfg.Logger.Debug("call joined a run", "tool", t.Name, "run_id", r.ID)
 	}
 	return c.follow(ctx, r, obs, joined)
@@ -374,6 +386,15 @@ func (c *call) missingEnv(names []string) *mcp.CallToolResult {
 	return c.finish(c.p.Sprintf(i18n.MissingEnv, c.t.Name, strings.Join(names, ", ")), nil)
 }
 
+// busy is the result of a call refused because n runs of its tier are
+// running or waiting for a slot already.
+func (c *call) busy(n int) *mcp.CallToolResult {
+	c.o.Code = CodeRefused
+	c.o.Reason = ReasonBusy
+	c.o.Retryable = true
+	return c.finish(c.p.Sprintf(i18n.RefusedBusy, c.t.Name, n, c.p.Tier(string(c.t.Tier()))), nil)
+}
+
 // refuse is the result of a gate that said no.
 func (c *call) refuse(reason string, key i18n.Key) *mcp.CallToolResult {
 	c.o.Code = CodeRefused
@@ -395,22 +416,32 @@ func (c *call) output(o callruntime.Output, budget int) string {
 }
 
 // structured is stdout as structuredContent: only for output "json", only
-// when stdout is whole and a valid JSON object. Decoding may reveal a
-// secret the stream held in a form not redacted ("\u0068unter2"): it is
-// redacted from the value, and found says so.
-func (c *call) structured(r callruntime.Result) (v map[string]any, found bool) {
+// when stdout is whole and a valid JSON object. It is the bytes of stdout
+// themselves — the capture, not a decoded copy: a map of a large document
+// holds several times its size — unless they must be decoded: invalid
+// UTF-8 (which decoding replaces), or secrets to look for (see secrets.go)
+// — decoding may reveal one the stream held in a form not redacted
+// ("\u0068unter2"): it is redacted from the value, and found says so.
+func (c *call) structured(r callruntime.Result) (v json.RawMessage, found bool) {
 	if c.t.Output != annotations.OutputJSON || r.Stdout.Omitted() > 0 {
 		return nil, false
 	}
-	whole := r.Stdout.Head
-	if len(r.Stdout.Tail) > 0 {
-		whole = append(append(make([]byte, 0, len(whole)+len(r.Stdout.Tail)), whole...), r.Stdout.Tail...)
+	whole := concat(r.Stdout.Head, r.Stdout.Tail)
+	if trimmed := bytes.TrimSpace(whole); len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+		return nil, false
+	} else if c.secrets == nil && utf8.Valid(trimmed) {
+		return trimmed, false
 	}
-	if json.Unmarshal(whole, &v) != nil || v == nil {
+	var m map[string]any
+	if json.Unmarshal(whole, &m) != nil || m == nil {
 		return nil, false
 	}
-	_, found = redactValue(c.secrets, v)
-	return v, found
+	_, found = redactValue(c.secrets, m)
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, false
+	}
+	return raw, found
 }
 
 // finish stamps the outcome, cleans the text of control sequences, keeps it

@@ -26,7 +26,7 @@ import (
 // spoken to over real stdio.
 
 // serverCmd is the aeat-mcp command line for the test manifest.
-func serverCmd(t *testing.T, env []string, args ...string) *exec.Cmd {
+func serverCmd(t testing.TB, env []string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"--manifest", testManifestPath(t), "--log-level", "warn"}, args...)...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)

@@ -33,8 +33,7 @@ func (c *call) exited(r callruntime.Result) *mcp.CallToolResult {
 		if found {
 			// stdout held a secret in a form only decoding showed: the
 			// model gets the decoded document, redacted, instead.
-			raw, _ := json.Marshal(structured)
-			text = string(raw)
+			text = string(structured)
 		}
 		if structured == nil {
 			return c.finish(text, nil)

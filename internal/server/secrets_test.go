@@ -3,6 +3,7 @@
 package server
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -43,7 +44,7 @@ func TestSecretsAfterCleaningAndDecoding(t *testing.T) {
 	})
 	t.Run("revealed by decoding stdout", func(t *testing.T) {
 		res := call("read_leak_env").exited(callruntime.Result{Outcome: callruntime.Exited, Stdout: out(`{"v":"\u0068unter2-secret"}`)})
-		assert.Equal(t, map[string]any{"v": callruntime.RedactedSecret}, res.StructuredContent)
+		assert.JSONEq(t, `{"v":"`+callruntime.RedactedSecret+`"}`, string(res.StructuredContent.(json.RawMessage)))
 		assert.Equal(t, `{"v":"`+callruntime.RedactedSecret+`"}`, text(res))
 	})
 	t.Run("revealed by decoding the JSON error", func(t *testing.T) {
@@ -53,4 +54,23 @@ func TestSecretsAfterCleaningAndDecoding(t *testing.T) {
 		assert.NotContains(t, text(res), `\u0068unter2`)
 		assert.Contains(t, text(res), callruntime.RedactedSecret)
 	})
+}
+
+// TestStructuredContent: structuredContent is stdout's own bytes when they
+// are a valid JSON object in valid UTF-8 (no decoded copy of a large
+// document); invalid UTF-8 is decoded (and replaced) instead of passed on.
+func TestStructuredContent(t *testing.T) {
+	s := newServer(t, nil)
+	c := &call{s: s, t: s.tools["read_json"], begin: time.Now(), p: i18n.For(language.English)}
+	out := func(s string) callruntime.Result {
+		return callruntime.Result{Outcome: callruntime.Exited, Stdout: callruntime.Output{Head: []byte(s), Total: int64(len(s))}}
+	}
+	v, _ := c.structured(out(" {\"a\": [1, 2.50, \"x\"]}\n"))
+	assert.Equal(t, `{"a": [1, 2.50, "x"]}`, string(v), "as written")
+	v, _ = c.structured(out("{\"a\":\"\xff\"}"))
+	assert.Equal(t, `{"a":"`+"\ufffd"+`"}`, string(v))
+	for _, notObject := range []string{`[1]`, `null`, `{"a":`, ``, `"x"`} {
+		v, _ = c.structured(out(notObject))
+		assert.Nil(t, v, notObject)
+	}
 }

@@ -48,9 +48,9 @@ func (c *stdioConn) generation() tasks.Generation {
 func (c *stdioConn) serveTask(id json.RawMessage, method string, params json.RawMessage) {
 	ctx, stop := context.WithCancel(context.Background())
 	own, refusal := c.admit(id, &inbound{method: method, stop: stop})
-	if refusal != "" {
+	if refusal != nil {
 		stop()
-		c.reply(id, jsonrpc.CodeInvalidRequest, refusal)
+		c.refuse(id, refusal)
 		return
 	}
 	gen := c.generation()
