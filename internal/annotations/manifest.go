@@ -109,6 +109,9 @@ type Tool struct {
 	// Progress is the stream whose lines become progress messages:
 	// [StreamStdout], [StreamStderr] or [StreamNone].
 	Progress string
+	// HintsGuessed names the hints nobody took from the CLI (hints_guessed,
+	// written by aeat-mcp generate): Load warns, naming every such tool.
+	HintsGuessed []string
 
 	cli    *CLI
 	schema *jsonschema.Schema
@@ -232,7 +235,7 @@ func Parse(data []byte, source string) (*Manifest, error) {
 		return nil, &Error{Source: source, Problems: p.problems}
 	}
 	m.Source = source
-	m.Warnings = p.warnings
+	m.Warnings = append(p.warnings, guessedWarnings(m.Tools)...)
 	return m, nil
 }
 

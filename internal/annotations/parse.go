@@ -259,7 +259,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 var toolKeys = []string{"name", "title", "description", "command", "annotations", "params", "output",
-	"timeout", "stdin", "exit_codes", "error_output", "confirm", "progress"}
+	"timeout", "stdin", "exit_codes", "error_output", "confirm", "progress", "hints_guessed"}
 
 func (p *parser) toolAt(raw json.RawMessage, i int, cli *CLI) *Tool {
 	field := fmt.Sprintf("tools[%d]", i)
@@ -292,6 +292,7 @@ func (p *parser) toolAt(raw json.RawMessage, i int, cli *CLI) *Tool {
 	} else {
 		p.fail("annotations", "missing: readOnlyHint, destructiveHint, idempotentHint and openWorldHint must all be given")
 	}
+	p.hintsGuessed(obj, t)
 	p.toolRun(obj, t)
 	t.Stdin = p.stdin(obj)
 	var rawParams []json.RawMessage

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/generate"
+	"github.com/spf13/cobra"
+)
+
+// walkTimeout bounds a click or cobra walk: a Python CLI may take seconds
+// to import, a Cobra one runs help once per command.
+const walkTimeout = 5 * time.Minute
+
+// maxDiffLines is how many differences --check shows.
+const maxDiffLines = 200
+
+type generateOptions struct {
+	from      string
+	python    string
+	overrides string
+	output    string
+	check     string
+}
+
+func newGenerateCmd() *cobra.Command {
+	o := &generateOptions{}
+	cmd := &cobra.Command{
+		Use:   "generate --from tree:FILE|click:PROGRAM|cobra:PROGRAM [--overrides FILE] [-o FILE | --check MANIFEST]",
+		Short: "Write a manifest for every verb of a CLI, from its command tree",
+		Long: `generate writes a manifest with one tool per verb of a CLI:
+
+  tree:FILE      a command tree (the format of aeat's commands.json)
+  click:PROGRAM  a Click or Typer CLI, walked from inside by a script shipped
+                 in this binary, run with the CLI's own Python (the #! line of
+                 its console script, or --python)
+  cobra:PROGRAM  a Cobra CLI, walked from outside: PROGRAM --help, then
+                 PROGRAM help SUB… for every command it lists
+
+Hints are never weaker than the CLI's own classification where the tree has
+one; elsewhere they are the cautious ones (not read-only, destructive,
+open-world), marked hints_guessed, and validate names every such tool.
+--overrides is a manifest-shaped file of changes merged over what was
+generated, by tool name or glob (see the README). The manifest goes to
+stdout, or -o FILE; what was left out or changed goes to stderr.
+
+--check MANIFEST writes nothing: it exits 1 and shows each difference when
+MANIFEST is not what a fresh generation gives (CI keeps a manifest in step
+with its CLI).`,
+		Example: `  aeat-mcp generate --from tree:commands.json --overrides aeat.overrides.json -o aeat.full.manifest.json
+  aeat-mcp generate --from click:aeat --overrides aeat.overrides.json --check aeat.full.manifest.json
+  aeat-mcp generate --from cobra:kubectl -o kubectl.manifest.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runGenerate(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.from, "from", "", "where the command tree comes from: tree:FILE, click:PROGRAM or cobra:PROGRAM")
+	f.StringVar(&o.python, "python", "", "for click: the Python that runs the CLI (default: its console script's #! line)")
+	f.StringVar(&o.overrides, "overrides", "", "a manifest-shaped file of changes merged over what is generated")
+	f.StringVarP(&o.output, "output", "o", "", "write the manifest here (default: stdout)")
+	f.StringVar(&o.check, "check", "", "compare this manifest with a fresh generation; exit 1 and show the difference when they differ")
+	return cmd
+}
+
+// runGenerate generates, then writes, prints or checks the manifest. Its
+// errors carry the exit code: 2 for bad flags, a bad tree or overrides, a
+// manifest that does not load; 1 for a walk that failed or a check that
+// found differences.
+func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	src, err := generate.ParseSource(o.from)
+	switch {
+	case err != nil:
+		return &exitError{exitUsage, err}
+	case o.output != "" && o.check != "":
+		return &exitError{exitUsage, errors.New("-o and --check: give one (--check writes nothing)")}
+	case o.python != "" && src.Kind != "click":
+		return &exitError{exitUsage, errors.New("--python is for --from click:PROGRAM")}
+	}
+	opts := generate.Options{OverridesName: o.overrides}
+	if o.overrides != "" {
+		if opts.Overrides, err = os.ReadFile(o.overrides); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
+	if src.Walks() {
+		if opts.Program, err = manifestCommand(src.Arg, firstOf(o.output, o.check)); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, walkTimeout, fmt.Errorf("the walk took more than %v", walkTimeout))
+	defer cancel()
+	tree, err := src.Tree(ctx, o.python)
+	if err != nil {
+		code := exitFailure // the program could not be walked
+		if src.Kind == "tree" {
+			code = exitUsage
+		}
+		return &exitError{code, err}
+	}
+	res, err := generate.Generate(tree, opts)
+	if err != nil {
+		return &exitError{exitUsage, err}
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(stderr, "note:", n)
+	}
+	for _, w := range res.Loaded.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	summary := generateSummary(res.Loaded)
+	switch {
+	case o.check != "":
+		return checkManifest(o.check, res, summary, stdout)
+	case o.output != "":
+		if err := replaceFile(o.output, res.Manifest, 0o644); err != nil {
+			return &exitError{exitFailure, err}
+		}
+		fmt.Fprintf(stderr, "wrote %s: %s\n", o.output, summary)
+	default:
+		if _, err := stdout.Write(res.Manifest); err != nil {
+			return &exitError{exitFailure, err}
+		}
+	}
+	return nil
+}
+
+func checkManifest(path string, res *generate.Result, summary string, w io.Writer) error {
+	onDisk, err := os.ReadFile(path)
+	if err != nil {
+		return &exitError{exitUsage, err}
+	}
+	diffs, err := generate.Diff(onDisk, res.Manifest)
+	if err != nil {
+		return &exitError{exitFailure, fmt.Errorf("%s: %w", path, err)}
+	}
+	if len(diffs) == 0 {
+		fmt.Fprintf(w, "ok: %s is what a fresh generation gives (%s)\n", path, summary)
+		return nil
+	}
+	for i, d := range diffs {
+		if i == maxDiffLines {
+			fmt.Fprintf(w, "  … and %d more\n", len(diffs)-i)
+			break
+		}
+		fmt.Fprintln(w, "  "+d)
+	}
+	return &exitError{exitFailure, fmt.Errorf("%s is not what a fresh generation gives (%d differences above): regenerate it with the same command and -o %s", path, len(diffs), path)}
+}
+
+// generateSummary counts the tools by tier and those whose hints were
+// guessed.
+func generateSummary(m *annotations.Manifest) string {
+	tiers := map[annotations.Tier]int{}
+	guessed := 0
+	for _, t := range m.Tools {
+		tiers[t.Tier()]++
+		if len(t.HintsGuessed) > 0 {
+			guessed++
+		}
+	}
+	s := fmt.Sprintf("%d tools (%d read, %d mutate, %d live)", len(m.Tools), tiers[annotations.Read], tiers[annotations.Mutate], tiers[annotations.Live])
+	if guessed > 0 {
+		s += fmt.Sprintf(", %d with guessed hints", guessed)
+	}
+	return s
+}
+
+// manifestCommand is cli.command for a walked program: a bare name stays
+// bare (found next to aeat-mcp, then on PATH, when served); a path is
+// written relative to the manifest's directory (the cwd for stdout), as
+// the manifest reads relative paths.
+func manifestCommand(program, manifest string) (string, error) {
+	if !strings.ContainsAny(program, `/\`) {
+		return program, nil
+	}
+	abs, err := filepath.Abs(program)
+	if err != nil {
+		return "", err
+	}
+	base := "."
+	if manifest != "" {
+		base = filepath.Dir(manifest)
+	}
+	baseAbs, err := filepath.Abs(base)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(baseAbs, abs)
+	if err != nil {
+		return filepath.ToSlash(abs), nil // another drive: only absolute works
+	}
+	rel = filepath.ToSlash(rel)
+	if !strings.Contains(rel, "/") {
+		rel = "./" + rel // a bare name would be looked up on PATH
+	}
+	return rel, nil
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

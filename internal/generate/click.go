@@ -1,0 +1,143 @@
+package generate
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+//go:embed click_walk.py
+var clickWalker []byte
+
+// WalkClick walks a Click or Typer CLI from inside: the introspection
+// script shipped in this binary runs with the CLI's own Python — python
+// when given, else the interpreter on the program's #! line — and writes
+// the CLI's command tree. program is a path or a name on PATH.
+func WalkClick(ctx context.Context, program, python string) ([]Command, error) {
+	path, err := lookProgram(program)
+	if err != nil {
+		return nil, err
+	}
+	interp := []string{python}
+	if python == "" {
+		if interp, err = shebangOf(path); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := os.MkdirTemp("", "aeat-mcp-click-walk")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	script, out := filepath.Join(dir, "click_walk.py"), filepath.Join(dir, "tree.json")
+	if err := os.WriteFile(script, clickWalker, 0o600); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, interp[0], append(interp[1:], script, out, path)...)
+	// No .pyc files written into the CLI's installation (or a checkout).
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	var stderr bytes.Buffer
+	cmd.Stdout = io.Discard // a CLI may print as it imports; the tree goes to a file
+	cmd.Stderr = &tail{max: 4 << 10, buf: &stderr}
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("walking %s with %s: %w", program, strings.Join(interp, " "), context.Cause(ctx))
+		}
+		return nil, fmt.Errorf("walking %s with %s: %v\n%s", program, strings.Join(interp, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("walking %s: the walker wrote no tree: %w", program, err)
+	}
+	return ParseTree(data)
+}
+
+// lookProgram is program's path: as given when it names a file, else found
+// on PATH.
+func lookProgram(program string) (string, error) {
+	if strings.ContainsAny(program, `/\`) {
+		if _, err := os.Stat(program); err != nil {
+			return "", fmt.Errorf("program %s: %w", program, err)
+		}
+		return program, nil
+	}
+	path, err := exec.LookPath(program)
+	if err != nil {
+		return "", fmt.Errorf("program %s is not on PATH: give its path", program)
+	}
+	return path, nil
+}
+
+// shebangOf reads the interpreter from a console script's first lines.
+func shebangOf(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	interp, err := Shebang(head[:n])
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w; pass --python with the interpreter that runs it", path, err)
+	}
+	return interp, nil
+}
+
+// pipTrampoline is the second line of the console script pip writes when
+// the interpreter's path is too long (or has spaces) for a #! line:
+// #!/bin/sh, then ”'exec' "/path/to/python" "$0" "$@".
+var pipTrampoline = regexp.MustCompile(`^'''exec' (?:"([^"]+)"|(\S+)) "\$0" "\$@"`)
+
+// Shebang is the interpreter a script's #! line names, with its argument
+// ("/usr/bin/env python3" is two words); for pip's /bin/sh trampoline,
+// the Python it execs.
+func Shebang(head []byte) ([]string, error) {
+	first, rest, _ := bytes.Cut(head, []byte("\n"))
+	line := strings.TrimSpace(strings.TrimSuffix(string(first), "\r"))
+	if !strings.HasPrefix(line, "#!") {
+		return nil, errors.New("no #! line naming its Python (a Windows launcher .exe has none either)")
+	}
+	fields := strings.Fields(strings.TrimPrefix(line, "#!"))
+	if len(fields) == 0 {
+		return nil, errors.New("an empty #! line")
+	}
+	if base := filepath.Base(fields[0]); base == "sh" || base == "bash" {
+		second, _, _ := bytes.Cut(rest, []byte("\n"))
+		m := pipTrampoline.FindSubmatch(bytes.TrimSpace(second))
+		if m == nil {
+			return nil, fmt.Errorf("its #! line runs %s, not Python", fields[0])
+		}
+		return []string{string(m[1]) + string(m[2])}, nil
+	}
+	if len(fields) > 2 {
+		// Linux passes everything after the interpreter as one argument.
+		fields = []string{fields[0], strings.Join(fields[1:], " ")}
+	}
+	return fields, nil
+}
+
+// tail keeps the last max bytes written: a walker's error is at the end
+// of its stderr.
+type tail struct {
+	max int
+	buf *bytes.Buffer
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.buf.Write(p)
+	if over := t.buf.Len() - t.max; over > 0 {
+		t.buf.Next(over)
+	}
+	return len(p), nil
+}

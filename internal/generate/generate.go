@@ -1,0 +1,422 @@
+package generate
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+)
+
+// Options are what a generation takes besides the tree.
+type Options struct {
+	// Program is cli.command: the CLI as the manifest names it. If "", the
+	// tree root's program; without either, the overrides must give
+	// cli.command.
+	Program string
+	// Overrides is an overrides file's content (nil: none); OverridesName
+	// names it in errors.
+	Overrides     []byte
+	OverridesName string
+}
+
+// Result is a generated manifest.
+type Result struct {
+	// Manifest is the manifest's JSON, canonical: the same tree and
+	// overrides always give the same bytes.
+	Manifest []byte
+	// Loaded is Manifest as the server loads it (Warnings name the tools
+	// whose hints were guessed).
+	Loaded *annotations.Manifest
+	// Notes say what the generator left out or changed, for the person
+	// running it; they are not in the manifest.
+	Notes []string
+}
+
+// candidate is one verb of the tree on its way to a tool.
+type candidate struct {
+	path []string
+	name string
+	// tool is the manifest's tool object, params apart.
+	tool   map[string]any
+	params *params
+	// leftOut says why the verb is not in the manifest ("" when it is);
+	// an override can bring it back unless fixed says why not.
+	leftOut string
+	fixed   string
+	// floor is what the CLI's classification says; nil when it has none.
+	floor *annotations.Hints
+	notes []string
+}
+
+// unguess takes the hints an override sets off hints_guessed.
+func (c *candidate) unguess(set map[string]any) {
+	list, _ := c.tool["hints_guessed"].([]any)
+	var keep []any
+	for _, h := range list {
+		if _, ok := set[h.(string)]; !ok {
+			keep = append(keep, h)
+		}
+	}
+	if len(keep) == 0 {
+		delete(c.tool, "hints_guessed")
+	} else {
+		c.tool["hints_guessed"] = keep
+	}
+}
+
+// Generate makes a manifest of every verb of the tree, merges the
+// overrides over it, and checks that the result loads.
+func Generate(tree []Command, opts Options) (*Result, error) {
+	ov, err := parseOverrides(opts.Overrides, opts.OverridesName)
+	if err != nil {
+		return nil, err
+	}
+	var root *Command
+	program := opts.Program
+	for i := range tree {
+		if len(tree[i].Path) == 0 {
+			if tree[i].Group {
+				root = &tree[i]
+			}
+			if program == "" {
+				program = tree[i].Program
+			}
+		}
+	}
+	res := &Result{}
+	cli, globals, output := cliOf(root, program, &res.Notes)
+	problems := ov.applyCLI(cli, globals)
+	if ps := globals.visible(); len(ps) > 0 {
+		cli["params"] = ps
+	}
+	taken := map[string]bool{}
+	for _, p := range globals.visible() {
+		taken[p.(map[string]any)["name"].(string)] = true
+	}
+	var cands []*candidate
+	for i := range tree {
+		if tree[i].Group {
+			if len(tree[i].Path) > 0 && len(tree[i].Params) > 0 {
+				res.Notes = append(res.Notes, fmt.Sprintf("%q: the group's own options are left out (a manifest puts no option between the words of a command)", strings.Join(tree[i].Path, " ")))
+			}
+			continue
+		}
+		cands = append(cands, candidateOf(&tree[i], program, output, taken))
+	}
+	if len(cands) == 0 {
+		return nil, errors.New("the tree has no verbs (only groups, or nothing)")
+	}
+	res.Notes = append(res.Notes, assignNames(cands)...)
+	problems = append(problems, ov.applyTools(cands)...)
+	if len(problems) > 0 {
+		return nil, &OverridesError{File: ov.name, Problems: problems}
+	}
+	tools := assemble(cands, res)
+	if len(tools) == 0 {
+		return nil, errors.New("every verb of the tree is left out: nothing to serve")
+	}
+	top := map[string]any{"version": 1, "cli": cli, "tools": tools}
+	mergeInto(top, ov.top)
+	res.Manifest = Encode(top)
+	m, err := annotations.Parse(res.Manifest, "")
+	if err != nil {
+		return nil, loadError(err, top, opts)
+	}
+	res.Loaded = m
+	return res, nil
+}
+
+// assemble lists the tools that are not left out, sorted by name, with
+// their params; the notes say what was left out, and which tools the
+// overrides made weaker than the CLI's classification.
+func assemble(cands []*candidate, res *Result) []any {
+	var tools []any
+	leftOut := map[string][]string{}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].name < cands[j].name })
+	for _, c := range cands {
+		if c.leftOut != "" {
+			leftOut[c.leftOut] = append(leftOut[c.leftOut], c.name)
+			continue
+		}
+		t := c.tool
+		t["name"] = c.name
+		if ps := c.params.visible(); len(ps) > 0 {
+			t["params"] = ps
+		} else {
+			delete(t, "params")
+		}
+		tools = append(tools, t)
+		res.Notes = append(res.Notes, c.notes...)
+		if c.floor != nil {
+			if w := weaker(hintsOf(t["annotations"]), *c.floor); len(w) > 0 {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: the overrides make %s weaker than the CLI's own classification", c.name, strings.Join(w, ", ")))
+			}
+		}
+	}
+	for _, why := range sortedKeys(leftOut) {
+		res.Notes = append(res.Notes, fmt.Sprintf("left out (%s): %s", why, strings.Join(leftOut[why], ", ")))
+	}
+	return tools
+}
+
+// cliOf makes the manifest's cli from the tree's root: the program, and
+// its global options — those that take a value become cli.params
+// (rendered before the verb, where such a CLI wants them); one choosing
+// the output format and offering json is set to json (cli.args) and every
+// tool's output is json; global flags (--verbose, --debug) are hidden
+// params an override can bring back.
+func cliOf(root *Command, program string, notes *[]string) (cli map[string]any, globals *params, output string) {
+	cli = map[string]any{}
+	globals = &params{hidden: map[string]bool{}}
+	if program != "" {
+		cli["command"] = program
+	}
+	if root == nil {
+		return cli, globals, ""
+	}
+	taken := map[string]bool{}
+	var hiddenFlags []string
+	for _, p := range root.Params {
+		if p.Kind != "option" {
+			*notes = append(*notes, fmt.Sprintf("the root's argument %s is left out (it would come before every verb)", p.Name))
+			continue
+		}
+		if f := formatOpt(p); f != "" && output == "" {
+			cli["args"] = []any{f, "json"}
+			output = annotations.OutputJSON
+			continue
+		}
+		mp := mapParam(p)
+		if mp.note != "" {
+			*notes = append(*notes, "global "+mp.note)
+		}
+		if mp.p == nil {
+			continue
+		}
+		name := uniqueParamName(mp.p["name"].(string), p, taken)
+		mp.p["name"] = name
+		globals.list = append(globals.list, mp.p)
+		if mp.hidden || mp.p["type"] == "boolean" {
+			globals.hidden[name] = true
+			if !mp.hidden {
+				hiddenFlags = append(hiddenFlags, mp.p["flag"].(string))
+			}
+		}
+	}
+	if len(hiddenFlags) > 0 {
+		*notes = append(*notes, fmt.Sprintf("global flags left out: %s (bring one back with {\"cli\": {\"params\": [{\"name\": …, \"hidden\": false}]}} in the overrides)", strings.Join(hiddenFlags, ", ")))
+	}
+	return cli, globals, output
+}
+
+// formatOpt is the option's flag when it chooses an output format and
+// offers json.
+func formatOpt(p Param) string {
+	for _, f := range formatNames {
+		if slices.Contains(p.Opts, f) && slices.Contains(p.Choices, "json") {
+			return f
+		}
+	}
+	return ""
+}
+
+// uniqueParamName is name, unless taken (by another param of the tool, or
+// a global one): then a name from one of the option's long names, then
+// name_2, name_3, …
+func uniqueParamName(name string, p Param, taken map[string]bool) string {
+	pick := name
+	if taken[pick] {
+		for _, o := range p.Opts {
+			if n := optName(o); n != "" && !taken[n] {
+				pick = n
+				break
+			}
+		}
+	}
+	for k := 2; taken[pick]; k++ {
+		pick = name + "_" + strconv.Itoa(k)
+	}
+	taken[pick] = true
+	return pick
+}
+
+// candidateOf maps one verb: its texts, hints, params and confirmation.
+// The one verb of a single-command CLI (an empty path) is named after the
+// program.
+func candidateOf(cmd *Command, program, output string, globalNames map[string]bool) *candidate {
+	c := &candidate{path: cmd.Path, params: &params{hidden: map[string]bool{}}}
+	if len(cmd.Path) == 0 {
+		c.path = []string{programName(program)}
+	}
+	verb := strings.Join(c.path, " ")
+	hints, guessed := hintsFor(cmd.Classification)
+	if cmd.Classification != nil {
+		f := classified(cmd.Classification)
+		c.floor = &f
+	}
+	taken := map[string]bool{}
+	for n := range globalNames {
+		taken[n] = true
+	}
+	var confirm string
+	positional := []map[string]any{}
+	for _, p := range cmd.Params {
+		mp := mapParam(p)
+		if mp.note != "" {
+			c.notes = append(c.notes, verb+": "+mp.note)
+		}
+		if mp.confirm != "" && confirm == "" {
+			confirm = mp.confirm
+			continue
+		}
+		if mp.p == nil {
+			continue
+		}
+		name := mp.p["name"].(string)
+		if unique := uniqueParamName(name, p, taken); unique != name {
+			mp.p["name"] = unique
+			c.notes = append(c.notes, fmt.Sprintf("%s: param %s is called %s (the name is taken, by a global param or another of its own)", verb, name, unique))
+		}
+		c.params.list = append(c.params.list, mp.p)
+		if mp.hidden {
+			c.params.hidden[mp.p["name"].(string)] = true
+		} else if mp.p["positional"] == true {
+			positional = append(positional, mp.p)
+		}
+	}
+	for i, p := range positional {
+		if p["type"] == "array" && i != len(positional)-1 {
+			c.fixed = "an argument taking any number of values comes before another: a manifest cannot say where one ends"
+			c.leftOut = "cannot be said in a manifest"
+		}
+	}
+	if confirm != "" {
+		if !hints.Destructive {
+			c.notes = append(c.notes, fmt.Sprintf("%s: destructive, because the CLI asks for its own %s: a person says yes (confirm.flag)", verb, confirm))
+		}
+		hints.ReadOnly, hints.Destructive, hints.Idempotent = false, true, false
+		// The CLI's own "yes" is its word that the verb needs a person's.
+		guessed = slices.DeleteFunc(slices.Clone(guessed), func(h string) bool { return h == hintDestructive })
+	}
+	switch {
+	case c.leftOut != "":
+	case cmd.Classification != nil && cmd.Classification.LiveWrite:
+		c.leftOut = "live_write: the CLI's own MCP never exposes it"
+	case cmd.Hidden:
+		c.leftOut = "hidden by the CLI"
+	case cmd.Deprecated:
+		c.leftOut = "deprecated by the CLI"
+	}
+	title, description := texts(cmd, verb)
+	c.tool = map[string]any{
+		"title":       title,
+		"description": description,
+		"command":     stringsAny(cmd.Path),
+		"annotations": hintsJSON(hints),
+	}
+	if len(guessed) > 0 {
+		c.tool["hints_guessed"] = stringsAny(guessed)
+	}
+	if confirm != "" {
+		c.tool["confirm"] = map[string]any{"flag": confirm}
+	}
+	if output != "" {
+		c.tool["output"] = output
+	}
+	return c
+}
+
+// texts are a verb's title and description: from its help where the tree
+// has it, else plain words that say which command it runs.
+func texts(cmd *Command, verb string) (title, description string) {
+	title = summary(cmd.ShortHelp)
+	if title == "" {
+		title = summary(cmd.Help)
+	}
+	description = cleanHelp(cmd.Help)
+	if description == "" {
+		description = cleanHelp(cmd.ShortHelp)
+	}
+	if title == "" {
+		title = verb
+	}
+	if description == "" {
+		description = fmt.Sprintf("Runs the CLI's `%s` command.", verb)
+	}
+	if cmd.Deprecated {
+		description = "Deprecated by the CLI. " + description
+	}
+	return title, description
+}
+
+// programName is the name a program goes by: its file's, without a
+// Windows extension; "cmd" when unknown.
+func programName(program string) string {
+	base := filepath.Base(strings.ReplaceAll(program, `\`, "/"))
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".exe"), ".py")
+	if base == "" || base == "." || base == "/" {
+		return "cmd"
+	}
+	return base
+}
+
+func stringsAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+var toolIndexRE = regexp.MustCompile(`^tools\[(\d+)\]`)
+
+// loadError is a generated manifest that does not load, said so that a
+// person can act on it: each problem names its tool, and a missing
+// cli.command says how to give one.
+func loadError(err error, top map[string]any, opts Options) error {
+	var le *annotations.Error
+	if !errors.As(err, &le) {
+		return err
+	}
+	tools, _ := top["tools"].([]any)
+	var lines []string
+	for _, p := range le.Problems {
+		s := p.String()
+		if m := toolIndexRE.FindStringSubmatch(p.Field); m != nil && p.Tool == "" {
+			if i, _ := strconv.Atoi(m[1]); i < len(tools) {
+				s = fmt.Sprintf("tool %q: %s", tools[i].(map[string]any)["name"], s)
+			}
+		}
+		if p.Field == "cli.command" {
+			s += ` — the tree does not name the program: pass it (click:/cobra: do), or put {"cli": {"command": "NAME"}} in the overrides`
+		}
+		lines = append(lines, s)
+	}
+	by := "the generated manifest"
+	if opts.Overrides != nil {
+		by += " (with " + nameOr(opts.OverridesName, "the overrides") + ")"
+	}
+	return fmt.Errorf("%s does not load:\n  %s", by, strings.Join(lines, "\n  "))
+}
+
+func nameOr(s, dflt string) string {
+	if s == "" {
+		return dflt
+	}
+	return s
+}
