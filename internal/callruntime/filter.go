@@ -107,7 +107,27 @@ type markerScratch struct {
 const maxMarker = 320
 
 func (f *pemRedactor) Write(p []byte) []byte {
-	return f.filter(append(f.pending, p...), false)
+	return f.filter(withPending(f.pending, p), false)
+}
+
+// withPending is what a filter looks at: the bytes it held back, then p —
+// p itself when nothing was held back, so that ordinary output is not
+// copied. A filter returns parts of it (the caller copies what it keeps
+// before its next read) and copies what it holds back.
+func withPending(pending, p []byte) []byte {
+	if len(pending) == 0 {
+		return p
+	}
+	return append(pending, p...)
+}
+
+// emit appends part to out, or is part itself when out is still empty: no
+// copy of what passes unchanged.
+func emit(out, part []byte) []byte {
+	if out == nil {
+		return part
+	}
+	return append(out, part...)
 }
 
 func (f *pemRedactor) Flush() []byte {
@@ -126,12 +146,10 @@ func (f *pemRedactor) filter(buf []byte, final bool) []byte {
 		if !f.inside {
 			if start < 0 {
 				if partial >= 0 {
-					out = append(out, buf[:partial]...)
 					f.pending = append([]byte(nil), buf[partial:]...)
-				} else {
-					out = append(out, buf...)
+					return emit(out, buf[:partial])
 				}
-				return out
+				return emit(out, buf)
 			}
 			out = append(out, buf[:start]...)
 			out = append(out, RedactedPrivateKey...)

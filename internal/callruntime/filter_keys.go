@@ -26,7 +26,7 @@ type ppkRedactor struct {
 	ends    int // line ends still to pass while inside; the last one is kept
 }
 
-func (f *ppkRedactor) Write(p []byte) []byte { return f.filter(append(f.pending, p...), false) }
+func (f *ppkRedactor) Write(p []byte) []byte { return f.filter(withPending(f.pending, p), false) }
 
 func (f *ppkRedactor) Flush() []byte {
 	buf := f.pending
@@ -56,7 +56,7 @@ func (f *ppkRedactor) filter(buf []byte, final bool) []byte {
 				f.pending = append([]byte(nil), buf[partial:]...)
 				buf = buf[:partial]
 			}
-			return append(out, buf...)
+			return emit(out, buf)
 		}
 		out = append(out, buf[:start]...)
 		out = append(out, RedactedPrivateKey...)
@@ -150,7 +150,7 @@ const (
 // quotes escaped) and in Python's repr ('d': '…').
 type jwkRedactor struct{ pending []byte }
 
-func (f *jwkRedactor) Write(p []byte) []byte { return f.filter(append(f.pending, p...), false) }
+func (f *jwkRedactor) Write(p []byte) []byte { return f.filter(withPending(f.pending, p), false) }
 
 func (f *jwkRedactor) Flush() []byte {
 	buf := f.pending
@@ -176,7 +176,7 @@ func (f *jwkRedactor) filter(buf []byte, final bool) []byte {
 		switch {
 		case partial:
 			f.pending = append([]byte(nil), buf[qs:]...)
-			return append(out, buf[pos:qs]...)
+			return emit(out, buf[pos:qs])
 		case vs >= 0:
 			out = append(out, buf[pos:vs]...)
 			out = append(out, RedactedPrivateKey...)
@@ -188,9 +188,9 @@ func (f *jwkRedactor) filter(buf []byte, final bool) []byte {
 	if !final && len(buf) > pos && buf[len(buf)-1] == '\\' {
 		// may begin an escaped quote
 		f.pending = []byte{'\\'}
-		return append(out, buf[pos:len(buf)-1]...)
+		return emit(out, buf[pos:len(buf)-1])
 	}
-	return append(out, buf[pos:]...)
+	return emit(out, buf[pos:])
 }
 
 // matchJWK reads a private member at buf[j] (its opening quote; escaped
