@@ -37,6 +37,10 @@ func TestE2E_QueuedRunsAreBounded(t *testing.T) {
 	assert.Equal(t, ReasonBusy, o["reason"])
 	assert.Equal(t, true, o["retryable"])
 	assert.Contains(t, fmt.Sprint(res["content"]), "3 calls of its tier (local change) are already running or waiting")
+	// A destructive call is refused busy before anyone is asked: a person
+	// must not say yes to a call that is then refused.
+	res = c.ok(t, "tools/call", `"name":"destroy","arguments":{}`)
+	assert.Equal(t, ReasonBusy, outcomeOf(res)["reason"], "%v", res)
 	// A place frees when a run ends: then a call is taken again.
 	c.ok(t, "tasks/cancel", fmt.Sprintf(`"taskId":%q`, ids[1]))
 	task := c.ok(t, "tools/call", `"name":"mutate_sleep","arguments":{"duration":"40s"},"task":{}`)["task"].(map[string]any)

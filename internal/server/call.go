@@ -95,6 +95,22 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 			return c.follow(ctx, r, obs, true)
 		}
 	}
+	// A place among the tier's runs, running or queued — taken before a
+	// person is asked, who must not say yes to a call then refused: beyond
+	// them the call is refused, not queued without bound. It is the run's
+	// from Start on; any other way out gives it back.
+	admitted := s.admitted[t.Tier()]
+	select {
+	case admitted <- struct{}{}:
+	default:
+		return c.busy(cap(admitted))
+	}
+	started := false
+	defer func() {
+		if !started {
+			<-admitted
+		}
+	}()
 	confirmed, ask, refusal := c.gate(ctx, args)
 	if ask != nil {
 		return ask
@@ -104,14 +120,6 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	inv, err := t.Render(args, confirmed)
 	if err != nil {
 		return c.invalid(err)
-	}
-	// A place among the tier's runs, running or queued: beyond them the
-	// call is refused, not queued without bound.
-	admitted := s.admitted[t.Tier()]
-	select {
-	case admitted <- struct{}{}:
-	default:
-		return c.busy(cap(admitted))
 	}
 	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings), Observer: obs}
 	r, joined := s.runs.Start(s.lifetime, spec, func(rctx context.Context, r *run) (res *mcp.CallToolResult, st runs.State) {
@@ -128,6 +136,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 		res = c.execute(rctx, r, inv.Argv, s.stdin(t, inv))
 		return res, stateOf(res)
 	})
+	started = true
 	if joined {
 		<-admitted // the run it joined holds a place already
 		s.cfg.Logger.Debug("call joined a run", "tool", t.Name, "run_id", r.ID)
