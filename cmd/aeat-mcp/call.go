@@ -251,17 +251,7 @@ func confirmNote(t *annotations.Tool) string {
 
 // shellQuote shows argv as a person could paste it into a POSIX shell
 // (aeat-mcp itself never uses a shell).
-func shellQuote(argv []string) string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,@%+") == "" {
-			out[i] = a
-		} else {
-			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(out, " ")
-}
+func shellQuote(argv []string) string { return annotations.ShellQuote(argv) }
 
 // findTool is the advertised tool called name, or a usage error that says
 // why not: hidden by a flag, or unknown (with the closest names).

@@ -66,17 +66,28 @@ func TestValidate(t *testing.T) {
 	assert.Contains(t, errOut, bad+": tools[0].timout: unknown key")
 	assert.Contains(t, errOut, bad+`: tool "a": annotations: readOnlyHint and destructiveHint are both true`)
 
-	t.Setenv("CADRUMO_STORAGE_ROOT", "")
-	t.Setenv("AEAT_CERT_SECRETS_JSON", "")
-	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", "/nonexistent/aeat", "validate")
+	// A manifest that requires a variable: every call refuses while it is
+	// unset, and validate says so.
+	req := filepath.Join(t.TempDir(), "req.json")
+	require.NoError(t, os.WriteFile(req, []byte(`{"version": 1, "cli": {"command": "aeat", "env": {"require": ["STORE_ROOT"]}},
+	  "tools": [{"name": "a", "title": "A", "description": "d", "command": ["a"], "stdin": {"env": "A_SECRET"},
+	   "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
+	  {"name": "b", "title": "B", "description": "d", "command": ["b"],
+	   "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}}]}`), 0o644))
+	t.Setenv("STORE_ROOT", "")
+	t.Setenv("A_SECRET", "")
+	code, out, _ = runCmd(t, "", "--manifest", req, "--cli", "/nonexistent/aeat", "validate")
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, out, `problem: the CLI does not resolve`)
-	assert.Contains(t, out, "problem: CADRUMO_STORAGE_ROOT is not set: all 19 tools refuse until it is")
-	assert.Contains(t, out, "problem: AEAT_CERT_SECRETS_JSON is not set: certificate_secret_set refuse")
-	assert.Contains(t, out, "19 tools (10 read, 4 mutate, 5 live); the manifest is valid, but this machine cannot serve it yet (3 problems above)")
+	assert.Contains(t, out, "problem: STORE_ROOT is not set: all 2 tools refuse until it is")
+	assert.Contains(t, out, "warning: A_SECRET is not set: a refuse until it is", "a variable only one tool reads on stdin: a warning")
+	assert.Contains(t, out, "2 tools (2 read, 0 mutate, 0 live); the manifest is valid, but this machine cannot serve it yet (2 problems above)")
 
-	t.Setenv("CADRUMO_STORAGE_ROOT", t.TempDir())
-	t.Setenv("AEAT_CERT_SECRETS_JSON", "{}")
+	t.Setenv("STORE_ROOT", t.TempDir())
+	code, out, _ = runCmd(t, "", "--manifest", req, "--cli", "/nonexistent/aeat", "validate")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, out, "(1 problem above)")
+
 	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", "/bin/true", "--tools", "ledger_*", "--tools", "nothing_*", "validate")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "warning: --tools patterns that select no tool: nothing_*")
@@ -106,7 +117,7 @@ func TestDoctor(t *testing.T) {
 	assert.Contains(t, out, `PROBLEM  CLI unavailable: "/nonexistent/aeat" is not an executable file`)
 	assert.Contains(t, out, "fix: install it")
 	assert.Contains(t, out, "messages in es (--lang es)")
-	assert.Contains(t, out, "1 problem(s)")
+	assert.Contains(t, out, "\n1 problem: fix it")
 }
 
 func mustAbs(t *testing.T, p string) string {

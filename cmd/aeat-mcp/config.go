@@ -5,21 +5,27 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
 type configOptions struct {
-	write bool
-	name  string
-	file  string
+	write       bool
+	name        string
+	file        string
+	withSecrets bool
 }
 
 func newConfigCmd(opts *options) *cobra.Command {
@@ -32,18 +38,24 @@ func newConfigCmd(opts *options) *cobra.Command {
 		Use:   "config HOST [--write]",
 		Short: "Print (or merge) a host's configuration for this server: " + strings.Join(names, ", "),
 		Long: `config prints the entry that makes a host start this server as it is run
-now: the absolute path of this binary, the flags given (the manifest's
-path made absolute), and the variables the manifest requires, from this
-shell. It says where the host keeps its configuration on macOS, Windows and
-Linux.
+now: the stable path of this binary (a Homebrew-style link, not the
+versioned folder an upgrade removes), the flags given (the manifest's path
+made absolute), and the variables from this shell that the CLI would get
+(the platform basics, cli.env.pass, cli.env.require, --pass-env) and a host
+does not pass by itself — never a secret unless --with-secrets. It says where the host keeps its configuration on
+macOS, Windows and Linux.
 
 --write merges the entry into that file (or --file): every other server and
-key is kept, the old file is backed up beside it, the new one replaces it
-atomically, a file that is not JSON is refused untouched, and writing the
-same entry twice changes nothing. For Claude Code it writes the user scope
-(~/.claude.json), which loads without an approval step.`,
+key is kept byte for byte (in VS Code's and Cursor's files, comments too),
+the old file is backed up beside it under a name of its own, the new one
+replaces it atomically (through a symlink, to where it leads), writers take
+turns, and writing the same entry twice changes nothing. It refuses,
+untouched, a file that is not JSON it can merge into (comments in a host
+that reads strict JSON, a key given twice) and a read-only file. For Claude
+Code it writes the user scope (~/.claude.json), which loads without an
+approval step.`,
 		Example: `  aeat-mcp --manifest ~/aeat/aeat.manifest.json --lang es config claude-desktop
-  aeat-mcp --manifest ~/aeat/aeat.manifest.json config claude-code --write
+  aeat-mcp --manifest ~/aeat/aeat.manifest.json --global profile=work config claude-code --write
   aeat-mcp --demo config vscode --file .vscode/mcp.json --write`,
 		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
 		ValidArgs: names,
@@ -54,6 +66,7 @@ same entry twice changes nothing. For Claude Code it writes the user scope
 	cmd.Flags().BoolVar(&co.write, "write", false, "merge the entry into the host's configuration file")
 	cmd.Flags().StringVar(&co.name, "name", "aeat", "the server's name in the host")
 	cmd.Flags().StringVar(&co.file, "file", "", "the configuration file to write (default: the host's, on this machine)")
+	cmd.Flags().BoolVar(&co.withSecrets, "with-secrets", false, "also copy the secrets among the variables (they are then stored in the host's file, in plain text)")
 	return cmd
 }
 
@@ -66,21 +79,15 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
+	entry := serverEntry{Command: stableExecutable(exe, os.Args[0], exec.LookPath), Args: flagsInUse(cmd)}
+	for _, g := range slices.Sorted(slices.Values(opts.envGlobals)) {
+		entry.Args = append(entry.Args, "--global", g)
 	}
-	entry := serverEntry{Command: exe, Args: flagsInUse(cmd), Env: map[string]string{}}
 	if h.stdioType {
 		entry.Type = "stdio"
 	}
-	var unset []string
-	for _, name := range in.manifest.CLI.Require {
-		if v, ok := lookupEnv(name); ok && v != "" {
-			entry.Env[name] = v
-		} else {
-			unset = append(unset, name)
-		}
-	}
+	env := entryEnv(runtime.GOOS, in.manifest, opts.passEnv, os.Environ, co.withSecrets)
+	entry.Env = env.copied
 	if opts.lang == "" {
 		// Hosts pass servers only a few variables (no LANG): keep this
 		// shell's language.
@@ -91,31 +98,202 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 	if len(entry.Env) == 0 {
 		entry.Env = nil
 	}
-	home, _ := os.UserHomeDir()
-	path := co.file
-	if path == "" {
-		path = h.path(runtime.GOOS, os.Getenv, home)
+	loc := location{path: co.file}
+	if loc.path == "" {
+		if loc, err = h.path(thisMachine(runtime.GOOS)); err != nil {
+			return &exitError{exitFailure, err}
+		}
 	}
 	w := cmd.OutOrStdout()
 	if co.write {
-		changed, backup, err := mergeServer(path, h.key, co.name, entry, time.Now())
+		res, err := merge{path: loc.path, key: h.key, name: co.name, entry: entry, jsonc: h.jsonc, now: time.Now()}.run()
 		if err != nil {
 			return &exitError{exitFailure, err}
 		}
+		file := loc.path
+		if res.target != loc.path {
+			file = fmt.Sprintf("%s (a link to %s, written there)", loc.path, res.target)
+		}
 		switch {
-		case !changed:
-			fmt.Fprintf(w, "%s already has this entry for %q: nothing changed.\n", path, co.name)
-		case backup != "":
-			fmt.Fprintf(w, "wrote %q into %s (the old file is %s).\n", co.name, path, backup)
+		case !res.changed:
+			fmt.Fprintf(w, "%s already has this entry for %q: nothing changed.\n", file, co.name)
+		case res.backup != "":
+			fmt.Fprintf(w, "wrote %q into %s (the old file is %s).\n", co.name, file, res.backup)
 		default:
-			fmt.Fprintf(w, "created %s with %q.\n", path, co.name)
+			fmt.Fprintf(w, "created %s with %q.\n", file, co.name)
+		}
+		if loc.why != "" {
+			fmt.Fprintf(w, "That file: %s.\n", loc.why)
 		}
 		fmt.Fprintln(w, h.note)
 	} else {
-		printSnippet(w, h, co.name, entry, path)
+		printSnippet(w, h, co.name, entry, loc)
 	}
-	secretsNote(w, in, unset)
+	env.explain(w, co.write)
 	return nil
+}
+
+// stableExecutable is the path a host should start: the binary's, except
+// when this binary was started through a symlink that leads into a
+// versioned folder (Homebrew's Cellar or Caskroom, any folder named like a
+// version): an upgrade removes that folder and keeps the link, so the link
+// is the path that lasts. invoked is how the binary was started (argv[0],
+// looked up on PATH when it is a bare name); exe is what the OS says it is
+// (resolved on Linux, maybe not on macOS).
+func stableExecutable(exe, invoked string, lookPath func(string) (string, error)) string {
+	resolved, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		resolved = exe
+	}
+	link := exe
+	if invoked != "" {
+		if !strings.ContainsAny(invoked, `/\`) {
+			if p, err := lookPath(invoked); err == nil {
+				invoked = p
+			}
+		}
+		if abs, err := filepath.Abs(invoked); err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil && real == resolved {
+				link = abs
+			}
+		}
+	}
+	if link != resolved && versioned(resolved) && !versioned(link) {
+		return link
+	}
+	return resolved
+}
+
+// versionedRE matches a folder named like a version ("1.2.3", "v0.4.0_1").
+var versionedRE = regexp.MustCompile(`^v?\d+(\.\d+)+([._+-][0-9A-Za-z.]+)*$`)
+
+// versioned says whether a path lies in a folder an upgrade replaces.
+func versioned(p string) bool {
+	for _, el := range strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' }) {
+		if el == "Cellar" || el == "Caskroom" || versionedRE.MatchString(el) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostEnv is the entry's env block: what it copies from this shell, and
+// what it could not or would not.
+type hostEnv struct {
+	copied map[string]string
+	// unset are the required variables this shell does not have.
+	unset []string
+	// secrets are the variables set here that the entry leaves out
+	// (--with-secrets copies them); stdin are the secrets tools read on
+	// stdin, set or not.
+	secrets, stdin []string
+	withSecrets    bool
+}
+
+// hostInherited are the variables a host gives a server by itself: the
+// MCP TypeScript SDK's DEFAULT_INHERITED_ENV_VARS (SDK 1.32.2), which
+// Claude Desktop, Claude Code, Cursor and VS Code build on. The host's own
+// values (a GUI app's PATH) are the ones the server gets.
+var hostInherited = map[string][]string{
+	"windows": {"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"},
+	"unix":    {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"},
+}
+
+// entryEnv copies from this shell every set variable the CLI would get
+// from the server — the platform basics, cli.env.require, cli.env.pass
+// (names and prefixes), --pass-env, found by the server's own rule
+// (server.BuildEnv) — that a host does not pass by itself: a moved
+// storage root, the XDG folders and the D-Bus address a Linux keychain
+// needs, the locale. A secret is copied only when asked: a tool's stdin
+// variable, or a name that says it is one. goos is the machine's OS (names
+// are compared without case on Windows).
+func entryEnv(goos string, m *annotations.Manifest, passEnv []string, environ func() []string, withSecrets bool) hostEnv {
+	he := hostEnv{copied: map[string]string{}, withSecrets: withSecrets}
+	key := func(n string) string {
+		if goos == "windows" {
+			return strings.ToUpper(n)
+		}
+		return n
+	}
+	inherited := map[string]bool{}
+	family := "unix"
+	if goos == "windows" {
+		family = "windows"
+	}
+	for _, n := range hostInherited[family] {
+		inherited[key(n)] = true
+	}
+	// Secrets by what the manifest says of them: a tool's stdin secret (a
+	// variable, or a keychain name the server's variable may stand in for)
+	// and cli.env.keychain's names.
+	stdin := map[string]bool{}
+	for _, t := range m.Tools {
+		if n := stdinSecret(t); n != "" && !stdin[n] {
+			stdin[n] = true
+			he.stdin = append(he.stdin, n+" ("+t.Name+")")
+		}
+	}
+	for _, k := range m.CLI.Keychain {
+		stdin[k.Name] = true
+	}
+	have := map[string]bool{}
+	for _, kv := range server.BuildEnv(goos, annotations.CLI{Pass: m.CLI.Pass, Require: m.CLI.Require, Keychain: m.CLI.Keychain}, passEnv, environ) {
+		k, v, _ := strings.Cut(kv, "=")
+		if inherited[key(k)] || v == "" {
+			continue
+		}
+		have[k] = true
+		if (stdin[k] || secretName(k)) && !withSecrets {
+			he.secrets = append(he.secrets, k)
+			continue
+		}
+		he.copied[k] = v
+	}
+	if withSecrets {
+		for _, kv := range environ() {
+			k, v, _ := strings.Cut(kv, "=")
+			if stdin[k] && v != "" {
+				he.copied[k] = v
+			}
+		}
+	}
+	for _, n := range m.CLI.Require {
+		if !have[n] {
+			he.unset = append(he.unset, n)
+		}
+	}
+	return he
+}
+
+// stdinSecret is the secret a tool reads on stdin, "" for none.
+func stdinSecret(t *annotations.Tool) string {
+	if t.Stdin == nil {
+		return ""
+	}
+	return t.Stdin.Secret()
+}
+
+// secretRE matches the names of variables that hold secrets by their
+// words: CADRUMO_SECRET_PASSPHRASE, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY.
+var secretRE = regexp.MustCompile(`(?i)(^|_)(SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|TOKEN|APIKEY|API_KEY|PRIVATE|CREDENTIALS?|PIN)(_|$)`)
+
+func secretName(name string) bool { return secretRE.MatchString(name) }
+
+// explain names what the entry could not carry, or left out.
+func (he hostEnv) explain(w io.Writer, written bool) {
+	block := "the entry's \"env\" block"
+	if !written {
+		block = "the \"env\" block above"
+	}
+	if len(he.unset) > 0 {
+		fmt.Fprintf(w, "\nnot set in this shell, so not in the entry: %s — add them to %s, or every call refuses.\n", strings.Join(he.unset, ", "), block)
+	}
+	if len(he.secrets) > 0 {
+		fmt.Fprintf(w, "secrets set in this shell and left out of the entry: %s — add them to %s yourself, or run config again with --with-secrets (the host's file then holds them in plain text).\n", strings.Join(he.secrets, ", "), block)
+	}
+	if len(he.stdin) > 0 && !he.withSecrets {
+		fmt.Fprintf(w, "secrets read on stdin, never written by aeat-mcp unless --with-secrets: %s — add them to %s yourself if you want those tools.\n", strings.Join(he.stdin, ", "), block)
+	}
 }
 
 // flagsInUse are the global flags given (on the command line or through
@@ -166,7 +344,7 @@ func absPath(p string) string {
 	return p
 }
 
-func printSnippet(w io.Writer, h *host, name string, entry serverEntry, path string) {
+func printSnippet(w io.Writer, h *host, name string, entry serverEntry, loc location) {
 	snippet := map[string]map[string]serverEntry{h.key: {name: entry}}
 	b, _ := json.MarshalIndent(snippet, "", "  ")
 	fmt.Fprintf(w, "%s: add this to its configuration file (aeat-mcp … config %s --write merges it for you):\n\n%s\n\n", h.title, h.name, b)
@@ -179,7 +357,11 @@ func printSnippet(w io.Writer, h *host, name string, entry serverEntry, path str
 	for _, goos := range []string{"darwin", "windows", "linux"} {
 		fmt.Fprintf(w, "  %-8s %s\n", map[string]string{"darwin": "macOS", "windows": "Windows", "linux": "Linux"}[goos]+":", h.where[goos])
 	}
-	fmt.Fprintf(w, "  this machine: %s\n\n%s\n", path, h.note)
+	fmt.Fprintf(w, "  this machine: %s\n", loc.path)
+	if loc.why != "" {
+		fmt.Fprintf(w, "  (%s)\n", loc.why)
+	}
+	fmt.Fprintf(w, "\n%s\n", h.note)
 }
 
 func envFlags(env map[string]string) []string {
@@ -193,21 +375,4 @@ func envFlags(env map[string]string) []string {
 		out = append(out, "-e", k+"="+env[k])
 	}
 	return out
-}
-
-// secretsNote names what the entry could not carry: required variables
-// unset in this shell, and the secrets tools read on stdin.
-func secretsNote(w io.Writer, in *inspected, unset []string) {
-	if len(unset) > 0 {
-		fmt.Fprintf(w, "\nnot set in this shell, so not in the entry: %s — add them to its \"env\" block, or every call refuses.\n", strings.Join(unset, ", "))
-	}
-	var secrets []string
-	for _, t := range in.manifest.Tools {
-		if t.Stdin != nil && t.Stdin.Env != "" {
-			secrets = append(secrets, t.Stdin.Env+" ("+t.Name+")")
-		}
-	}
-	if len(secrets) > 0 {
-		fmt.Fprintf(w, "secrets read on stdin, never written by aeat-mcp: %s — add them to the \"env\" block yourself if you want those tools.\n", strings.Join(secrets, ", "))
-	}
 }

@@ -31,9 +31,11 @@ func TestMergeServer(t *testing.T) {
 `
 	require.NoError(t, os.WriteFile(path, []byte(orig), 0o640))
 	entry := serverEntry{Type: "stdio", Command: "/opt/aeat-mcp", Args: []string{"--demo"}}
-	changed, backup, err := mergeServer(path, "mcpServers", "aeat", entry, now)
+	res, err := merge{path: path, key: "mcpServers", name: "aeat", entry: entry, now: now}.run()
 	require.NoError(t, err)
+	changed, backup := res.changed, res.backup
 	assert.True(t, changed)
+	assert.Equal(t, path, res.target)
 	assert.Equal(t, path+".aeat-mcp-backup-20261130T164000", backup)
 	saved, _ := os.ReadFile(backup)
 	assert.Equal(t, orig, string(saved), "the backup is the old file, byte for byte")
@@ -54,8 +56,9 @@ func TestMergeServer(t *testing.T) {
 
 	// The same entry again: nothing written, no new backup.
 	require.NoError(t, os.Remove(backup))
-	changed, backup, err = mergeServer(path, "mcpServers", "aeat", entry, now.Add(time.Minute))
+	res, err = merge{path: path, key: "mcpServers", name: "aeat", entry: entry, now: now.Add(time.Minute)}.run()
 	require.NoError(t, err)
+	changed, backup = res.changed, res.backup
 	assert.False(t, changed)
 	assert.Empty(t, backup)
 	again, _ := os.ReadFile(path)
@@ -65,9 +68,9 @@ func TestMergeServer(t *testing.T) {
 
 	// A changed entry replaces ours only.
 	entry.Args = []string{"--demo", "--lang", "es"}
-	changed, _, err = mergeServer(path, "mcpServers", "aeat", entry, now.Add(2*time.Minute))
+	res, err = merge{path: path, key: "mcpServers", name: "aeat", entry: entry, now: now.Add(2 * time.Minute)}.run()
 	require.NoError(t, err)
-	assert.True(t, changed)
+	assert.True(t, res.changed)
 }
 
 func TestMergeServer_RefusesWhatItCannotParse(t *testing.T) {
@@ -80,7 +83,7 @@ func TestMergeServer_RefusesWhatItCannotParse(t *testing.T) {
 	} {
 		path := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
-		_, _, err := mergeServer(path, "mcpServers", "aeat", serverEntry{Command: "/x"}, now)
+		_, err := merge{path: path, key: "mcpServers", name: "aeat", entry: serverEntry{Command: "/x"}, now: now}.run()
 		require.Error(t, err, name)
 		assert.Contains(t, err.Error(), "was not changed", name)
 		after, _ := os.ReadFile(path)

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/spf13/cobra"
 )
 
@@ -18,11 +18,15 @@ func newDoctorCmd(opts *options) *cobra.Command {
 		Long: `doctor is the first thing to run when a host shows the server
 "Connected" but its calls fail. It says how calls are supervised here (the
 mechanism in use and the fallbacks), whether a killed server takes its
-calls' process trees along, where the CLI resolves, which required
-variables are missing, the language messages use and why, the ceilings, and
-the host-facing limits worth knowing — each problem with its fix. It exits
-1 only when something is broken (the CLI, a variable, the runtime), 2 when
-the manifest does not load.`,
+calls' process trees along, where the CLI resolves, which variables and
+secrets are missing, what is broad in what the CLI is passed, and — for a
+manifest with cli.health — asks the CLI itself through the same path as a
+call: its version, and its answer (for aeat, whether its user is logged
+in) or the exact refusal the model would get. Then the language messages
+use and why, the ceilings, and the host-facing limits worth knowing — each
+problem with its fix. It exits 1 only when something is broken (the CLI, a
+variable every call needs, the CLI's own health check, the runtime; a
+secret only some tools read is a note), 2 when the manifest does not load.`,
 		Example: `  aeat-mcp --demo doctor
   aeat-mcp --manifest ~/aeat/aeat.manifest.json doctor`,
 		Args: cobra.NoArgs,
@@ -38,13 +42,20 @@ the manifest does not load.`,
 				report = &rep
 				defer r.Close()
 			}
-			return doctorReport(cmd.OutOrStdout(), opts, in, report, err)
+			cli := func(l doctorLines) {
+				store := keychain.OS()
+				doctorEnv(cmd.Context(), in, opts, store, l)
+				doctorProbe(cmd.Context(), in, r, store, l)
+			}
+			return doctorReport(cmd.OutOrStdout(), opts, in, report, err, cli)
 		},
 	}
 }
 
 // doctorReport prints the diagnosis; its error carries the exit code.
-func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime.Report, runtimeErr error) error {
+// cli reports what the CLI is given and what it says of itself
+// (doctor_cli.go); nil leaves it out.
+func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime.Report, runtimeErr error, cli func(doctorLines)) error {
 	broken := 0
 	ok := func(format string, a ...any) { fmt.Fprintf(w, "  ok       "+format+"\n", a...) }
 	note := func(format string, a ...any) { fmt.Fprintf(w, "  note     "+format+"\n", a...) }
@@ -68,6 +79,7 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 			}
 			note("%-14s %s%s", m.Mechanism, state, detail)
 		}
+		doctorHostJob(w, report)
 		switch {
 		case report.Uses(callruntime.Lifeline), report.Uses(callruntime.JobObject):
 			ok("a killed server (even SIGKILL) takes its calls' trees along")
@@ -86,11 +98,9 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 	} else {
 		ok("%q resolves to %s", in.manifest.CLI.Command, in.cfg.CLIPath)
 	}
-	for _, v := range in.MissingEnv {
-		problem("set it in the \"env\" block of this server in the host's MCP config, or in the environment aeat-mcp starts in", "%s is not set: the calls that need it refuse", v)
-	}
-	if len(in.manifest.CLI.Require) > 0 && len(in.MissingEnv) == 0 {
-		ok("required variables set: %s", strings.Join(in.manifest.CLI.Require, ", "))
+	reportQuarantine(findQuarantined(runtime.GOOS, [][2]string{{"aeat-mcp", selfPath()}, {"the CLI", in.cfg.CLIPath}}, xattr), problem)
+	if cli != nil {
+		cli(doctorLines{ok: ok, note: note, problem: problem})
 	}
 
 	fmt.Fprintf(w, "\nServing\n")
@@ -122,7 +132,11 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 		note("destructive tools ask the person through the host; a host that cannot ask (no elicitation) gets a refusal: run with --read-only there, or --confirm never if you accept the risk")
 	}
 	if broken > 0 {
-		fmt.Fprintf(w, "\n%d problem(s): fix them, then restart the server (hosts start it once).\n", broken)
+		them := "them"
+		if broken == 1 {
+			them = "it"
+		}
+		fmt.Fprintf(w, "\n%s: fix %s, then restart the server (hosts start it once).\n", plural(broken, "problem"), them)
 		return &exitError{exitFailure, nil}
 	}
 	fmt.Fprintf(w, "\nNothing to fix.\n")

@@ -8,10 +8,10 @@ package main
 
 import (
 	"errors"
-
 	"fmt"
-	"github.com/aeat-mcp/aeat-mcp/internal/demo"
 	"os"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/demo"
 )
 
 // Exit codes.
@@ -37,7 +37,13 @@ func (e *exitError) Error() string {
 }
 func (e *exitError) Unwrap() error { return e.err }
 
+// parentAtStart is the pid of the process that started this one, read
+// before anything else: a host that dies while the server starts re-parents
+// it, and a parent read later would be the new one (server.Config.Parent).
+var parentAtStart int
+
 func main() {
+	parentAtStart = os.Getppid()
 	if demo.IsDemoCLI(os.Args[1:]) {
 		demo.Run() // the built-in demo's fake CLI is this binary
 	}

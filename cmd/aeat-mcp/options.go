@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +51,10 @@ type options struct {
 	logLevel       string
 	logFormat      string
 	logFile        string
+	globals        []string
+	// envGlobals are the AEAT_MCP_GLOBAL_<NAME> values the manifest took
+	// ("name=value"), for config to write as --global.
+	envGlobals []string
 }
 
 func (o *options) register(fs *pflag.FlagSet) {
@@ -70,9 +75,10 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
 	fs.IntVar(&o.maxQueued, "max-queued", server.DefaultMaxQueued, "calls of one tier that may wait for a free slot; more are refused (busy) until some end")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
-	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see (repeatable)")
+	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see, by name (repeatable; no * or prefixes)")
 	fs.BoolVar(&o.readOnly, "read-only", false, "advertise and allow only read-only tools")
 	fs.StringArrayVar(&o.tools, "tools", nil, "advertise and allow only the tools matching this glob (repeatable; !GLOB excludes; AEAT_MCP_TOOLS takes a comma list)")
+	fs.StringArrayVar(&o.globals, "global", nil, "NAME=VALUE: the default of the manifest's shared param NAME (cli.params, e.g. profile), which a call may override (repeatable; env AEAT_MCP_GLOBAL_<NAME>)")
 	fs.StringVar(&o.confirm, "confirm", server.ConfirmAsk, "destructive tools: ask (the user, through the host; refuse if it cannot ask) or never")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&o.logFormat, "log-format", "text", "text or json")
@@ -114,6 +120,11 @@ func (o *options) check() error {
 	if o.confirm != server.ConfirmAsk && o.confirm != server.ConfirmNever {
 		problems = append(problems, fmt.Sprintf("--confirm %q: must be %q or %q", o.confirm, server.ConfirmAsk, server.ConfirmNever))
 	}
+	for _, n := range o.passEnv {
+		if err := server.CheckPassEnvName(n); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
 	if sel, err := annotations.ParseSelection(o.tools); err != nil {
 		problems = append(problems, "--tools: "+err.Error())
 	} else {
@@ -135,8 +146,8 @@ func envName(flag string) string {
 func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
 	var err error
 	fs.VisitAll(func(f *pflag.Flag) {
-		if err != nil || f.Changed || f.Name == "lang" {
-			return // --lang's environment is AEAT_MCP_LANG, read with the locale variables
+		if err != nil || f.Changed || f.Name == "lang" || f.Name == "global" {
+			return // --lang's environment is AEAT_MCP_LANG, read with the locale variables; --global's is one variable per name
 		}
 		v, ok := lookup(envName(f.Name))
 		if !ok || v == "" {
@@ -204,7 +215,76 @@ func (o *options) loadManifest() (*annotations.Manifest, error) {
 	if err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
+	if err := o.applyGlobals(m, os.Environ()); err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
 	return m, nil
+}
+
+// globalEnvPrefix starts the variables that are --global's twins:
+// AEAT_MCP_GLOBAL_PROFILE=work is --global profile=work.
+const globalEnvPrefix = "AEAT_MCP_GLOBAL_"
+
+// applyGlobals makes the --global values (and, for the names the command
+// line leaves alone, the AEAT_MCP_GLOBAL_<NAME> ones: the name matched
+// without regard to case, an empty value ignored) the defaults of the
+// manifest's shared params. Every bad name or value is named with where it
+// came from.
+func (o *options) applyGlobals(m *annotations.Manifest, environ []string) error {
+	type given struct {
+		texts  []string
+		source string
+	}
+	byName := map[string]*given{}
+	var order []string
+	add := func(name, text, source string) {
+		g := byName[name]
+		if g == nil {
+			g = &given{source: source}
+			byName[name] = g
+			order = append(order, name)
+		}
+		g.texts = append(g.texts, text)
+	}
+	var problems []string
+	for _, kv := range o.globals {
+		name, text, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			problems = append(problems, fmt.Sprintf("--global %q: give NAME=VALUE", kv))
+			continue
+		}
+		add(name, text, "--global "+kv)
+	}
+	fromFlags := len(order)
+	o.envGlobals = nil
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		suffix, ok := strings.CutPrefix(strings.ToUpper(k), globalEnvPrefix)
+		if !ok || v == "" {
+			continue
+		}
+		name := suffix
+		for _, p := range m.CLI.Params {
+			if strings.EqualFold(p.Name, suffix) {
+				name = p.Name
+			}
+		}
+		if slices.Contains(order[:fromFlags], name) {
+			continue // the command line wins
+		}
+		add(name, v, k+"="+v)
+		o.envGlobals = append(o.envGlobals, name+"="+v)
+	}
+	for _, name := range order {
+		g := byName[name]
+		if err := m.SetGlobal(name, g.texts); err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", g.source, err))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "\n"))
+	}
+	return nil
 }
 
 // selfDir is the directory of the running binary, where a bare cli.command
@@ -251,6 +331,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		ReadOnly:       o.readOnly,
 		Select:         o.selection,
 		Confirm:        o.confirm,
+		Parent:         parentAtStart,
 		Printer:        o.printer(),
 		Logger:         logger,
 		Version:        buildVersion(),
@@ -308,9 +389,22 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	if unmatched := o.selection.Unmatched(st.manifest.Tools); len(unmatched) > 0 {
 		logger.Warn("--tools patterns that select no tool of the manifest", "patterns", strings.Join(unmatched, ", "))
 	}
-	if missing := st.server.MissingEnv(); len(missing) > 0 {
-		logger.Warn("the CLI needs environment variables aeat-mcp was started without; calls that need them refuse until they are set",
-			"missing", strings.Join(missing, ", "))
+	// A variable every call needs is worth a warning; one only a tool
+	// reads on stdin (an optional secret) is not: that tool says so.
+	var required, optional []string
+	for _, v := range st.server.MissingEnv() {
+		if slices.Contains(st.manifest.CLI.Require, v) {
+			required = append(required, v)
+		} else {
+			optional = append(optional, v)
+		}
+	}
+	if len(required) > 0 {
+		logger.Warn("the CLI needs environment variables aeat-mcp was started without; every call refuses until they are set",
+			"missing", strings.Join(required, ", "))
+	}
+	if len(optional) > 0 {
+		logger.Info("variables some tools read on stdin are not set; those tools refuse until they are", "missing", strings.Join(optional, ", "))
 	}
 	return st, nil
 }

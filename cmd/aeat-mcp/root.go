@@ -34,6 +34,6 @@ Every flag has an environment twin, used when the flag is not given:
 		},
 	}
 	opts.register(root.PersistentFlags())
-	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newGenerateCmd(), newVersionCmd())
+	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newVersionCmd())
 	return root
 }

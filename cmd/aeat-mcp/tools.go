@@ -74,7 +74,7 @@ type toolJSON struct {
 	Output         string      `json:"output"`
 	Command        []string    `json:"command"`
 	ConfirmFlag    string      `json:"confirm_flag,omitempty"`
-	Stdin          string      `json:"stdin,omitempty"` // "env:NAME" or "param:NAME"
+	Stdin          string      `json:"stdin,omitempty"` // "env:NAME", "keychain:NAME" or "param:NAME"
 	Params         []paramJSON `json:"params"`
 }
 
@@ -121,8 +121,12 @@ func toolList(in *inspected) toolsJSON {
 			Hints:  hintsJSON{t.Hints.ReadOnly, t.Hints.Destructive, t.Hints.Idempotent, t.Hints.OpenWorld},
 			Output: t.Output, Command: t.Command, ConfirmFlag: t.Confirm.Flag, Params: []paramJSON{}}
 		if s := t.Stdin; s != nil {
-			tj.Stdin = "env:" + s.Env
-			if s.Param != "" {
+			switch {
+			case s.Env != "":
+				tj.Stdin = "env:" + s.Env
+			case s.Keychain != "":
+				tj.Stdin = "keychain:" + s.Keychain
+			default:
 				tj.Stdin = "param:" + s.Param
 			}
 		}
@@ -151,7 +155,12 @@ func (l toolsJSON) print(w io.Writer) {
 		var shared []string
 		for _, p := range l.Tools[0].Params {
 			if p.Shared {
-				shared = append(shared, p.Name+":"+p.Type)
+				w := p.Name + ":" + p.Type
+				if p.Default != nil {
+					// a default a call may override (--global, or the manifest's own)
+					w += "=" + defaultWord(p)
+				}
+				shared = append(shared, w)
 			}
 		}
 		if len(shared) > 0 {
@@ -217,6 +226,19 @@ func paramWords(ps []paramJSON) string {
 		return "-"
 	}
 	return strings.Join(words, " ")
+}
+
+// defaultWord is a param's default as a person reads it (masked when
+// sensitive).
+func defaultWord(p paramJSON) string {
+	if p.Sensitive {
+		return annotations.Mask
+	}
+	if s, ok := p.Default.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(p.Default)
+	return string(b)
 }
 
 func formatDuration(seconds float64) string {

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
+	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
 
@@ -16,10 +19,13 @@ func newValidateCmd(opts *options) *cobra.Command {
 		Short: "Check a manifest, and whether this machine can serve it",
 		Long: `validate loads the manifest and lists every problem at once, each naming
 the file, the tool and the field (exit 2). A manifest that loads is then
-checked against this machine: whether its CLI resolves, and whether the
-variables it requires (cli.env.require, a tool's stdin) are set — each
-problem with its fix (exit 1). Warnings (long tool names, --tools patterns
-that select nothing) do not fail it. Clean: one line, exit 0.`,
+checked against this machine: whether its CLI resolves, and whether what
+every call needs is there — cli.env.require, a cli.env.keychain secret that
+is not optional (in the server's environment or the OS keychain) — each
+problem with its fix (exit 1). Warnings do not fail it: long tool names,
+--tools patterns that select nothing, broad cli.env.pass or --pass-env
+entries, and a variable or secret only some tools read (those tools refuse
+until it is set). Clean: one line, exit 0.`,
 		Example: `  aeat-mcp validate --manifest examples/aeat.manifest.json
   AEAT_MCP_MANIFEST=~/aeat/aeat.manifest.json aeat-mcp validate`,
 		Args: cobra.NoArgs,
@@ -48,18 +54,31 @@ func validateReport(in *inspected, opts *options, w io.Writer) error {
 	if in.cfg.CLIError != nil {
 		problems = append(problems, fmt.Sprintf("the CLI does not resolve: %v\n  fix: install it, put it next to aeat-mcp or on PATH, or pass --cli /path/to/%s", in.cfg.CLIError, filepath.Base(in.manifest.CLI.Command)))
 	}
-	for _, v := range in.MissingEnv {
-		var tools []string
-		for _, t := range in.manifest.Tools {
-			for _, m := range in.MissingEnvOf[t.Name] {
-				if m == v {
-					tools = append(tools, t.Name)
-				}
-			}
-		}
-		problems = append(problems, fmt.Sprintf("%s is not set: %s refuse until it is\n  fix: set it in the \"env\" block of this server in the host's MCP config (aeat-mcp config HOST prints it), or in the environment aeat-mcp starts in",
-			v, countTools(tools, len(in.manifest.Tools))))
+	required := map[string]bool{}
+	for _, n := range in.manifest.CLI.Require {
+		required[n] = true
 	}
+	for _, v := range in.MissingEnv {
+		tools := countTools(toolsMissing(in, v), len(in.manifest.Tools))
+		if required[v] {
+			problems = append(problems, fmt.Sprintf("%s is not set: %s refuse until it is\n  fix: set it in the \"env\" block of this server in the host's MCP config (aeat-mcp config HOST prints it), or in the environment aeat-mcp starts in",
+				v, tools))
+			continue
+		}
+		// Only the tools that read it on stdin need it: they refuse, the
+		// rest serve.
+		warnings = append(warnings, fmt.Sprintf("%s is not set: %s refuse until it is (set it in the host's \"env\" block when they are wanted)", v, tools))
+	}
+	for _, st := range server.Secrets(context.Background(), server.HostOS(), in.manifest, keychain.OS()) {
+		switch {
+		case st.From != "":
+		case st.Required && len(st.Tools) == 0:
+			problems = append(problems, fmt.Sprintf("%s: every call refuses\n  fix: run `%s` in a terminal, or set it in the host's \"env\" block", st, server.SecretSetCommand(st.Name)))
+		case st.Required:
+			warnings = append(warnings, fmt.Sprintf("%s: %s refuse until it is stored (`%s`)", st, strings.Join(st.Tools, ", "), server.SecretSetCommand(st.Name)))
+		}
+	}
+	warnings = append(warnings, server.PassWarnings(server.HostOS(), in.manifest.CLI.Pass, opts.passEnv)...)
 	for _, wn := range warnings {
 		fmt.Fprintln(w, "warning:", wn)
 	}
@@ -73,7 +92,7 @@ func validateReport(in *inspected, opts *options, w io.Writer) error {
 		summary += fmt.Sprintf(", %d hidden by --read-only/--tools", len(in.Hidden))
 	}
 	if len(problems) > 0 {
-		fmt.Fprintf(w, "%s; the manifest is valid, but this machine cannot serve it yet (%d problems above)\n", summary, len(problems))
+		fmt.Fprintf(w, "%s; the manifest is valid, but this machine cannot serve it yet (%s above)\n", summary, plural(len(problems), "problem"))
 		return &exitError{exitFailure, nil}
 	}
 	fmt.Fprintf(w, "ok: %s; the CLI resolves to %s\n", summary, in.cfg.CLIPath)
@@ -85,4 +104,12 @@ func countTools(names []string, of int) string {
 		return fmt.Sprintf("all %d tools", of)
 	}
 	return strings.Join(names, ", ")
+}
+
+// plural is "1 problem", "2 problems".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

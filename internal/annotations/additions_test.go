@@ -71,11 +71,11 @@ func TestAdditions_Load(t *testing.T) {
 	assert.True(t, rm.Params[0].Global && rm.Params[0].Shared)
 	assert.Equal(t, "lang", m.Tools[1].Params[1].Name)
 	// Exit codes: the tool's entry wins, the cli's others stay.
-	assert.Equal(t, annotations.ExitCode{Meaning: "problems_found", OK: true}, rm.ExitCodes[2])
+	assert.Equal(t, annotations.ExitCode{Meaning: "problems_found", OK: annotations.OKAlways}, rm.ExitCodes[2])
 	assert.Equal(t, annotations.ExitCode{Meaning: "auth", Hint: "log in again"}, rm.ExitCodes[3])
 	assert.True(t, rm.ExitCodes[7].Retryable)
-	assert.Equal(t, "json", rm.ErrorOutput)
-	assert.Equal(t, "text", m.Tools[1].ErrorOutput)
+	assert.Equal(t, annotations.DefaultErrorPointers, rm.ErrorOutput)
+	assert.Equal(t, annotations.ErrorOutput{Format: "text"}, m.Tools[1].ErrorOutput)
 	assert.Equal(t, "none", rm.Progress)
 	assert.Equal(t, "stdout", m.Tools[1].Progress, "text output: progress from stdout by default")
 	assert.Equal(t, &annotations.StdinSource{Env: "AEAT_SECRETS_JSON"}, m.Tools[1].Stdin)
@@ -183,11 +183,11 @@ func TestAdditions_Errors(t *testing.T) {
 		{"ok and retryable", string(manifestWith(tool("a", `"exit_codes": {"2": {"meaning": "x", "ok": true, "retryable": true}}`))),
 			[]string{`m.json: tool "a": exit_codes.2: a successful exit (ok) is not retryable`}},
 		{"error output", cliWith(`"error_output": "xml"`),
-			[]string{`m.json: cli.error_output: is "xml"; must be "text" or "json"`}},
+			[]string{`m.json: cli.error_output: is "xml"; must be "text", "json" or an object of JSON Pointers ({"format": "json", "code": "/error/code", …})`}},
 		{"progress", string(manifestWith(tool("a", `"progress": "both"`))),
 			[]string{`m.json: tool "a": progress: is "both"; must be "stdout", "stderr" or "none"`}},
 		{"stdin both", string(manifestWith(tool("a", `"stdin": {"env": "X", "param": "p"}`))),
-			[]string{`m.json: tool "a": stdin: give exactly one of env (a server variable the model never sees) and param`}},
+			[]string{`m.json: tool "a": stdin: give exactly one of env (a server variable the model never sees), keychain (a secret stored with aeat-mcp secret set) and param`}},
 		{"stdin bad env", string(manifestWith(tool("a", `"stdin": {"env": "X-Y"}`))),
 			[]string{`m.json: tool "a": stdin.env: "X-Y" is not a variable name`}},
 		{"stdin unknown param", string(manifestWith(tool("a", `"stdin": {"param": "p"}`))),

@@ -1,44 +1,16 @@
 package annotations_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/aeatfacts"
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// cliCommand is one verb of the real aeat CLI as ../shared/aeat-cli/
-// commands.json records it (taken from its own Click command objects).
-type cliCommand struct {
-	Path           []string `json:"path"`
-	Params         []cliParam
-	Classification struct {
-		ReadOnly    bool `json:"read_only"`
-		Destructive bool `json:"destructive"`
-		OpenWorld   bool `json:"open_world"`
-	} `json:"classification"`
-}
-
-type cliParam struct {
-	Name      string   `json:"name"`
-	Kind      string   `json:"kind"` // option or argument
-	Opts      []string `json:"opts"`
-	Secondary []string `json:"secondary"`
-	Type      string   `json:"type"`
-	Choices   []string `json:"choices"`
-	Min       *float64 `json:"min"`
-	Max       *float64 `json:"max"`
-	Required  bool     `json:"required"`
-	Multiple  bool     `json:"multiple"`
-	IsFlag    bool     `json:"is_flag"`
-}
 
 // rootOptions are the real CLI's global options: they sit on the root
 // command, which commands.json does not list, so they are taken from the
@@ -48,25 +20,14 @@ var rootOptions = map[string][]string{
 	"--quiet": nil, "--verbose": nil, "--debug": nil,
 }
 
-// commandsJSON finds the real CLI's command tree: $AEAT_CLI_COMMANDS, else
-// the shared folder beside the repository.
+type cliCommand = aeatfacts.Command
+type cliParam = aeatfacts.Param
+
+// commandsJSON is the real CLI's command tree (testdata/aeat-cli).
 func commandsJSON(t *testing.T) map[string]*cliCommand {
-	path := os.Getenv("AEAT_CLI_COMMANDS")
-	if path == "" {
-		path = filepath.Join("..", "..", "..", "shared", "aeat-cli", "commands.json")
-	}
-	raw, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		t.Skipf("the real aeat's command tree is not here (%s): set AEAT_CLI_COMMANDS to its commands.json to check the example against it", path)
-	}
+	cmds, err := aeatfacts.Commands()
 	require.NoError(t, err)
-	var cmds []*cliCommand
-	require.NoError(t, json.Unmarshal(raw, &cmds))
-	out := map[string]*cliCommand{}
-	for _, c := range cmds {
-		out[strings.Join(c.Path, " ")] = c
-	}
-	return out
+	return cmds
 }
 
 // TestExampleMatchesRealCLI checks examples/aeat.manifest.json against the
@@ -77,6 +38,8 @@ func commandsJSON(t *testing.T) map[string]*cliCommand {
 // classification is coarse, never less destructive or less open-world).
 func TestExampleMatchesRealCLI(t *testing.T) {
 	cmds := commandsJSON(t)
+	facts, err := aeatfacts.Load()
+	require.NoError(t, err)
 	m, err := annotations.Load("../../examples/aeat.manifest.json")
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, len(m.Tools), 15)
@@ -153,7 +116,11 @@ func TestExampleMatchesRealCLI(t *testing.T) {
 			}
 			c := cmd.Classification
 			assert.False(t, c.Destructive && !tl.Hints.Destructive, "aeat classifies %s as destructive", cmd.Path)
-			assert.False(t, c.OpenWorld && !tl.Hints.OpenWorld, "aeat classifies %s as open-world (live)", cmd.Path)
+			// The family-level classification marks every "app live" verb
+			// open-world; facts.json's network entries, read from the code,
+			// say which of them really reach the AEAT (TestExampleMatchesFacts).
+			assert.False(t, c.OpenWorld && !tl.Hints.OpenWorld && facts.NetworkOf(strings.Join(path, " ")) != "false",
+				"aeat classifies %s as open-world (live), and facts.json does not say it is local", cmd.Path)
 		})
 	}
 	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {

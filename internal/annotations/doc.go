@@ -15,7 +15,10 @@
 // param on the command line, requires naming nothing). Each [Problem] names
 // the file, the tool and the field; a JSON syntax error gives line and
 // column. Names longer than [NameBudget] only warn. The parser lives in
-// parse.go and parse_param.go.
+// parse.go and parse_param.go; the keys of DESIGN.md §3.2 — what the real
+// CLI means: [ErrorOutput] pointers into its error document, [ErrorCode]
+// entries keyed on its codes, [OKWithStdout], [KeychainVar] and a stdin
+// keychain secret, [Health] — in meaning.go.
 //
 // # One home per param type
 //
@@ -44,7 +47,8 @@
 //
 // [Tool.Tier] derives the timeout tier from the hints: open-world is LIVE,
 // read-only is READ, anything else MUTATE; a tool's own timeout replaces
-// its tier's ceiling ([Tool.Ceiling]). [Selection] is --tools.
+// its tier's ceiling ([Tool.Ceiling]). [Selection] is --tools. [Manifest.SetGlobal] makes a
+// value the default of a shared param in every tool (--global), checked once.
 //
 // [Manifest.ResolveCommand] finds the CLI: absolute, relative to the
 // manifest, or a bare name next to the running binary and then on PATH. It

@@ -147,6 +147,23 @@ var schemaCases = []struct {
 	{"no tools", `{"version": 1, "cli": {"command": "a"}, "tools": []}`, false},
 	{"empty command", `{"version": 1, "cli": {"command": ""}, "tools": [` + tool("a") + `]}`, false},
 	{"bad env name", `{"version": 1, "cli": {"command": "a", "env": {"pass": ["A-B"]}}, "tools": [` + tool("a") + `]}`, false},
+	// DESIGN.md §3.2.
+	{"keychain", `{"version": 1, "cli": {"command": "a", "env": {"keychain": ["K", {"name": "L", "optional": true}]}}, "tools": [` + tool("a") + `]}`, true},
+	{"keychain bad name", `{"version": 1, "cli": {"command": "a", "env": {"keychain": ["K-1"]}}, "tools": [` + tool("a") + `]}`, false},
+	{"keychain unknown key", `{"version": 1, "cli": {"command": "a", "env": {"keychain": [{"name": "K", "opt": true}]}}, "tools": [` + tool("a") + `]}`, false},
+	{"health words", `{"version": 1, "cli": {"command": "a", "health": ["config", "auth", "status"]}, "tools": [` + tool("a") + `]}`, true},
+	{"health object", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "version": ["--version"]}}, "tools": [` + tool("a") + `]}`, true},
+	{"health empty", `{"version": 1, "cli": {"command": "a", "health": []}, "tools": [` + tool("a") + `]}`, false},
+	{"ok with_stdout", string(manifestWith(tool("a", `"exit_codes": {"2": {"meaning": "x", "ok": "with_stdout"}}`))), true},
+	{"ok maybe", string(manifestWith(tool("a", `"exit_codes": {"2": {"meaning": "x", "ok": "maybe"}}`))), false},
+	{"error output pointers", `{"version": 1, "cli": {"command": "a", "error_output": {"format": "json", "code": "/e/code", "suggestion": "/e/a~1b"}}, "tools": [` + tool("a") + `]}`, true},
+	{"error output bad pointer", `{"version": 1, "cli": {"command": "a", "error_output": {"code": "e/code"}}, "tools": [` + tool("a") + `]}`, false},
+	{"error output text object", `{"version": 1, "cli": {"command": "a", "error_output": {"format": "text"}}, "tools": [` + tool("a") + `]}`, false},
+	{"error codes", `{"version": 1, "cli": {"command": "a", "error_codes": {"X": {"meaning": "x", "match": {"/e/r": ["a", null]}}, "Y": [{"meaning": "y", "retryable": true}]}}, "tools": [` + tool("a") + `]}`, true},
+	{"error code without meaning", `{"version": 1, "cli": {"command": "a", "error_codes": {"X": {"hint": "h"}}}, "tools": [` + tool("a") + `]}`, false},
+	{"error code match object", `{"version": 1, "cli": {"command": "a", "error_codes": {"X": {"meaning": "x", "match": {"/e": {"a": 1}}}}}, "tools": [` + tool("a") + `]}`, false},
+	{"stdin keychain json_key", string(manifestWith(tool("a", `"stdin": {"keychain": "K", "json_key": "secret"}`))), true},
+	{"stdin env and keychain", string(manifestWith(tool("a", `"stdin": {"env": "E", "keychain": "K"}`))), false},
 }
 
 // FuzzLoad: no input makes the loader panic, and whatever it accepts is

@@ -1,6 +1,8 @@
 package annotations
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,6 +48,9 @@ type CLI struct {
 	Require []string
 	// Set are variables the CLI always gets.
 	Set map[string]string
+	// Keychain are variables loaded at call time from the OS keychain
+	// (cli.env.keychain), unless the server's environment has them.
+	Keychain []KeychainVar
 	// Cwd is "" (the server's working directory), a directory (relative to
 	// the manifest), or [ScratchDir].
 	Cwd string
@@ -54,9 +59,13 @@ type CLI struct {
 	Params []Param
 	// ExitCodes say what the CLI's non-zero exits mean.
 	ExitCodes map[int]ExitCode
-	// ErrorOutput is how the CLI reports a failure on stderr: [OutputText]
-	// or [OutputJSON] (its last JSON object is the error).
-	ErrorOutput string
+	// ErrorCodes say what the CLI's error codes mean (they win over the
+	// exit code's entry).
+	ErrorCodes map[string][]ErrorCode
+	// ErrorOutput is how the CLI reports a failure on stderr.
+	ErrorOutput ErrorOutput
+	// Health, if set, is how doctor asks the CLI about itself.
+	Health *Health
 }
 
 // ExitCode is what one exit code of the CLI means (cli.exit_codes).
@@ -68,8 +77,9 @@ type ExitCode struct {
 	Retryable bool
 	// Hint tells the model (or a person) what to do about it.
 	Hint string
-	// OK makes the exit a success (a check that exits 2 on findings).
-	OK bool
+	// OK says when the exit is a success after all (a check that exits 2
+	// on findings): never, always, or when stdout holds the result.
+	OK OKWhen
 }
 
 // ReservedPrefix starts the names of aeat-mcp's built-in tools; no manifest
@@ -101,9 +111,10 @@ type Tool struct {
 	Stdin *StdinSource
 	// ExitCodes are the CLI's, with the tool's own entries on top.
 	ExitCodes map[int]ExitCode
-	// ErrorOutput is [OutputText] or [OutputJSON] (the tool's, else the
-	// cli's).
-	ErrorOutput string
+	// ErrorCodes are the CLI's, with the tool's own codes on top.
+	ErrorCodes map[string][]ErrorCode
+	// ErrorOutput is the tool's, else the cli's.
+	ErrorOutput ErrorOutput
 	// Confirm refines the confirmation of a destructive tool.
 	Confirm Confirm
 	// Progress is the stream whose lines become progress messages:
@@ -119,11 +130,39 @@ type Tool struct {
 }
 
 // StdinSource is where a tool's stdin comes from: exactly one of Env (the
-// server's variable, a secret the model never sees) and Param (the value
-// of a string param, then not on the command line).
+// server's variable, a secret the model never sees), Keychain (the OS
+// keychain's secret of that name, or the server's variable of that name)
+// and Param (the value of a string param, then not on the command line).
 type StdinSource struct {
-	Env   string
-	Param string
+	Env      string
+	Keychain string
+	Param    string
+	// JSONKey, if set, wraps the value as the JSON object {JSONKey: value}
+	// (what a CLI's --secrets-stdin reads), so the secret is stored as it
+	// is and never as hand-written JSON.
+	JSONKey string
+}
+
+// Bytes is what the CLI reads for value: the value itself, or the JSON
+// object {JSONKey: value} (escaped as JSON, "<" and "&" kept as they are).
+func (s *StdinSource) Bytes(value string) []byte {
+	if s.JSONKey == "" {
+		return []byte(value)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(map[string]string{s.JSONKey: value}) // a map of strings always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// Secret is the name of the secret a tool's stdin carries (Env or
+// Keychain); "" for a param.
+func (s *StdinSource) Secret() string {
+	if s.Env != "" {
+		return s.Env
+	}
+	return s.Keychain
 }
 
 // Confirm is how a destructive tool's confirmation reaches the CLI.
@@ -203,6 +242,21 @@ var (
 // ExitCode returns what the CLI's exit code means for this tool.
 func (t *Tool) ExitCode(code int) (ExitCode, bool) {
 	ec, ok := t.ExitCodes[code]
+	return ec, ok
+}
+
+// FailedExitCode is what an exit code means for a call that failed with
+// it: the tool's own entry, unless that entry makes the exit a success
+// (ok) — an "ok": "with_stdout" exit without a result is the CLI refusing,
+// and the cli's entry for the code says what that means.
+func (t *Tool) FailedExitCode(code int) (ExitCode, bool) {
+	ec, ok := t.ExitCodes[code]
+	if ok && ec.OK != OKNever {
+		ec, ok = t.cli.ExitCodes[code]
+		if ok && ec.OK != OKNever {
+			return ExitCode{}, false
+		}
+	}
 	return ec, ok
 }
 

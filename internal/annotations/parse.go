@@ -147,8 +147,8 @@ var (
 )
 
 func (p *parser) cli(raw json.RawMessage) CLI {
-	c := CLI{ErrorOutput: OutputText}
-	obj := p.object(raw, "cli", "command", "args", "env", "cwd", "params", "exit_codes", "error_output")
+	c := CLI{ErrorOutput: ErrorOutput{Format: OutputText}}
+	obj := p.object(raw, "cli", "command", "args", "env", "cwd", "params", "exit_codes", "error_codes", "error_output", "health")
 	if obj == nil {
 		return c
 	}
@@ -173,18 +173,21 @@ func (p *parser) cli(raw json.RawMessage) CLI {
 	p.decode(obj, "cli", "params", &rawParams, "a list of parameters")
 	c.Params = p.params(rawParams, "cli.params", paramPlace{shared: true})
 	c.ExitCodes = p.exitCodes(obj, "cli")
-	c.ErrorOutput = p.errorOutput(obj, "cli", OutputText)
+	c.ErrorCodes = p.errorCodes(obj, "cli")
+	c.ErrorOutput = p.errorOutput(obj, "cli", ErrorOutput{Format: OutputText})
+	c.Health = p.health(obj)
 	return c
 }
 
 func (p *parser) env(raw json.RawMessage, c *CLI) {
-	env := p.object(raw, "cli.env", "pass", "set", "require")
+	env := p.object(raw, "cli.env", "pass", "set", "require", "keychain")
 	if env == nil {
 		return
 	}
 	p.decode(env, "cli.env", "pass", &c.Pass, "a list of variable names")
 	p.decode(env, "cli.env", "require", &c.Require, "a list of variable names")
 	p.decode(env, "cli.env", "set", &c.Set, "an object of strings")
+	p.keychain(env, c)
 	for i, name := range c.Pass {
 		if !envPassRE.MatchString(name) {
 			p.fail(fmt.Sprintf("cli.env.pass[%d]", i), "%q is not a variable name, or a prefix ending in * (\"CADRUMO_*\")", name)
@@ -232,8 +235,8 @@ func (p *parser) exitCodes(obj map[string]json.RawMessage, field string) map[int
 		}
 		p.decode(e, f, "retryable", &ec.Retryable, "true or false")
 		p.decode(e, f, "hint", &ec.Hint, "a string")
-		p.decode(e, f, "ok", &ec.OK, "true or false")
-		if ec.OK && ec.Retryable {
+		ec.OK = p.okWhen(e, f)
+		if ec.OK != OKNever && ec.Retryable {
 			p.fail(f, "a successful exit (ok) is not retryable")
 		}
 		out[int(code)] = ec
@@ -241,12 +244,25 @@ func (p *parser) exitCodes(obj map[string]json.RawMessage, field string) map[int
 	return out
 }
 
-func (p *parser) errorOutput(obj map[string]json.RawMessage, field, dflt string) string {
-	out := dflt
-	if p.decode(obj, field, "error_output", &out, "a string") && out != OutputText && out != OutputJSON {
-		p.fail(join(field, "error_output"), "is %q; must be %q or %q", out, OutputText, OutputJSON)
+// okWhen reads an exit code's ok: true, false or "with_stdout".
+func (p *parser) okWhen(e map[string]json.RawMessage, f string) OKWhen {
+	raw, ok := e["ok"]
+	if !ok {
+		return OKNever
 	}
-	return out
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		if b {
+			return OKAlways
+		}
+		return OKNever
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil && s == string(OKWithStdout) {
+		return OKWithStdout
+	}
+	p.fail(f+".ok", "must be true, false or %q (a success only when stdout holds the result)", OKWithStdout)
+	return OKNever
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -259,7 +275,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 var toolKeys = []string{"name", "title", "description", "command", "annotations", "params", "output",
-	"timeout", "stdin", "exit_codes", "error_output", "confirm", "progress", "hints_guessed"}
+	"timeout", "stdin", "exit_codes", "error_codes", "error_output", "confirm", "progress", "hints_guessed"}
 
 func (p *parser) toolAt(raw json.RawMessage, i int, cli *CLI) *Tool {
 	field := fmt.Sprintf("tools[%d]", i)
@@ -365,6 +381,13 @@ func (p *parser) toolRun(obj map[string]json.RawMessage, t *Tool) {
 	for code, ec := range p.exitCodes(obj, "") {
 		t.ExitCodes[code] = ec // the tool's own entry wins
 	}
+	t.ErrorCodes = map[string][]ErrorCode{}
+	for code, ecs := range t.cli.ErrorCodes {
+		t.ErrorCodes[code] = ecs
+	}
+	for code, ecs := range p.errorCodes(obj, "") {
+		t.ErrorCodes[code] = ecs // the tool's own entries win
+	}
 	t.ErrorOutput = p.errorOutput(obj, "", t.cli.ErrorOutput)
 	t.Progress = StreamStdout
 	if t.Output == OutputJSON {
@@ -381,19 +404,32 @@ func (p *parser) stdin(obj map[string]json.RawMessage) *StdinSource {
 	if !ok {
 		return nil
 	}
-	o := p.object(raw, "stdin", "env", "param")
+	o := p.object(raw, "stdin", "env", "keychain", "param", "json_key")
 	if o == nil {
 		return nil
 	}
 	s := &StdinSource{}
 	hasEnv := p.decode(o, "stdin", "env", &s.Env, "a variable name")
+	hasKeychain := p.decode(o, "stdin", "keychain", &s.Keychain, "a variable name")
 	hasParam := p.decode(o, "stdin", "param", &s.Param, "a parameter name")
-	switch {
-	case hasEnv == hasParam:
-		p.fail("stdin", "give exactly one of env (a server variable the model never sees) and param")
+	n := 0
+	for _, has := range []bool{hasEnv, hasKeychain, hasParam} {
+		if has {
+			n++
+		}
+	}
+	if n != 1 {
+		p.fail("stdin", "give exactly one of env (a server variable the model never sees), keychain (a secret stored with aeat-mcp secret set) and param")
 		return nil
+	}
+	switch {
 	case hasEnv && !envNameRE.MatchString(s.Env):
 		p.fail("stdin.env", "%q is not a variable name", s.Env)
+	case hasKeychain && !envNameRE.MatchString(s.Keychain):
+		p.fail("stdin.keychain", "%q is not a variable name", s.Keychain)
+	}
+	if p.decode(o, "stdin", "json_key", &s.JSONKey, "a string") && (s.JSONKey == "" || strings.IndexByte(s.JSONKey, 0) >= 0) {
+		p.fail("stdin.json_key", "must be a non-empty key, e.g. \"secret\" for {\"secret\": \"…\"}")
 	}
 	return s
 }

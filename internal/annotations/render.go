@@ -1,5 +1,7 @@
 package annotations
 
+import "strings"
+
 // Mask stands for a sensitive value wherever aeat-mcp shows arguments.
 const Mask = "••••"
 
@@ -137,4 +139,20 @@ func sameArg(a, b any) bool {
 		return true
 	}
 	return sameValue(a, b)
+}
+
+// ShellQuote shows argv as a person could paste it into a POSIX shell: a
+// word of plain characters as it is, anything else in single quotes (a
+// value with a space is one word, and reads as one). It is for showing
+// only: nothing aeat-mcp runs goes through a shell.
+func ShellQuote(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,@%+") == "" {
+			out[i] = a
+		} else {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
 }

@@ -104,12 +104,18 @@ func sweepDeadHomes(parent string) {
 		if err != nil || pid == os.Getpid() || unix.Kill(pid, 0) != unix.ESRCH {
 			continue
 		}
-		h := &cgroupHome{dir: filepath.Join(parent, e.Name())}
-		if _, err := os.Stat(filepath.Join(h.dir, "cgroup.kill")); err == nil {
-			h.kill = true
-		}
-		_ = h.remove()
+		removeCgroupHome(filepath.Join(parent, e.Name()))
 	}
+}
+
+// removeCgroupHome kills what is left in a home and removes it, for the
+// lifeline, which knows the home only by its path.
+func removeCgroupHome(dir string) {
+	h := &cgroupHome{dir: dir}
+	if _, err := os.Stat(filepath.Join(dir, "cgroup.kill")); err == nil {
+		h.kill = true
+	}
+	_ = h.remove()
 }
 
 // cgroup2Mount returns where the cgroup v2 hierarchy is mounted: /sys/fs/cgroup
@@ -343,7 +349,7 @@ func (t *cgroupTree) stop(grace time.Duration, leftovers bool) bool {
 
 // holds reports whether a process is (or, a zombie, was) in one of our calls'
 // cgroups. A zombie keeps its cgroup in /proc/PID/cgroup.
-func (h *cgroupHome) holds(pi procInfo) bool {
+func (h *cgroupHome) holds(pi proc) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pi.pid) + "/cgroup")
 	if err != nil {
 		return false
@@ -379,6 +385,16 @@ func (t *cgroupTree) signalAll(sig syscall.Signal) int {
 	}
 	return n
 }
+
+func (t *cgroupTree) term() int {
+	n := t.signalAll(syscall.SIGTERM)
+	if n > 0 {
+		t.signalAll(syscall.SIGCONT)
+	}
+	return n
+}
+
+func (t *cgroupTree) exceeded() <-chan struct{} { return nil }
 
 func (t *cgroupTree) killAll() {
 	t.killed = true

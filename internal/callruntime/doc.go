@@ -46,7 +46,8 @@
 //     100 ms. Exceeding it kills the tree:
 //     [ResourceExceeded].
 //  8. If the server process dies while calls run — even by SIGKILL — their
-//     trees die with it where the platform allows (see below).
+//     trees die with it where the platform allows (see below); where the
+//     lifeline died with it, the next Runner to start kills what is left.
 //
 // # Mechanisms
 //
@@ -63,27 +64,50 @@
 // refused); cgroup.kill ends it atomically and cgroup.events tells when it is
 // empty. Elsewhere, a /proc walk finds the tree by process group, session and
 // parent pid, with the server as child subreaper so orphans are re-parented
-// to it rather than to init; it stops every member (SIGSTOP) and walks again
-// before killing, so a forking tree cannot outrun it. The leader is left a
-// zombie (waitid WNOWAIT) until the rest of the tree is gone, so neither its
-// pid nor its process group can be reused meanwhile. A lifeline process —
-// this binary re-executed once per Runner — holds a pipe from the server and,
-// when the server dies, kills the cgroup subtree (or the process groups it
-// was told about). PID namespaces are probed and reported but not used: the
-// CLI would be PID 1 (deaf to SIGTERM without a handler), and an init shim
-// in front of it costs a re-exec per call.
+// to it rather than to init. Membership is sticky: a process once seen as a
+// member stays one while it is the same process (pid and start time), so
+// walks follow the call while it runs (20 ms after the start, then twice as
+// late each time, up to 1 s). Before any signal the whole set is stopped
+// (SIGSTOP) until a walk finds nothing new, so a forking tree cannot outrun
+// it and a parent cannot exit before its children are signalled. The
+// leader is left a zombie (waitid WNOWAIT) until the rest of the tree is
+// gone, so neither its pid nor its process group can be reused meanwhile.
+// What the walks saw is recorded in a ledger in a private state directory
+// ([Options.StateDir]). A lifeline process — this binary re-executed once
+// per Runner — holds a pipe from the server and, when the server dies,
+// kills the cgroup subtree, or the leaders' process groups and everything
+// the ledger lists; when the lifeline died with the server, the next Runner
+// to start kills what the dead server's ledger lists (or removes its
+// cgroups). PID namespaces are probed and reported but not used: the CLI
+// would be PID 1 (deaf to SIGTERM without a handler), and an init shim in
+// front of it costs a re-exec per call.
 //
-// macOS: process group, plus a walk of the process table (sysctl
-// kern.proc.all) before every kill, which finds descendants that left the
-// group while their parent lives. A double-forked daemon is re-parented to
-// launchd and cannot be attributed; a SIGKILLed server leaves its calls
-// running (its parent watchdog is the server's business); the memory
-// ceiling is not enforced.
+// macOS (compiled and reasoned from XNU's sources; not run here): process
+// group, plus the same sticky walks of the process table (sysctl
+// kern.proc.all) — XNU re-parents a process's children to launchd the
+// moment it exits, so only a walk that saw them before can find them —
+// woken at once by kqueue when a member forks or exits, the same freeze
+// before signals, the leader waited for with kqueue NOTE_EXIT, and the same
+// lifeline and ledger. A double-forked daemon orphaned before any walk saw
+// it cannot be attributed; the memory ceiling is not enforced.
 //
-// Windows: a Job Object per call with KILL_ON_JOB_CLOSE; the program starts
+// Windows (compiled and reasoned from Microsoft's documentation; not run
+// here): a Job Object per call with KILL_ON_JOB_CLOSE; the program starts
 // suspended and is resumed once inside the job, so nothing escapes, and the
-// kernel kills the tree when the server dies however it dies. There is no
-// SIGTERM: stopping is immediate.
+// kernel kills the tree when the server dies however it dies. The mechanism
+// is probed at start, because a host may run the server in a job of its own
+// that forbids nesting (UI restrictions): then calls break away from it
+// where it allows, or fall back to a walk (Toolhelp, by parent pid and
+// creation time) and TerminateProcess, with [Result.TreeDead] false. Where
+// the server has a console, a stop sends CTRL_BREAK to the call's process
+// group and terminates the job after the grace; without one, calls start
+// with CREATE_NO_WINDOW and are terminated at once. The memory ceiling is a
+// notification limit on the job's committed memory. A crash is reported as
+// its NTSTATUS ([Result.Signal] "STATUS_ACCESS_VIOLATION").
+//
+// Every OS: [CheckRunnable] is applied before each start — on Windows only
+// .exe and .com programs run, never a batch file, which cmd.exe would run
+// with its own parsing of the arguments.
 //
 // # Helper processes
 //

@@ -1,18 +1,15 @@
-//go:build linux
-
 package callruntime_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,6 +29,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	fakecli = filepath.Join(dir, "fakecli")
+	if runtime.GOOS == "windows" {
+		fakecli += ".exe" // CheckRunnable: only .exe and .com run there
+	}
 	build := exec.Command("go", "build", "-o", fakecli, "../../testdata/fakecli")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
@@ -50,16 +50,13 @@ type mode struct {
 	tree    string
 }
 
-// modes lists every tree mechanism this machine offers, best first, so each
-// guarantee is proven on every path, not just the one a machine picks.
+// modes lists every tree mechanism this machine offers of this OS's
+// (osModes), best first, so each guarantee is proven on every path, not
+// just the one a machine picks.
 func modes(t *testing.T) []mode {
 	t.Helper()
-	all := []mode{
-		{name: "cgroup", tree: "cgroup"},
-		{name: "procwalk", disable: []callruntime.Mechanism{callruntime.CgroupV2}, tree: "procwalk"},
-	}
 	var out []mode
-	for _, m := range all {
+	for _, m := range osModes {
 		r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable})
 		require.NoError(t, err)
 		tree := r.Tree()
@@ -110,52 +107,25 @@ func reportedPids(out string) map[string]int {
 	return pids
 }
 
-// requireGone polls kill(pid, 0) until every pid answers ESRCH.
-func requireGone(t *testing.T, pids map[string]int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for role, pid := range pids {
-		for {
-			err := syscall.Kill(pid, 0)
-			if errors.Is(err, syscall.ESRCH) {
-				break
-			}
-			// A zombie is dead; one of ours is reaped as soon as its
-			// SIGCHLD is handled, which may trail the call's end a little.
-			if time.Now().After(deadline) && !(isOurZombie(pid) && time.Now().Before(deadline.Add(zombieGrace))) {
-				stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-				t.Fatalf("%s (pid %d) still alive after %v: kill(0) = %v; stat: %s; all: %v", role, pid, within, err, stat, pids)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-}
-
-// zombieGrace is how long a dead process of ours may await its reaping.
-const zombieGrace = time.Second
-
-// isOurZombie reports whether pid is a zombie whose parent is this process.
-func isOurZombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 1 && f[0] == "Z" && f[1] == strconv.Itoa(os.Getpid())
-}
-
-// killPids cleans up after a failed test so one failure does not leak into
-// the next.
-func killPids(pids map[string]int) {
-	for _, pid := range pids {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
-}
-
 func run(t *testing.T, r *callruntime.Runner, s callruntime.Spec) callruntime.Result {
 	t.Helper()
 	res, err := r.Run(context.Background(), s)
 	require.NoError(t, err)
 	return res
+}
+
+// stopWhenSeen returns a ctx that ends when s's program prints a line
+// starting with prefix: a test stops a tree once it is what the test needs,
+// not after a time a loaded machine may not honour.
+//
+// A minute's timeout bounds the wait for a line that never comes.
+func stopWhenSeen(s *callruntime.Spec, prefix string) context.Context {
+	s.Timeout = time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	s.OnLine = func(l callruntime.Line) {
+		if strings.HasPrefix(l.Text, prefix) {
+			cancel()
+		}
+	}
+	return ctx
 }

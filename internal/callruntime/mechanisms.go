@@ -35,13 +35,18 @@ const (
 	PIDNamespace Mechanism = "pid_namespace"
 	// Lifeline: a helper process, started once per Runner, that notices the
 	// server's death (its pipe closes) and kills every call's tree then —
-	// also when the server was SIGKILLed (Linux).
+	// also when the server was SIGKILLed (Linux, macOS).
 	Lifeline Mechanism = "lifeline"
+	// Ledger: the members the walks saw are recorded in a private file, so
+	// that what a dead server's calls left is killed by its lifeline or by
+	// the next server to start (Linux's /proc walk, macOS).
+	Ledger Mechanism = "ledger"
 	// TreeWalk: the process table is walked to find descendants that left
 	// the process group (macOS: sysctl kern.proc; Linux: /proc).
 	TreeWalk Mechanism = "tree_walk"
 	// JobObject: each call runs in a Windows Job Object with
-	// KILL_ON_JOB_CLOSE, which also covers a killed server.
+	// KILL_ON_JOB_CLOSE, which also covers a killed server. Probed at start:
+	// a host's job with UI restrictions can forbid it.
 	JobObject Mechanism = "job_object"
 )
 
@@ -69,11 +74,16 @@ func (s MechanismStatus) State() string {
 type Report struct {
 	Platform string `json:"platform"`
 	// Tree names how a call's tree is tracked: "cgroup", "procwalk",
-	// "pgroup" (Unix without a better way), or "job" (Windows).
+	// "pgroup" (Unix without a better way), "job" (Windows), or "walk"
+	// (Windows where no job can hold a call).
 	Tree       string            `json:"tree"`
 	Mechanisms []MechanismStatus `json:"mechanisms"`
 	// Limits says, in words, what this machine cannot guarantee.
 	Limits []string `json:"limits,omitempty"`
+	// Host is the Job Object the server runs in (Windows), nil when it
+	// runs in none or elsewhere: a host's job decides whether calls can
+	// have jobs of their own.
+	Host *HostJob `json:"host_job,omitempty"`
 }
 
 // Uses reports whether the Runner uses m.
@@ -91,6 +101,9 @@ func (r Report) String() string {
 	fmt.Fprintf(&b, "platform %s, tree tracked by %s\n", r.Platform, r.Tree)
 	for _, s := range r.Mechanisms {
 		fmt.Fprintf(&b, "  %-14s %-11s %s\n", s.Mechanism, s.State(), s.Detail)
+	}
+	if r.Host != nil {
+		fmt.Fprintf(&b, "  host job: %s\n", r.Host)
 	}
 	for _, l := range r.Limits {
 		fmt.Fprintf(&b, "  limit: %s\n", l)

@@ -42,6 +42,12 @@ type linuxPlatform struct {
 
 	zombies *zombieReaper // the /proc-walk path only
 
+	// The /proc-walk path's durable memory of its calls' members (nil
+	// without one), and the calls numbered for it.
+	ledger      *ledger
+	ledgerState MechanismStatus
+	calls       atomic.Uint64
+
 	// startMu serialises process starts (read side) with /proc walks
 	// that may reap adopted orphans (write side): a child forked but not
 	// yet registered as a leader must never be taken for an orphan.
@@ -54,7 +60,8 @@ type linuxPlatform struct {
 	rep       Report
 }
 
-func newPlatform(disabled map[Mechanism]bool) (platform, error) {
+func newPlatform(cfg platformConfig) (platform, error) {
+	disabled := cfg.disabled
 	p := &linuxPlatform{disabled: disabled, pgrp: unix.Getpgrp()}
 	if me, ok := readStat(os.Getpid()); ok {
 		p.born = me.start
@@ -83,15 +90,22 @@ func newPlatform(disabled map[Mechanism]bool) (platform, error) {
 	} else {
 		p.subreap = true
 	}
+	// What dead servers' walks left, whatever this one's mode; then this
+	// one's own ledger where it walks.
+	p.ledger, p.ledgerState = openStateLedger(cfg, ident{os.Getpid(), p.born}, p.home == nil, readTable)
 	p.lifeReady = make(chan struct{})
 	if !disabled[Lifeline] {
 		cgDir := ""
 		if p.home != nil {
 			cgDir = p.home.dir
 		}
+		ledgerPath := ""
+		if p.ledger != nil {
+			ledgerPath = p.ledger.path
+		}
 		go func() {
 			defer close(p.lifeReady)
-			l, err := startLifeline(cgDir)
+			l, err := startLifeline(cgDir, ledgerPath)
 			if err != nil {
 				p.lifeDetail = err.Error()
 			} else {
@@ -122,12 +136,13 @@ func newPlatform(disabled map[Mechanism]bool) (platform, error) {
 	}
 	add(CgroupMemory, memAvail, memAvail, memDetail)
 	add(Subreaper, p.subreap, p.subreap, subDetail)
-	add(TreeWalk, true, p.home == nil, "/proc walk by parent pid, process group and session")
+	add(TreeWalk, true, p.home == nil, "/proc walk by parent pid, process group and session; members stay members (pid and start time) once seen")
+	rep.Mechanisms = append(rep.Mechanisms, p.ledgerState)
 	if p.home == nil && !p.subreap {
 		rep.Limits = append(rep.Limits, "orphans that leave the process group (a double-forked daemon) cannot be found: no cgroup and no subreaper")
 	}
 	if p.home == nil {
-		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, descendants that left the process group (a browser started with setsid) survive: no writable cgroup v2")
+		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, a descendant that left the process group is killed only if a walk saw it first (walks follow a call from 20 ms on, at most 1 s apart): no writable cgroup v2")
 	}
 	p.rep = rep
 	if p.home == nil && p.subreap {
@@ -178,6 +193,7 @@ func (p *linuxPlatform) close() error {
 	if life := p.lifeline(); life != nil {
 		err = life.close()
 	}
+	p.ledger.close()
 	if p.home != nil {
 		err = errors.Join(err, p.home.remove())
 	}
@@ -244,7 +260,7 @@ func (p *linuxPlatform) sysProcAttr() *syscall.SysProcAttr {
 // before its Run reaps it — skips the /proc scan: with many calls in flight
 // that scan would run on every call. An orphan such a call left (it exited
 // after its parent, before the leader) is then reaped by a later call.
-func (p *linuxPlatform) reapOrphans(belongs func(procInfo) bool, thorough bool) {
+func (p *linuxPlatform) reapOrphans(belongs func(proc) bool, thorough bool) {
 	if !p.subreap {
 		return
 	}
@@ -260,7 +276,7 @@ func (p *linuxPlatform) reapOrphans(belongs func(procInfo) bool, thorough bool) 
 	defer p.startMu.Unlock()
 	self := os.Getpid()
 	for _, pi := range scanProc() {
-		if pi.ppid != self || !pi.zombie() {
+		if pi.ppid != self || !pi.zombie {
 			continue
 		}
 		if _, leader := p.leaders.Load(pi.pid); leader || !belongs(pi) {
@@ -285,8 +301,8 @@ func siginfoPid(info *unix.Siginfo) int {
 // (we are the child subreaper) from some call's tree: a child of ours that
 // is not a call's leader, not the lifeline, not in our own process group
 // (where children this process started itself stay), and younger than us.
-func (p *linuxPlatform) adopted(pi procInfo, self int) bool {
-	if pi.ppid != self || pi.pgrp == p.pgrp || pi.start < p.born {
+func (p *linuxPlatform) adopted(pi proc, self int) bool {
+	if pi.ppid != self || pi.pgid == p.pgrp || pi.start < p.born {
 		return false
 	}
 	if _, leader := p.leaders.Load(pi.pid); leader {
@@ -300,10 +316,10 @@ func (p *linuxPlatform) adopted(pi procInfo, self int) bool {
 // tells whether one of them owns it for sure: its process group or session
 // is that call's. A call may own an orphan born after it started; one born
 // before every call in flight belongs to a call that has ended.
-func (p *linuxPlatform) owners(pi procInfo) (candidates int, sure bool) {
+func (p *linuxPlatform) owners(pi proc) (candidates int, sure bool) {
 	p.leaders.Range(func(k, v any) bool {
 		leader, start := k.(int), v.(uint64)
-		if pi.pgrp == leader || pi.sid == leader {
+		if pi.pgid == leader || pi.sid == leader {
 			sure = true
 			return false
 		}
@@ -333,7 +349,7 @@ func (p *linuxPlatform) sweepUnowned() {
 			if !p.adopted(pi, self) {
 				continue
 			}
-			if pi.zombie() {
+			if pi.zombie {
 				// Dead already, whoever owned it: reap it. A call in
 				// flight that tracks it sees it gone; left to its owner,
 				// a zombie killed by one call's sweep while another was
@@ -406,3 +422,16 @@ func probePIDNamespace() error {
 }
 
 func (p *linuxPlatform) treeName() string { return p.rep.Tree }
+
+// selfExeFallback names this binary when its path is gone.
+const selfExeFallback = "/proc/self/exe"
+
+// ProcessStart returns when process pid started, in clock ticks after boot,
+// so that a pid can be told from its reuse; false when there is no such
+// process.
+func ProcessStart(pid int) (uint64, bool) {
+	pi, ok := readStat(pid)
+	return pi.start, ok
+}
+
+func (l *lifeline) pid() int { return l.cmd.Process.Pid }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -20,6 +21,18 @@ type Options struct {
 	// force a fallback: tests use it to exercise every path on one machine,
 	// operators on hosts where a mechanism misbehaves.
 	Disable []Mechanism
+	// StateDir is where a Runner that walks the process table (Linux
+	// without a writable cgroup v2, macOS) records its calls' members, so
+	// that the next Runner to start kills what a dead server's calls left
+	// (see [Ledger]). It must be private to the user: a directory others
+	// can write is refused. If empty, "aeat-mcp-UID" under os.TempDir().
+	StateDir string
+}
+
+// platformConfig is what NewRunner passes to the platform.
+type platformConfig struct {
+	disabled map[Mechanism]bool
+	stateDir string
 }
 
 // A Runner runs calls under the mechanisms it probed when it was made. It is
@@ -48,7 +61,7 @@ func NewRunner(opts Options) (*Runner, error) {
 	for _, m := range opts.Disable {
 		disabled[m] = true
 	}
-	p, err := newPlatform(disabled)
+	p, err := newPlatform(platformConfig{disabled: disabled, stateDir: opts.StateDir})
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +118,7 @@ func (r *Runner) Close() error {
 // returns.
 func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	begin := time.Now()
-	if err := checkProgram(spec.Path); err != nil {
+	if err := checkProgram(runtime.GOOS, spec.Path); err != nil {
 		return Result{}, err
 	}
 	ctx, stop := context.WithCancelCause(ctx)
@@ -140,8 +153,10 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 }
 
 // checkProgram turns the usual reasons a program cannot start into typed
-// errors before anything is spawned.
-func checkProgram(path string) error {
+// errors before anything is spawned — on every start, not only when the
+// CLI was resolved: a .cmd put where an .exe was would otherwise run
+// through cmd.exe ([CheckRunnable]).
+func checkProgram(goos, path string) error {
 	if !filepath.IsAbs(path) {
 		return &StartError{Path: path, Err: fmt.Errorf("%w: path is not absolute", ErrNotFound)}
 	}
@@ -156,7 +171,34 @@ func checkProgram(path string) error {
 	case !isExecutable(fi):
 		return &StartError{Path: path, Err: ErrNotExecutable}
 	}
+	if err := CheckRunnable(goos, path); err != nil {
+		return &StartError{Path: path, Err: fmt.Errorf("%w: %w", ErrNotExecutable, err)}
+	}
 	return nil
+}
+
+// A GraceCap, given as the cause that ends a call's ctx
+// (context.CancelCauseFunc), bounds the kill grace of the calls it stops:
+// a server that stops on a signal must be done before the host's own
+// SIGKILL follows (hosts send SIGTERM, then SIGKILL 2 s later). errors.Is
+// sees Cause through it.
+type GraceCap struct {
+	Cause error
+	// Max is the longest grace a call it stops is given. Zero kills at
+	// once.
+	Max time.Duration
+}
+
+func (g *GraceCap) Error() string { return g.Cause.Error() }
+func (g *GraceCap) Unwrap() error { return g.Cause }
+
+// capGrace is grace, bounded by a GraceCap in cause's chain.
+func capGrace(grace time.Duration, cause error) time.Duration {
+	var gc *GraceCap
+	if errors.As(cause, &gc) && gc.Max < grace {
+		return max(gc.Max, 0)
+	}
+	return grace
 }
 
 func outcomeOf(cause error) Outcome {
@@ -265,6 +307,16 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		errR.Close()
 		return Result{}, &StartError{Path: spec.Path, Err: err}
 	}
+	// Walks follow the call while it runs where the tree is found by
+	// walking (see followWalks); they end before the tree is stopped.
+	var followDone chan struct{}
+	stopFollow := func() {}
+	if f, ok := t.(follower); ok {
+		followCtx, cancel := context.WithCancel(context.Background())
+		followDone = make(chan struct{})
+		go func() { defer close(followDone); f.follow(followCtx) }()
+		stopFollow = func() { cancel(); <-followDone }
+	}
 	exited := make(chan struct{})
 	reap := make(chan struct{})
 	reaped := make(chan *os.ProcessState, 1)
@@ -306,7 +358,10 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		cause = context.Cause(ctx)
 	case <-overLimit:
 		cause = ErrResourceExceeded
+	case <-t.exceeded():
+		cause = ErrResourceExceeded
 	}
+	stopFollow()
 	stopMem()
 	if memDone != nil {
 		<-memDone
@@ -320,10 +375,8 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		dead = t.stop(grace, true)
 	case errors.Is(cause, ErrResourceExceeded):
 		dead = t.stop(0, false)
-	case errors.Is(cause, ErrRunnerClosed):
-		dead = t.stop(min(grace, ShutdownGrace), false)
 	default:
-		dead = t.stop(grace, false)
+		dead = t.stop(capGrace(grace, cause), false)
 	}
 	<-exited
 	if cause == nil && t.oomKilled() {
@@ -459,6 +512,12 @@ type platform interface {
 	close() error
 }
 
+// A follower is a tree that must be walked while the program runs
+// (see followWalks); follow returns when ctx ends.
+type follower interface {
+	follow(ctx context.Context)
+}
+
 // tree tracks every process one call started.
 type tree interface {
 	// start starts the command built by newCmd inside the tree. It may
@@ -481,6 +540,10 @@ type tree interface {
 	// oomKilled reports whether the kernel killed part of the tree for
 	// going over its memory limit.
 	oomKilled() bool
+	// exceeded is closed when the kernel reports the tree over its memory
+	// limit while it runs (Windows: a Job Object notification); nil where
+	// the kernel kills instead, or nothing watches.
+	exceeded() <-chan struct{}
 	// confirms reports whether this kind of tree can see every member, so
 	// that an empty tree means a dead one.
 	confirms() bool

@@ -168,47 +168,6 @@ func TestRun_Escalation(t *testing.T) {
 	}
 }
 
-// TestRun_ShutdownGrace: a call stopped because its runner is closing — a
-// ctx whose cause wraps ErrRunnerClosed, as a server going away gives —
-// gets at most ShutdownGrace of its kill grace, on every mechanism.
-func TestRun_ShutdownGrace(t *testing.T) {
-	for _, m := range modes(t) {
-		t.Run(m.name, func(t *testing.T) {
-			r := newRunner(t, m.disable...)
-			s := spec("ignore-term", "pid", "tree stubborn,setsid", "hang")
-			s.KillGrace = time.Minute
-			up := make(chan struct{})
-			var seen atomic.Int32
-			s.OnLine = func(l callruntime.Line) {
-				if strings.HasPrefix(l.Text, "pid ") && seen.Add(1) == 3 {
-					close(up)
-				}
-			}
-			ctx, stop := context.WithCancelCause(context.Background())
-			done := make(chan callruntime.Result, 1)
-			go func() {
-				res, err := r.Run(ctx, s)
-				assert.NoError(t, err)
-				done <- res
-			}()
-			select {
-			case <-up: // the whole tree reported its pids
-			case res := <-done:
-				t.Fatalf("the call ended before it was stopped: %+v", res)
-			}
-			stop(fmt.Errorf("server shutting down: %w", callruntime.ErrRunnerClosed))
-			res := <-done
-			pids := reportedPids(res.Stdout.Text(nil))
-			defer killPids(pids)
-			assert.Equal(t, callruntime.Cancelled, res.Outcome)
-			assert.Equal(t, "SIGKILL", res.Signal, "the SIGTERM was ignored")
-			assert.Less(t, res.Duration, 30*time.Second, "the minute of kill grace was cut short")
-			assert.Len(t, pids, 3)
-			requireGone(t, pids, 0)
-		})
-	}
-}
-
 func TestRun_Isolation(t *testing.T) {
 	r := newRunner(t)
 	t.Run("stdin is the null device", func(t *testing.T) {
@@ -292,7 +251,15 @@ func TestRun_MemoryBounded(t *testing.T) {
 	assert.Equal(t, int64(1<<30), rep.StderrTotal)
 	assert.Equal(t, int64(100<<20), rep.LineTotal)
 	t.Logf("peak RSS of the supervising process: %d KiB", rep.PeakRSSKiB)
-	assert.Less(t, rep.PeakRSSKiB, int64(96<<10), "capture is not bounded")
+	// 2.1 GiB went through; a capture that kept it would show gigabytes.
+	// Under -race the detector's shadow memory doubles what the runtime
+	// itself maps (measured: 57-88 MiB with -race on a loaded machine,
+	// ~31 MiB without).
+	bound := int64(96 << 10)
+	if raceEnabled {
+		bound *= 2
+	}
+	assert.Less(t, rep.PeakRSSKiB, bound, "capture is not bounded")
 }
 
 func TestRun_Observer(t *testing.T) {
@@ -560,6 +527,85 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 				assert.True(t, res.TreeDead)
 				require.Len(t, all, 20)
 				requireGone(t, all, 0)
+			})
+		})
+	}
+}
+
+// TestRun_GraceCap: a call stopped with a GraceCap cause gets at most the
+// cap, not its own grace — the server's shutdown on a signal, which must be
+// over before the host's SIGKILL.
+func TestRun_GraceCap(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			ctx, stop := context.WithCancelCause(context.Background())
+			defer stop(nil)
+			s := spec("ignore-term", "pid", "tree stubborn", "hang")
+			s.KillGrace = 30 * time.Second
+			s.OnLine = func(l callruntime.Line) {
+				if strings.HasPrefix(l.Text, "pid stubborn ") {
+					stop(&callruntime.GraceCap{Cause: context.Canceled, Max: 100 * time.Millisecond})
+				}
+			}
+			res, err := r.Run(ctx, s)
+			require.NoError(t, err)
+			pids := reportedPids(res.Stdout.Text(nil))
+			defer killPids(pids)
+			require.Len(t, pids, 2, res.Stdout.Text(nil))
+			assert.Equal(t, callruntime.Cancelled, res.Outcome)
+			assert.Equal(t, "SIGKILL", res.Signal)
+			assert.Less(t, res.Duration, s.KillGrace, "the call's own 30 s grace was not waited")
+			requireGone(t, pids, 0)
+		})
+	}
+}
+
+// TestRun_OrphansOfExitedParents (issue 18 M1): a parent that exits first
+// must not take its children out of reach. Linux's /proc walk with the
+// subreaper disabled is macOS's situation — an orphan goes to init (XNU:
+// launchd) at its parent's exit, and a walk by parent pid no longer finds
+// it — so these run there too, with real trees; the old walk lost all
+// three. Dead means gone or a zombie: init reaps at its own pace.
+func TestRun_OrphansOfExitedParents(t *testing.T) {
+	all := append(modes(t), mode{name: "procwalk-without-subreaper", disable: []callruntime.Mechanism{callruntime.CgroupV2, callruntime.Subreaper}, tree: "procwalk"})
+	for _, m := range all {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			t.Run("exit 0 leaving a setsid child", func(t *testing.T) {
+				res := run(t, r, spec("pid", "tree setsid,holder", "sleep 500ms", "exit 0"))
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				require.Len(t, pids, 3, res.Stdout.Text(nil))
+				assert.Equal(t, callruntime.Exited, res.Outcome)
+				requireDead(t, pids, 2*time.Second)
+			})
+			t.Run("a parent honouring SIGTERM, a setsid child ignoring it", func(t *testing.T) {
+				s := spec("pid", "tree stubborn-setsid", "hang")
+				s.KillGrace = 300 * time.Millisecond
+				ctx := stopWhenSeen(&s, "pid stubborn-setsid ")
+				res, err := r.Run(ctx, s)
+				require.NoError(t, err)
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				require.Len(t, pids, 2, res.Stdout.Text(nil))
+				assert.Equal(t, callruntime.Cancelled, res.Outcome)
+				requireDead(t, pids, 2*time.Second)
+			})
+			t.Run("a fork-and-setsid loop", func(t *testing.T) {
+				s := spec("pid", "tree forkloop", "hang")
+				s.KillGrace = 300 * time.Millisecond
+				ctx := stopWhenSeen(&s, "pid fork5 ") // stopped while it forks
+				res, err := r.Run(ctx, s)
+				require.NoError(t, err)
+				pids := reportedPids(res.Stdout.Text(nil))
+				defer killPids(pids)
+				for _, role := range []string{"self", "forkloop", "fork5"} {
+					require.Contains(t, pids, role, res.Stdout.Text(nil)) // others may have been stopped before they printed
+				}
+				assert.Equal(t, callruntime.Cancelled, res.Outcome)
+				requireDead(t, pids, 2*time.Second)
+				t.Logf("%d processes of a forking tree, none left", len(pids))
 			})
 		})
 	}

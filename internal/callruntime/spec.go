@@ -10,12 +10,6 @@ import (
 // when [Spec.KillGrace] is zero.
 const DefaultKillGrace = 2 * time.Second
 
-// ShutdownGrace bounds the kill grace of a call stopped because its runner
-// is closing — by [Runner.Close], or through a ctx whose cause is (or wraps)
-// [ErrRunnerClosed]: the process is on its way out, and whoever stops it
-// will not wait long (MCP hosts SIGKILL a server 2 s after SIGTERM).
-const ShutdownGrace = time.Second
-
 // A Spec describes one CLI invocation.
 type Spec struct {
 	// Path is the absolute path of the program. It is never looked up on
@@ -37,8 +31,8 @@ type Spec struct {
 	// timeout of its own (the ctx may still end the call).
 	Timeout time.Duration
 	// KillGrace is how long the tree is given to exit after SIGTERM before
-	// it is killed. If zero, [DefaultKillGrace]. At most [ShutdownGrace]
-	// when the call is stopped because the runner is closing.
+	// it is killed. If zero, [DefaultKillGrace]. A [GraceCap] in the cause
+	// that stops the call bounds it.
 	KillGrace time.Duration
 
 	// MaxStdout and MaxStderr cap what is kept of each stream (half from the
@@ -116,7 +110,8 @@ type Result struct {
 	// otherwise.
 	ExitCode int
 	// Signal names the signal that ended the program ("SIGSEGV"), when it
-	// was ended by one — ours included.
+	// was ended by one — ours included; on Windows, the NTSTATUS of the
+	// crash that ended it ("STATUS_ACCESS_VIOLATION").
 	Signal string
 	Stdout Output
 	Stderr Output
@@ -124,11 +119,12 @@ type Result struct {
 	Duration time.Duration
 	// TreeDead is true when the supervisor confirmed that every process the
 	// call started is gone. It can only be confirmed by a mechanism that
-	// sees the whole tree (cgroup, /proc walk, Job Object); with a bare
-	// process group it stays false.
+	// sees the whole tree (cgroup, the /proc walk with the server as child
+	// subreaper, Job Object); with a bare process group, macOS's walk or
+	// Windows' walk it stays false.
 	TreeDead bool
 	// Tree names the mechanism that tracked the tree ("cgroup",
-	// "procwalk", "pgroup", "job").
+	// "procwalk", "pgroup", "job", "walk").
 	Tree string
 	// PeakRSS is the largest resident size of the whole tree the memory
 	// watchdog saw, in bytes; zero when it did not run.

@@ -18,9 +18,9 @@ const killWait = 5 * time.Second
 
 // members is what escalate needs of a Unix tree.
 type members interface {
-	// signalAll sends sig to every live member and reports how many it
-	// reached.
-	signalAll(sig syscall.Signal) int
+	// term sends SIGTERM to every live member, then SIGCONT so a stopped
+	// one can act on it, and reports how many it reached.
+	term() int
 	// killAll sends SIGKILL to every member.
 	killAll()
 	// alive reports whether any member is still running (zombies do not
@@ -36,9 +36,7 @@ func escalate(m members, grace time.Duration, leftovers bool) bool {
 		return true // the common case: nothing was left behind
 	}
 	if grace > 0 {
-		if m.signalAll(syscall.SIGTERM) > 0 {
-			m.signalAll(syscall.SIGCONT)
-		}
+		m.term()
 		if waitEmpty(m, grace) {
 			return true
 		}
@@ -63,6 +61,56 @@ func waitEmpty(m members, d time.Duration) bool {
 		time.Sleep(pause)
 		pause = min(2*pause, 2*time.Millisecond)
 	}
+}
+
+// freeze stops every live member walk finds (SIGSTOP), and walks again
+// until a walk finds no member it has not stopped and every one is stopped:
+// a tree cannot fork past it, and a parent cannot exit — and have its
+// children re-parented out of reach — before they are all signalled. It
+// returns the live members of the last walk. A member that never shows as
+// stopped (uninterruptible sleep) ends the rounds after about 100 ms.
+func freeze(walk func() []proc) []proc {
+	stopped := map[int]bool{}
+	var live []proc
+	pause := 20 * time.Microsecond
+	for round := 0; round < 64; round++ {
+		live = live[:0]
+		grew, running := false, false
+		for _, pi := range walk() {
+			if pi.zombie {
+				continue
+			}
+			live = append(live, pi)
+			switch {
+			case !stopped[pi.pid]:
+				stopped[pi.pid] = true
+				grew = true
+				_ = unix.Kill(pi.pid, unix.SIGSTOP)
+			case !pi.stopped:
+				running = true
+			}
+		}
+		if !grew && !running {
+			break
+		}
+		if !grew {
+			time.Sleep(pause) // signalled, not yet stopped
+			pause = min(2*pause, 2*time.Millisecond)
+		}
+	}
+	return live
+}
+
+// signalMembers sends sig to each live member, reporting how many it
+// reached.
+func signalMembers(live []proc, sig syscall.Signal) int {
+	n := 0
+	for _, pi := range live {
+		if unix.Kill(pi.pid, sig) == nil {
+			n++
+		}
+	}
+	return n
 }
 
 func isExecutable(fi fs.FileInfo) bool { return fi.Mode()&0o111 != 0 }

@@ -53,7 +53,7 @@ func (p *linuxPlatform) reapAdoptedZombies() {
 	p.startMu.Lock()
 	defer p.startMu.Unlock()
 	for _, pi := range scanProc() {
-		if pi.zombie() && p.adopted(pi, self) {
+		if pi.zombie && p.adopted(pi, self) {
 			var ws unix.WaitStatus
 			_, _ = unix.Wait4(pi.pid, &ws, unix.WNOHANG, nil)
 		}

@@ -65,8 +65,8 @@ type call struct {
 	secrets *callruntime.SecretRedactor
 }
 
-// run takes a call through its stages: validate → gate → run (slot →
-// working directory → process → result) → observe. Nothing is spawned
+// run takes a call through its stages: validate → secrets → gate → run
+// (slot → working directory → process → result) → observe. Nothing is spawned
 // before the gate said yes. The work is a run of its own (DESIGN.md §9):
 // it outlives this request when the request detaches, and an identical
 // MUTATE or LIVE call joins it rather than starting it twice.
@@ -95,6 +95,16 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 			return c.follow(ctx, r, obs, true)
 		}
 	}
+	// The secrets first: a call that would refuse for a missing one must
+	// not ask a person to confirm it. Reading them changes nothing.
+	inv, err := t.Render(args, false)
+	if err != nil {
+		return c.invalid(err)
+	}
+	in, refusal := c.gather(ctx, inv)
+	if refusal != nil {
+		return refusal
+	}
 	// A place among the tier's runs, running or queued — taken before a
 	// person is asked, who must not say yes to a call then refused: beyond
 	// them the call is refused, not queued without bound. It is the run's
@@ -117,9 +127,10 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	} else if refusal != nil {
 		return refusal
 	}
-	inv, err := t.Render(args, confirmed)
-	if err != nil {
-		return c.invalid(err)
+	if confirmed {
+		if inv, err = t.Render(args, true); err != nil {
+			return c.invalid(err)
+		}
 	}
 	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings), Observer: obs}
 	r, joined := s.runs.Start(s.lifetime, spec, func(rctx context.Context, r *run) (res *mcp.CallToolResult, st runs.State) {
@@ -133,7 +144,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 				res, st = c.finish(c.p.Sprintf(i18n.Internal, t.Name, fmt.Sprint(p)), nil), runs.Failed
 			}
 		}()
-		res = c.execute(rctx, r, inv.Argv, s.stdin(t, inv))
+		res = c.execute(rctx, r, inv.Argv, in)
 		return res, stateOf(res)
 	})
 	started = true
@@ -148,7 +159,7 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 // directory, the process tree, and the result. ctx ends when the run is
 // cancelled or the server goes away; the ceiling starts now, and time spent
 // waiting for a slot counts.
-func (c *call) execute(ctx context.Context, r *run, argv []string, stdin []byte) *mcp.CallToolResult {
+func (c *call) execute(ctx context.Context, r *run, argv []string, in inputs) *mcp.CallToolResult {
 	s, t := c.s, c.t
 	runCtx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
@@ -166,14 +177,14 @@ func (c *call) execute(ctx context.Context, r *run, argv []string, stdin []byte)
 		return c.unavailable(err.Error())
 	}
 	defer cleanup()
-	secrets := secretsOf(stdin)
+	secrets := in.redacted()
 	c.secrets = callruntime.RedactSecrets(secrets)
 	spec := callruntime.Spec{
 		Path:        s.cfg.CLIPath,
 		Args:        argv,
-		Env:         env,
+		Env:         withVars(s.goos, env, in.env),
 		Dir:         dir,
-		Stdin:       stdin,
+		Stdin:       in.stdin,
 		KillGrace:   s.cfg.KillGrace,
 		MaxStdout:   s.cfg.MaxResultBytes,
 		MaxStderr:   s.cfg.MaxResultBytes / 4,
@@ -308,10 +319,10 @@ func (c *call) ended(runCtx context.Context, r callruntime.Result, err error) *m
 	case callruntime.Signaled:
 		c.o.Code = CodeExit
 		c.o.Signal = r.Signal
-		return c.finish(c.failureText(c.p.Sprintf(i18n.ExitSignal, c.t.Name, r.Signal), r), nil)
+		return c.finish(c.failure(c.p.Sprintf(i18n.ExitSignal, c.t.Name, r.Signal), r), nil)
 	case callruntime.ResourceExceeded:
 		c.o.Code = CodeResourceExceeded
-		return c.finish(c.failureText(c.p.Sprintf(i18n.ResourceExceeded, c.t.Name, c.s.cfg.MemoryLimit>>20), r), nil)
+		return c.finish(c.failure(c.p.Sprintf(i18n.ResourceExceeded, c.t.Name, c.s.cfg.MemoryLimit>>20), r), nil)
 	default: // TimedOut, Cancelled
 		cause := context.Cause(runCtx)
 		if r.Outcome == callruntime.TimedOut {
@@ -435,7 +446,7 @@ func (c *call) structured(r callruntime.Result) (v json.RawMessage, found bool) 
 	if c.t.Output != annotations.OutputJSON || r.Stdout.Omitted() > 0 {
 		return nil, false
 	}
-	whole := concat(r.Stdout.Head, r.Stdout.Tail)
+	whole := joinBytes(r.Stdout.Head, r.Stdout.Tail)
 	if trimmed := bytes.TrimSpace(whole); len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
 		return nil, false
 	} else if c.secrets == nil && utf8.Valid(trimmed) {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -143,7 +142,7 @@ func (c *call) question(args annotations.Args) string {
 		return q
 	}
 	shown := append([]string{filepath.Base(c.s.cfg.Manifest.CLI.Command)}, inv.Shown...)
-	return q + "\n\n" + c.p.Sprintf(i18n.ConfirmRuns, cleanLine(strings.Join(shown, " ")))
+	return q + "\n\n" + c.p.Sprintf(i18n.ConfirmRuns, cleanLine(annotations.ShellQuote(shown)))
 }
 
 // binding is what a question is asked about: this tool with these exact

@@ -30,8 +30,8 @@ func Inspect(cfg Config) Inspection {
 			in.Tools = append(in.Tools, t)
 		}
 	}
-	env := BuildEnv(cfg.Manifest.CLI, cfg.PassEnv, environ)
-	in.MissingEnvOf, _ = checkEnv(cfg.Manifest, env, environ)
+	env := BuildEnv(hostOS, cfg.Manifest.CLI, cfg.PassEnv, environ)
+	in.MissingEnvOf, _ = checkEnv(hostOS, cfg.Manifest, env, environ)
 	in.MissingEnv = union(in.MissingEnvOf)
 	return in
 }

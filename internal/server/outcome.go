@@ -44,6 +44,9 @@ type Outcome struct {
 	// ExitMeaning is what the manifest's exit_codes say the exit code
 	// means ("auth", "locked").
 	ExitMeaning string `json:"exit_meaning,omitempty"`
+	// CLIErrorCode is the CLI's own error code, from its error document
+	// (error_output's code pointer).
+	CLIErrorCode string `json:"cli_error_code,omitempty"`
 	// Field is set for invalid_arguments: the parameter as declared or the
 	// unknown property; "" when the arguments were not an object.
 	Field *string `json:"field,omitempty"`
@@ -97,7 +100,7 @@ func fitOutput(o callruntime.Output, budget int, marker func(int64) string) stri
 	if o.Omitted() == 0 {
 		// Whole, but too long: cut its middle (which may fall in the
 		// head, the tail, or between them).
-		whole := concat(o.Head, o.Tail)
+		whole := joinBytes(o.Head, o.Tail)
 		pre = whole[:cutBefore(whole, room/2)]
 		suf = whole[cutAfter(whole, len(whole)-(room-len(pre))):]
 	} else {
@@ -110,8 +113,8 @@ func fitOutput(o callruntime.Output, budget int, marker func(int64) string) stri
 	return callruntime.JoinValid(pre, marker(omitted), suf)
 }
 
-// concat is a followed by b; a itself when b is empty.
-func concat(a, b []byte) []byte {
+// joinBytes is a followed by b; a itself when b is empty.
+func joinBytes(a, b []byte) []byte {
 	if len(b) == 0 {
 		return a
 	}

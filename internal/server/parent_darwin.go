@@ -9,10 +9,10 @@ const reparents = true
 
 // watchParentExit waits on a kqueue for NOTE_EXIT of the parent: the kernel
 // tells us the moment it exits, with no polling delay.
-func watchParentExit(parent int, exited func()) (stop func()) {
+func watchParentExit(parent int, exited func()) (stop func(), err error) {
 	kq, err := unix.Kqueue()
 	if err != nil {
-		return func() {}
+		return func() {}, err
 	}
 	ev := unix.Kevent_t{}
 	unix.SetKevent(&ev, parent, unix.EVFILT_PROC, unix.EV_ADD|unix.EV_ONESHOT)
@@ -24,8 +24,9 @@ func watchParentExit(parent int, exited func()) (stop func()) {
 		unix.Close(kq)
 		if err == unix.ESRCH {
 			exited() // gone before we could watch it
+			return func() {}, nil
 		}
-		return func() {}
+		return func() {}, err
 	}
 	go func() {
 		defer unix.Close(kq)
@@ -49,7 +50,7 @@ func watchParentExit(parent int, exited func()) (stop func()) {
 		unix.SetKevent(&trigger, 1, unix.EVFILT_USER, 0)
 		trigger.Fflags = unix.NOTE_TRIGGER
 		_, _ = unix.Kevent(kq, []unix.Kevent_t{trigger}, nil, nil)
-	}
+	}, nil
 }
 
 // processAlive reports whether a process with this pid exists.

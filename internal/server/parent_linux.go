@@ -20,7 +20,7 @@ const parentDeathSignal = unix.SIGUSR2
 
 // watchParentExit arms the parent-death signal and calls exited when it
 // arrives and getppid confirms the parent is gone.
-func watchParentExit(parent int, exited func()) (stop func()) {
+func watchParentExit(parent int, exited func()) (stop func(), err error) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, parentDeathSignal)
 	done := make(chan struct{})
@@ -37,10 +37,10 @@ func watchParentExit(parent int, exited func()) (stop func()) {
 			}
 		}
 	}()
-	_ = unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(parentDeathSignal), 0, 0, 0)
+	err = unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(parentDeathSignal), 0, 0, 0)
 	// The signal stays handled after stop: a later parent death must not
 	// kill the process through the signal's default action.
-	return func() { close(done) }
+	return func() { close(done) }, err
 }
 
 // processAlive reports whether a process with this pid exists.

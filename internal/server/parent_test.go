@@ -55,9 +55,15 @@ func TestParentWatchHelper(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		os.Exit(1)
+	case "sleeper":
+		time.Sleep(time.Minute) // a host that lives; killed by its test
+		os.Exit(0)
 	case "watcher":
 		gone := make(chan struct{})
-		stop := watchParentExit(os.Getppid(), func() { close(gone) })
+		stop, err := watchParentExit(os.Getppid(), func() { close(gone) })
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer stop()
 		_ = os.WriteFile(file, []byte("watching\n"), 0o600)
 		select {

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"fmt"
+
 	"golang.org/x/sys/windows"
 )
 
@@ -10,24 +12,27 @@ const reparents = false
 
 // watchParentExit opens the parent's process handle and waits on it. The
 // handle is checked to be the parent itself, not a process that reused its
-// pid: a parent is always created before its child.
-func watchParentExit(parent int, exited func()) (stop func()) {
+// pid: a parent is always created before its child. A parent that cannot be
+// opened (an elevated host, a protected process) is an error the caller
+// logs: Windows never re-parents, so nothing else can tell that it died.
+func watchParentExit(parent int, exited func()) (stop func(), err error) {
 	h, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(parent))
 	if err != nil {
 		if err == windows.ERROR_INVALID_PARAMETER {
 			exited() // no such process: the parent is already gone
+			return func() {}, nil
 		}
-		return func() {}
+		return func() {}, fmt.Errorf("opening the parent process %d: %w", parent, err)
 	}
 	if !createdBefore(h, windows.CurrentProcess()) {
 		windows.CloseHandle(h)
 		exited() // the pid was reused: our parent is gone
-		return func() {}
+		return func() {}, nil
 	}
 	cancel, err := windows.CreateEvent(nil, 1, 0, nil)
 	if err != nil {
 		windows.CloseHandle(h)
-		return func() {}
+		return func() {}, err
 	}
 	go func() {
 		defer windows.CloseHandle(h)
@@ -37,7 +42,7 @@ func watchParentExit(parent int, exited func()) (stop func()) {
 			exited()
 		}
 	}()
-	return func() { _ = windows.SetEvent(cancel) }
+	return func() { _ = windows.SetEvent(cancel) }, nil
 }
 
 // createdBefore reports whether process a was created before process b.

@@ -25,8 +25,8 @@ type Plan struct {
 	Argv []string
 	// Env names the variables the CLI gets (not their values).
 	Env []string
-	// Stdin says where stdin comes from: "" (the null device), "env NAME"
-	// or "param NAME".
+	// Stdin says where stdin comes from: "" (the null device), "env NAME",
+	// "keychain NAME (…)" or "param NAME", and how it is written.
 	Stdin string
 	// Dir is the working directory: "" (the server's), a path, or
 	// annotations.ScratchDir.
@@ -69,9 +69,16 @@ func (s *Server) Plan(name string, raw json.RawMessage) (*Plan, error) {
 	}
 	sort.Strings(p.Env)
 	if st := t.Stdin; st != nil {
-		p.Stdin = "env " + st.Env
-		if st.Param != "" {
+		switch {
+		case st.Env != "":
+			p.Stdin = "env " + st.Env
+		case st.Keychain != "":
+			p.Stdin = "keychain " + st.Keychain + " (or the server's variable of that name)"
+		default:
 			p.Stdin = "param " + st.Param
+		}
+		if st.JSONKey != "" {
+			p.Stdin += fmt.Sprintf(", written as {%q: …}", st.JSONKey)
 		}
 	}
 	return p, nil

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"strings"
 	"sync"
@@ -29,13 +30,18 @@ const maxProgressLine = 200
 // before the request's result. A run may have several such observers: the
 // request that started it, calls that joined it, waits.
 type progress struct {
-	req     *mcp.CallToolRequest
-	pr      *i18n.Printer
-	run     *run
-	token   any
-	every   time.Duration
-	last    float64
-	sentAt  time.Time
+	req    *mcp.CallToolRequest
+	pr     *i18n.Printer
+	run    *run
+	token  any
+	every  time.Duration
+	last   float64
+	sentAt time.Time
+	// shown is the output line this request was last told, and waited
+	// whether it was told the run waits for a slot: a line is said once,
+	// and a heartbeat after it says only the time.
+	shown   string
+	waited  bool
 	stop    chan struct{}
 	done    chan struct{}
 	stopped sync.Once
@@ -57,10 +63,11 @@ func newProgress(s *Server, req *mcp.CallToolRequest, r *run) *progress {
 // lineObserver is the runtime's line observer for a run: lines of the
 // tool's progress stream (the other carries the result) arrive already
 // filtered (private keys and secrets redacted); a terminal shows what is
-// kept, so control sequences go, and a line with no letter or digit ("}",
-// "—") tells a person nothing. Cleaning can join a secret the stream kept
-// apart with an escape, so secrets are redacted again after it. Nil for a
-// tool whose progress is "none".
+// kept, so control sequences go, a line with no letter or digit ("}", "—")
+// tells a person nothing, and a JSON document is not narration: it is the
+// CLI's error report (the result shows it), or its data. Cleaning can join
+// a secret the stream kept apart with an escape, so secrets are redacted
+// again after it. Nil for a tool whose progress is "none".
 func lineObserver(r *run, stream string, secrets *callruntime.SecretRedactor) func(callruntime.Line) {
 	var want callruntime.Stream
 	switch stream {
@@ -76,7 +83,7 @@ func lineObserver(r *run, stream string, secrets *callruntime.SecretRedactor) fu
 			return
 		}
 		text := strings.TrimSpace(secrets.RedactString(cleanLine(l.Text)))
-		if !hasWords(text) {
+		if !hasWords(text) || isJSONLine(text, l.Cut) {
 			return
 		}
 		if utf8.RuneCountInString(text) > maxProgressLine {
@@ -102,6 +109,9 @@ func (p *progress) loop() {
 		case <-tick.C:
 			p.send()
 		case <-wake:
+			if !p.news() {
+				continue // the same line again: it was said
+			}
 			if wait := lineUpdateEvery - time.Since(p.sentAt); wait <= 0 {
 				p.send()
 			} else if pending == nil {
@@ -120,7 +130,14 @@ func (p *progress) send() {
 	value := math.Max(math.Round(elapsed.Seconds()*1000)/1000, p.last+0.001)
 	p.last = value
 	p.sentAt = time.Now()
-	msg := statusText(p.pr, r)
+	line, waiting := r.Status()
+	if line == p.shown && !waiting {
+		line = "" // said already: a heartbeat says the time
+	} else {
+		p.shown = line
+	}
+	p.waited = waiting
+	msg := statusMessage(p.pr, r, line, waiting)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = p.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
@@ -128,12 +145,35 @@ func (p *progress) send() {
 	})
 }
 
+// news reports whether the run has something this request was not told:
+// a new output line, or a change of waiting for a slot.
+func (p *progress) news() bool {
+	line, waiting := p.run.Status()
+	return line != p.shown || waiting != p.waited
+}
+
+// isJSONLine reports whether a progress line is a JSON document (or the
+// start of one too long to keep): data or the CLI's error report, never
+// narration.
+func isJSONLine(text string, cut bool) bool {
+	if !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "[") {
+		return false
+	}
+	return cut || json.Valid([]byte(text))
+}
+
 // statusText is what a run in progress is doing, for a person: its time
 // against its ceiling and its latest output line, or that it waits for a
-// slot. Progress messages and a task's status message say it.
+// slot. A task's status message says it.
 func statusText(pr *i18n.Printer, r *run) string {
-	elapsed := time.Since(r.Started)
 	line, waiting := r.Status()
+	return statusMessage(pr, r, line, waiting)
+}
+
+// statusMessage is statusText with the line (or "" for none) and the
+// waiting state given.
+func statusMessage(pr *i18n.Printer, r *run, line string, waiting bool) string {
+	elapsed := time.Since(r.Started)
 	if waiting {
 		return pr.Sprintf(i18n.ProgressWaiting, r.Tool, pr.Tier(r.Tier), int(elapsed.Seconds()))
 	}

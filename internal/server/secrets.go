@@ -2,19 +2,265 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Secrets a call hands the CLI (its stdin, DESIGN.md §3.1) never reach the
-// model, even when the CLI prints them back: callruntime redacts them from
+// inputs is what one call hands the CLI besides its argv that the model
+// never sees: the secrets loaded from the OS keychain into its environment
+// (cli.env.keychain) and its stdin (a tool's stdin env, keychain or param).
+// It is gathered in one place, [call.gather], at call time, so that a
+// secret stored with `aeat-mcp secret set` is used at the next call, and
+// so that every secret value of the call is in one list for whatever must
+// keep it out of results, progress and logs.
+type inputs struct {
+	// env are the variables to add to the CLI's environment (a variable
+	// the server's own environment passes keeps its value).
+	env map[string]string
+	// stdin is what the CLI reads; nil for the null device.
+	stdin []byte
+	// secrets are the exact values handed to the CLI that must never
+	// reach a result, progress message or log: each keychain variable's
+	// value, and stdin's value as the source gave it and as written.
+	secrets [][]byte
+}
+
+func (in *inputs) secret(v string) {
+	if v != "" {
+		in.secrets = append(in.secrets, []byte(v))
+	}
+}
+
+// gather loads the call's secrets. A secret the call cannot do without
+// (a cli.env.keychain variable that is not optional, a tool's stdin
+// keychain secret) that neither the server's environment nor the keychain
+// has is a refusal that names it and how to store it; a keychain that
+// cannot be read is a refusal that says why. An optional one is left out
+// (logged at debug level, by name only).
+func (c *call) gather(ctx context.Context, inv annotations.Invocation) (inputs, *mcp.CallToolResult) {
+	s, t := c.s, c.t
+	in := inputs{env: map[string]string{}}
+	cliEnv := newEnvMap(s.goos, s.env)
+	own := newEnvMap(s.goos, environ())
+	var missing []string
+	var broken []string
+	var why error
+	// lookup is a secret's value: the server's own variable, else the
+	// keychain's entry of that name.
+	lookup := func(name string, have envMap, optional bool) (string, bool) {
+		if have.has(name) {
+			return have.value(name), true
+		}
+		if optional && s.keychainResting() {
+			return "", false // it just failed: an optional secret does not wait on it again
+		}
+		v, err := keychain.Get(ctx, s.keychain, name, s.keychainWait)
+		switch {
+		case err == nil && v != "":
+			return v, true
+		case err == nil, errors.Is(err, keychain.ErrNotFound):
+			return "", false
+		}
+		s.cfg.Logger.Debug("keychain unavailable", "tool", t.Name, "secret", name, "error", err)
+		s.keychainFailed()
+		if why == nil {
+			why = err
+		}
+		broken = append(broken, name)
+		return "", false
+	}
+	for _, k := range s.cfg.Manifest.CLI.Keychain {
+		nBroken := len(broken)
+		v, ok := lookup(k.Name, cliEnv, k.Optional)
+		switch {
+		case ok:
+			if !cliEnv.has(k.Name) {
+				in.env[k.Name] = v
+			}
+			in.secret(v)
+		case k.Optional:
+			broken = broken[:nBroken] // an optional secret may be absent, for whatever reason
+		case len(broken) == nBroken:
+			missing = append(missing, k.Name)
+		}
+	}
+	if st := t.Stdin; st != nil {
+		var v string
+		switch {
+		case st.Env != "":
+			v = s.stdinEnv[st.Env] // checked at start-up: a missing one refused the call before here
+		case st.Keychain != "":
+			nBroken := len(broken)
+			var ok bool
+			if v, ok = lookup(st.Keychain, own, false); !ok && len(broken) == nBroken {
+				missing = append(missing, st.Keychain)
+			}
+		case inv.Stdin != nil:
+			v = *inv.Stdin
+		}
+		in.stdin = st.Bytes(v)
+		in.secret(v)
+		in.secret(string(in.stdin))
+	}
+	switch {
+	case len(broken) > 0:
+		return in, c.keychainUnavailable(broken, why)
+	case len(missing) > 0:
+		return in, c.missingSecret(missing)
+	}
+	return in, nil
+}
+
+// keychainRest is how long optional secrets skip a keychain that could not
+// be read: a locked keychain waits keychain.DefaultWait on a prompt nobody
+// sees, and a call that runs fine without the secret should not pay that
+// every time. Required secrets still ask (and refuse with the reason).
+const keychainRest = time.Minute
+
+func (s *Server) keychainFailed() {
+	s.kcMu.Lock()
+	s.kcRestUntil = time.Now().Add(keychainRest)
+	s.kcMu.Unlock()
+}
+
+func (s *Server) keychainResting() bool {
+	s.kcMu.Lock()
+	defer s.kcMu.Unlock()
+	return time.Now().Before(s.kcRestUntil)
+}
+
+// missingSecret is the refusal of a call whose secret is neither in the
+// keychain nor in the server's environment: the model is told to ask the
+// user to store it, and how.
+func (c *call) missingSecret(names []string) *mcp.CallToolResult {
+	c.o.Code = CodeCLIUnavailable
+	c.o.Reason = ReasonMissingEnv
+	c.o.MissingEnv = names
+	cmds := make([]string, len(names))
+	for i, n := range names {
+		cmds[i] = SecretSetCommand(n)
+	}
+	return c.finish(c.p.Sprintf(i18n.MissingSecret, c.t.Name, strings.Join(names, ", "), strings.Join(cmds, "; ")), nil)
+}
+
+// keychainUnavailable is the refusal of a call whose secret the keychain
+// could not give.
+func (c *call) keychainUnavailable(names []string, why error) *mcp.CallToolResult {
+	c.o.Code = CodeCLIUnavailable
+	c.o.Reason = ReasonMissingEnv
+	c.o.MissingEnv = names
+	return c.finish(c.p.Sprintf(i18n.KeychainUnavailable, c.t.Name, strings.Join(names, ", "), errString(why)), nil)
+}
+
+// SecretSetCommand is how a person stores the secret name in the keychain.
+func SecretSetCommand(name string) string { return "aeat-mcp secret set " + name }
+
+// SecretState is where one secret the manifest names stands on this
+// machine, for doctor and validate.
+type SecretState struct {
+	Name string
+	// Tools are the tools that read it; empty for a cli.env.keychain
+	// variable (every tool's CLI gets it).
+	Tools []string
+	// Required: calls refuse without it (a cli.env.keychain variable that
+	// is not optional, or a tool's stdin keychain secret — that tool's).
+	Required bool
+	// From is "env" (the server's environment has it), "keychain", or ""
+	// (neither); Err says why the keychain could not be read.
+	From string
+	Err  error
+}
+
+// Secrets says, for every secret the manifest reads from the keychain,
+// where it is found: the server's environment, the keychain, or nowhere.
+// It reads the keychain (store, if nil the OS keychain).
+func Secrets(ctx context.Context, goos string, m *annotations.Manifest, store keychain.Store) []SecretState {
+	if store == nil {
+		store = keychain.OS()
+	}
+	own := newEnvMap(goos, environ())
+	var out []SecretState
+	idx := map[string]int{}
+	add := func(name, tool string, required bool) {
+		i, ok := idx[name]
+		if !ok {
+			i = len(out)
+			idx[name] = i
+			out = append(out, SecretState{Name: name})
+		}
+		if tool != "" {
+			out[i].Tools = append(out[i].Tools, tool)
+		}
+		out[i].Required = out[i].Required || required
+	}
+	for _, k := range m.CLI.Keychain {
+		add(k.Name, "", !k.Optional)
+	}
+	for _, t := range m.Tools {
+		if t.Stdin != nil && t.Stdin.Keychain != "" {
+			add(t.Stdin.Keychain, t.Name, true)
+		}
+	}
+	for i := range out {
+		st := &out[i]
+		if own.has(st.Name) {
+			st.From = "env"
+			continue
+		}
+		_, err := keychain.Get(ctx, store, st.Name, 0)
+		switch {
+		case err == nil:
+			st.From = "keychain"
+		case !errors.Is(err, keychain.ErrNotFound):
+			st.Err = err
+		}
+	}
+	return out
+}
+
+// String says it for a person.
+func (st SecretState) String() string {
+	switch {
+	case st.From == "env":
+		return fmt.Sprintf("%s is set in aeat-mcp's environment", st.Name)
+	case st.From == "keychain":
+		return fmt.Sprintf("%s is stored in the OS keychain", st.Name)
+	case st.Err != nil:
+		return fmt.Sprintf("%s: %v", st.Name, st.Err)
+	}
+	return fmt.Sprintf("%s is neither in the OS keychain nor in aeat-mcp's environment", st.Name)
+}
+
+// Secrets a call hands the CLI (its stdin, its keychain variables,
+// DESIGN.md §3.1–3.2) never reach the model, even when the CLI prints them
+// back: callruntime redacts them from
 // both streams as they flow (callruntime.Spec.Secrets), which covers the
 // result's text, progress and a task's status; what the server derives
 // from the output afterwards — text cleaned of control sequences, JSON
 // decoded for structuredContent and cli_error — is redacted again here,
 // because cleaning and decoding can join what the stream kept apart
 // ("hun\x1b[0mter2", "\u0068unter2").
+
+// redacted are the values to keep out of everything the host gets for
+// this call: each secret the call hands the CLI, in every form secretsOf
+// gives (callruntime.Spec.Secrets).
+func (in *inputs) redacted() [][]byte {
+	var out [][]byte
+	for _, v := range in.secrets {
+		out = append(out, secretsOf(v)...)
+	}
+	return out
+}
 
 // secretsOf are the values to redact for a value the CLI is given as a
 // secret: the value itself, without the blanks a variable may end with,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"sync"
 	"time"
 )
@@ -16,7 +17,7 @@ const shutdownWrites = time.Second
 
 // shutdownAnswers bounds how long Serve waits, once told to stop, for the
 // answers of the calls it stopped. Hosts send SIGKILL 2 s after SIGTERM: a
-// stopped tree gets at most callruntime.ShutdownGrace (1 s), and its answer
+// stopped tree gets at most shutdownGrace (1 s), and its answer
 // is written well within this.
 const shutdownAnswers = 1500 * time.Millisecond
 
@@ -27,7 +28,7 @@ const shutdownAnswers = 1500 * time.Millisecond
 // When in ends, the requests already read are answered first: they may run
 // for up to Config.Drain, then they are stopped and answered "cancelled".
 // When ctx ends or the parent goes, every call in flight is stopped at once
-// (its tree gets at most callruntime.ShutdownGrace after SIGTERM) and
+// (its tree gets at most shutdownGrace after SIGTERM) and
 // answered "cancelled" — the answers a host still reads are written before
 // the connection closes — and Serve returns within about a second, written
 // or not. Hosts stop a server by closing its stdin, then SIGTERM 2 s later,
@@ -52,12 +53,16 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	var once sync.Once
 	stopAll := func() {
 		once.Do(func() {
-			s.Shutdown()
+			s.shutdownNow()
 			close(stopping)
 		})
 	}
 	defer context.AfterFunc(ctx, stopAll)()
-	go watchParent(s.lifetime, stopAll)
+	parent := s.cfg.Parent
+	if parent == 0 {
+		parent = os.Getppid()
+	}
+	go watchParent(s.lifetime, parent, stopAll, s.cfg.Logger)
 
 	ran := make(chan error, 1)
 	go func() { ran <- s.mcp.Run(runCtx, t) }()

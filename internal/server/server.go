@@ -3,16 +3,20 @@
 // each call through the supervised runtime.
 //
 // A call goes: arguments validated against the tool's schema (nothing is
-// spawned on failure) → gates (destructive verbs ask the user, or fail
-// closed) → a slot of the tool's tier (the wait counts toward its ceiling)
-// → argv rendered → [callruntime.Runner.Run] under the tier's ceiling →
-// a result with a language-free outcome in _meta["aeat-mcp/outcome"] and a
-// localized text. Every failure of the CLI is a tool result with isError,
-// never a protocol error; a panic becomes an "internal" result. The work
-// is a run that outlives its request (internal/runs): a host that speaks
-// MCP Tasks gets a MUTATE or LIVE call answered with a task handle
-// (tasks.go, transport_tasks.go, internal/tasks); any other host, a result
-// that says the run goes on once --detach-after has passed.
+// spawned on failure) → its secrets gathered (the OS keychain's, its
+// stdin: secrets.go; a missing one refuses) → gates (destructive verbs ask
+// the user, or fail closed) → a slot of the tool's tier (the wait counts
+// toward its ceiling) → argv rendered → [callruntime.Runner.Run] under the
+// tier's ceiling, with the CLI's environment built per OS from an
+// allowlist (env.go) → a result with a language-free outcome in
+// _meta["aeat-mcp/outcome"] and a localized text, saying what the CLI's
+// exit and error document mean (exit.go). Every failure of the CLI is a
+// tool result with isError, never a protocol error; a panic becomes an
+// "internal" result. The work is a run that outlives its request
+// (internal/runs): a host that speaks MCP Tasks gets a MUTATE or LIVE call
+// answered with a task handle (tasks.go, transport_tasks.go,
+// internal/tasks); any other host, a result that says the run goes on once
+// --detach-after has passed.
 //
 // The package does not parse flags or own the process: cmd/aeat-mcp builds
 // a [Config] and calls [Serve]. It does not run processes itself either:
@@ -26,11 +30,13 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -83,7 +89,10 @@ type Config struct {
 	MemoryLimit int64
 	// PassEnv names more variables of the server's environment the CLI may
 	// see (--pass-env), on top of the manifest's cli.env.pass.
-	PassEnv  []string
+	PassEnv []string
+	// Keychain holds the secrets the manifest reads from the OS keychain
+	// (cli.env.keychain, stdin keychain). If nil, the OS keychain.
+	Keychain keychain.Store
 	ReadOnly bool
 	// Select chooses the tools advertised (--tools); the zero value keeps
 	// them all. The built-in aeat_mcp_* tools are never filtered out.
@@ -120,7 +129,11 @@ type Config struct {
 	// Drain is how long requests read before the host closed our stdin may
 	// still run before they are stopped and answered "cancelled". If zero,
 	// DefaultDrain.
-	Drain   time.Duration
+	Drain time.Duration
+	// Parent is the pid of the process that started the server, read first
+	// thing in main: the host may die, and this process be re-parented,
+	// before Serve runs. If zero, os.Getppid() when Serve starts.
+	Parent  int
 	Printer *i18n.Printer
 	Logger  *slog.Logger
 	Version string
@@ -145,6 +158,16 @@ type Server struct {
 	missingEnv map[string][]string
 	// stdinEnv holds the values of the variables tools read on stdin.
 	stdinEnv map[string]string
+	// goos is the OS whose environment rules apply ([hostOS]).
+	goos string
+	// keychain holds the secrets of cli.env.keychain and stdin keychain;
+	// keychainWait bounds one read of it (if zero, keychain.DefaultWait).
+	keychain     keychain.Store
+	keychainWait time.Duration
+	// kcRestUntil: optional secrets skip the keychain until then, after
+	// it failed (keychainRest).
+	kcMu        sync.Mutex
+	kcRestUntil time.Time
 
 	// runs are the calls' work, kept beyond the requests that started them.
 	runs *runs.Registry[*mcp.CallToolResult]
@@ -165,10 +188,8 @@ type Server struct {
 }
 
 // ErrShuttingDown is the cause of calls stopped because the server is
-// going away. It wraps callruntime.ErrRunnerClosed: their trees get at most
-// callruntime.ShutdownGrace after SIGTERM, so that their answers are written
-// before a host that sent SIGTERM kills the server 2 s later.
-var ErrShuttingDown = fmt.Errorf("server shutting down: %w", callruntime.ErrRunnerClosed)
+// going away.
+var ErrShuttingDown = errors.New("server shutting down")
 
 // New builds the server and its tools.
 func New(cfg Config) (*Server, error) {
@@ -221,8 +242,13 @@ func New(cfg Config) (*Server, error) {
 		caps.AddExtension(tasks.ExtensionID, nil)
 	}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
-	s.env = BuildEnv(cfg.Manifest.CLI, cfg.PassEnv, environ)
-	s.missingEnv, s.stdinEnv = checkEnv(cfg.Manifest, s.env, environ)
+	s.goos = hostOS
+	s.keychain = cfg.Keychain
+	if s.keychain == nil {
+		s.keychain = keychain.OS()
+	}
+	s.env = BuildEnv(s.goos, cfg.Manifest.CLI, cfg.PassEnv, environ)
+	s.missingEnv, s.stdinEnv = checkEnv(s.goos, cfg.Manifest, s.env, environ)
 	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
 		n := cfg.Slots[tier]
 		if n <= 0 {
@@ -333,6 +359,24 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // Shutdown stops every call in flight (their trees are killed as on
 // cancellation) and refuses new ones. It does not wait.
 func (s *Server) Shutdown() { s.stop(ErrShuttingDown) }
+
+// shutdownNow is Shutdown on a signal or the host's death, when the host's
+// SIGKILL is about to follow (hosts close stdin, wait 2 s, send SIGTERM,
+// wait 2 s, send SIGKILL): the calls' kill grace is cut to shutdownGrace.
+func (s *Server) shutdownNow() { s.stop(shutdownCause()) }
+
+// shutdownGrace bounds the kill grace of the calls stopped on a shutdown
+// signal or the host's death, on every OS: a call is answered ("cancelled")
+// only once its tree is dead, and the answer must be written before the
+// host's SIGKILL, 2 s after its SIGTERM — a tree that ignores SIGTERM must
+// not hold it past that. On macOS it also keeps our SIGKILL well before the
+// host's (its lifeline is new, and has never run on a Mac).
+const shutdownGrace = time.Second
+
+// shutdownCause is the cause that stops the calls on a shutdown signal.
+func shutdownCause() error {
+	return &callruntime.GraceCap{Cause: ErrShuttingDown, Max: shutdownGrace}
+}
 
 // mcpTool is the tool as hosts see it: the manifest's name, title,
 // description and schema, and all four hints explicit.

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -354,7 +356,18 @@ func TestCall_Progress(t *testing.T) {
 					assert.Greater(t, n.progress, notes[i-1].progress, "progress must increase")
 				}
 			}
-			assert.Contains(t, notes[len(notes)-1].msg, " — line ", "the last output line is shown")
+			// Output lines are shown, each once: a heartbeat right after a
+			// line (no new line since) says only the time.
+			shown := map[string]int{}
+			for _, n := range notes {
+				if _, line, ok := strings.Cut(n.msg, " — "); ok {
+					shown[line]++
+				}
+			}
+			assert.NotEmpty(t, shown, "output lines are shown")
+			for line, times := range shown {
+				assert.Equal(t, 1, times, "%q was said %d times", line, times)
+			}
 		})
 	}
 }
@@ -407,7 +420,8 @@ func TestCall_ScratchDir(t *testing.T) {
 	cs := connect(t, s, "", nil)
 	first := strings.TrimSpace(text(callTool(t, cs, "read_cwd", nil)))
 	second := strings.TrimSpace(text(callTool(t, cs, "read_cwd", nil)))
-	assert.Contains(t, first, scratchPrefix+strconv.Itoa(os.Getpid())+".")
+	pid, key := self()
+	assert.Contains(t, first, scratchName(runtime.GOOS, pid, key, ""))
 	assert.NotEqual(t, first, second, "a fresh directory per call")
 	_, err := os.Stat(first)
 	assert.True(t, os.IsNotExist(err), "the scratch directory is removed after the call")
@@ -417,29 +431,41 @@ func TestCall_ScratchDir(t *testing.T) {
 	res := callTool(t, cs, "read_env", nil)
 	var env map[string]string
 	require.NoError(t, json.Unmarshal([]byte(text(res)), &env), text(res))
-	assert.Contains(t, env["TMPDIR"], scratchPrefix)
+	assert.Contains(t, env["TMPDIR"], scratchName(runtime.GOOS, pid, key, ""))
 }
 
 // TestScratch_SweptAtStart: a server killed before it could clean up leaves
 // its scratch directories; the next server removes those of servers that
-// are gone, and only those.
+// are gone, and only those — a server whose pid was reused by another
+// process is gone too (the name keeps the server's start time).
 func TestScratch_SweptAtStart(t *testing.T) {
 	gone := exec.Command("true")
 	require.NoError(t, gone.Run())
-	deadDir, err := os.MkdirTemp("", scratchPrefix+strconv.Itoa(gone.Process.Pid)+".")
-	require.NoError(t, err)
+	tmp := os.TempDir()
+	mk := func(pid int, key uint64) string {
+		dir := filepath.Join(tmp, scratchName(runtime.GOOS, pid, key, scratchRandom()))
+		require.NoError(t, os.Mkdir(dir, 0o700))
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		return dir
+	}
+	deadDir := mk(gone.Process.Pid, 12345)
 	require.NoError(t, os.MkdirAll(filepath.Join(deadDir, "browser", "cache"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(deadDir, "browser", "cache", "f"), []byte("x"), 0o400))
 	require.NoError(t, os.Chmod(filepath.Join(deadDir, "browser"), 0o500))
-	liveDir, err := os.MkdirTemp("", scratchPrefix+strconv.Itoa(os.Getppid())+".")
+	parent := os.Getppid()
+	parentStart, ok := callruntime.ProcessStart(parent)
+	require.True(t, ok)
+	liveDir := mk(parent, scratchKey(runtime.GOOS, parentStart))
+	reusedDir := mk(parent, scratchKey(runtime.GOOS, parentStart)+1) // same pid, another process
+	legacyLive, err := os.MkdirTemp(tmp, "aeat-mcp-call."+strconv.Itoa(parent)+".")
 	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(liveDir); os.RemoveAll(deadDir) })
+	t.Cleanup(func() { os.RemoveAll(legacyLive) })
 
 	newServer(t, func(c *Config) { c.Manifest.CLI.Cwd = annotations.ScratchDir })
-	_, err = os.Stat(deadDir)
-	assert.True(t, os.IsNotExist(err), "the directory of a dead server is removed")
-	_, err = os.Stat(liveDir)
-	assert.NoError(t, err, "a live server's directory is left alone")
+	assert.NoDirExists(t, deadDir, "the directory of a dead server is removed")
+	assert.NoDirExists(t, reusedDir, "the directory of a server whose pid another process now has is removed")
+	assert.DirExists(t, liveDir, "a live server's directory is left alone")
+	assert.DirExists(t, legacyLive, "an old-style name is judged by its pid, as before")
 }
 
 // TestCall_ProgressIsClean: progress messages are shown in terminals: they

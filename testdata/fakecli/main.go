@@ -53,8 +53,29 @@
 //	                          daemon    a double-forked daemon (its parent exits)
 //	                          holder    a child that keeps stdout open
 //	                          stubborn  a child that ignores SIGTERM
+//	                          stubborn-setsid
+//	                                    a child in a new session that ignores
+//	                                    SIGTERM (a browser that outlives a
+//	                                    parent honouring SIGTERM)
+//	                          forkloop  a child in a new session that starts a
+//	                                    new session child every 2 ms, 100 times
+//	                                    ("fork1" … "fork100")
+//	                          launcher  a child that starts "python" and waits
+//	                                    for it, as pip's console-script
+//	                                    launchers do (Windows: in a job of its
+//	                                    own with KILL_ON_JOB_CLOSE, as
+//	                                    distlib's launcher does)
+//	                          breakaway a child that starts a grandchild
+//	                                    outside the job (Windows:
+//	                                    CREATE_BREAKAWAY_FROM_JOB; it prints
+//	                                    "breakaway refused" when the job says
+//	                                    no); elsewhere a new session
 //	                          hog:BYTES a child that allocates BYTES
-//	crash SIGNAL            kill itself with SIGNAL (e.g. SEGV, KILL)
+//	crash SIGNAL            kill itself with SIGNAL (e.g. SEGV, KILL); on Windows
+//	                        exit with the NTSTATUS that crash gives there
+//	console                 print "console window yes" or "console window no"
+//	                        (Windows: whether it has a console window; always
+//	                        "no" elsewhere)
 package main
 
 import (
@@ -219,6 +240,8 @@ func run(step []string) {
 		}
 	case "crash":
 		crash(arg(1))
+	case "console":
+		fmt.Fprintf(out, "console window %s\n", consoleWindow())
 	default:
 		fail("unknown step %q", step[0])
 	}
@@ -290,9 +313,13 @@ func spawn(kind string) {
 	switch {
 	case kind == "daemon":
 		c = exec.Command(self(), "daemonize")
-	case kind == "setsid":
+	case kind == "setsid", kind == "stubborn-setsid", kind == "forkloop":
 		c = exec.Command(self(), "child", kind)
 		c.SysProcAttr = newSession()
+	case kind == "breakaway":
+		c = exec.Command(self(), "child", kind)
+	case kind == "launcher":
+		c = exec.Command(self(), "child", kind)
 	case kind == "plain", kind == "holder", kind == "stubborn", strings.HasPrefix(kind, "hog:"):
 		c = exec.Command(self(), "child", kind)
 	default:
@@ -312,7 +339,7 @@ func child(args []string) {
 	if len(args) > 0 {
 		role = args[0]
 	}
-	if role == "stubborn" {
+	if role == "stubborn" || role == "stubborn-setsid" {
 		signal.Ignore(syscall.SIGTERM)
 	}
 	if n, ok := strings.CutPrefix(role, "hog:"); ok {
@@ -321,6 +348,31 @@ func child(args []string) {
 		hold = touch(size)
 	}
 	fmt.Fprintf(os.Stdout, "pid %s %d\n", role, os.Getpid())
+	switch role {
+	case "forkloop":
+		for i := 1; i <= 100; i++ {
+			c := exec.Command(self(), "child", "fork"+strconv.Itoa(i))
+			c.Stdout, c.Stderr = os.Stdout, os.Stderr
+			c.SysProcAttr = newSession()
+			must(c.Start())
+			time.Sleep(2 * time.Millisecond)
+		}
+	case "launcher":
+		// The launcher waits for the program it launched and exits
+		// with it, as pip's aeat.exe does for python.exe.
+		c := exec.Command(self(), "child", "python")
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		must(launch(c))
+		_ = c.Wait()
+		os.Exit(0)
+	case "breakaway":
+		c := exec.Command(self(), "child", "escaped")
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		c.SysProcAttr = breakawayAttr()
+		if err := c.Start(); err != nil {
+			fmt.Fprintf(os.Stdout, "breakaway refused: %v\n", err)
+		}
+	}
 	if role != "holder" {
 		// Everyone but the holder lets go of the pipes, so only the
 		// holder is keeping the caller's reader waiting.

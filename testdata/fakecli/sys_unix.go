@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"runtime/debug"
 	"syscall"
 	"time"
@@ -12,6 +13,15 @@ import (
 )
 
 func newSession() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+
+// breakawayAttr: Unix has no job to break away from; a new session is the
+// closest escape.
+func breakawayAttr() *syscall.SysProcAttr { return newSession() }
+
+// launch starts c; only Windows launchers put it in a job of their own.
+func launch(c *exec.Cmd) error { return c.Start() }
+
+func consoleWindow() string { return "no" }
 
 // redirect points fds 1 and 2 at f.
 func redirect(f *os.File) {

@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package callruntime
 
 import (
@@ -6,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
@@ -19,8 +20,10 @@ import (
 // the read end of a pipe whose only write end is the server's: when the
 // server dies — exits, panics, or is SIGKILLed — the kernel closes that end,
 // the lifeline reads EOF and kills what the server's calls left: the whole
-// cgroup home (cgroup mode) or the process groups it was told about
-// (procwalk mode). Pdeathsig alone covers only each call's leader.
+// cgroup home (Linux, cgroup mode), or the process groups of the calls'
+// leaders it was told about and every member the server's ledger lists
+// (the /proc walk, macOS). Pdeathsig alone covers only each call's leader,
+// and macOS has no Pdeathsig at all.
 //
 // It costs one process start per Runner (not per call), and lives in a
 // process group of its own so a terminal's Ctrl-C meant for the server does
@@ -36,6 +39,7 @@ const (
 	helperLifeline = "lifeline"
 	helperProbe    = "probe"
 	lifelineCgroup = "AEAT_MCP_LIFELINE_CGROUP"
+	lifelineLedger = "AEAT_MCP_LIFELINE_LEDGER"
 )
 
 // init turns this process into a helper when it was started as one. It runs
@@ -48,11 +52,11 @@ func init() {
 	case helperProbe:
 		os.Exit(0)
 	case helperLifeline:
-		os.Exit(lifelineMain(os.Stdin, os.Getenv(lifelineCgroup)))
+		os.Exit(lifelineMain(os.Stdin, os.Getenv(lifelineCgroup), os.Getenv(lifelineLedger)))
 	}
 }
 
-func startLifeline(cgroupDir string) (*lifeline, error) {
+func startLifeline(cgroupDir, ledgerPath string) (*lifeline, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -61,7 +65,7 @@ func startLifeline(cgroupDir string) (*lifeline, error) {
 	cmd := &exec.Cmd{
 		Path:        selfExe(),
 		Args:        []string{"aeat-mcp-lifeline"},
-		Env:         []string{helperEnv + "=" + helperLifeline, lifelineCgroup + "=" + cgroupDir},
+		Env:         []string{helperEnv + "=" + helperLifeline, lifelineCgroup + "=" + cgroupDir, lifelineLedger + "=" + ledgerPath},
 		Stdin:       r,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
@@ -74,17 +78,16 @@ func startLifeline(cgroupDir string) (*lifeline, error) {
 
 // selfExe is this binary's path, so that ps shows the lifeline by the
 // binary's name (aeat-mcp) and its arguments (aeat-mcp-lifeline), not as
-// "exe"; /proc/self/exe when the path is gone (the binary was replaced).
+// "exe"; on Linux /proc/self/exe when the path is gone (the binary was
+// replaced).
 func selfExe() string {
 	if exe, err := os.Executable(); err == nil {
 		if fi, err := os.Stat(exe); err == nil && !fi.IsDir() {
 			return exe
 		}
 	}
-	return "/proc/self/exe"
+	return selfExeFallback
 }
-
-func (l *lifeline) pid() int { return l.cmd.Process.Pid }
 
 func (l *lifeline) send(op byte, pid int) {
 	l.mu.Lock()
@@ -121,7 +124,7 @@ func (l *lifeline) close() error {
 }
 
 // lifelineMain waits for EOF on in, then kills everything left.
-func lifelineMain(in *os.File, cgroupDir string) int {
+func lifelineMain(in *os.File, cgroupDir, ledgerPath string) int {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	groups := map[int]bool{}
 	sc := bufio.NewScanner(in)
@@ -144,12 +147,16 @@ func lifelineMain(in *os.File, cgroupDir string) int {
 	for pgid := range groups {
 		_ = unix.Kill(-pgid, unix.SIGKILL)
 	}
-	if cgroupDir != "" {
-		home := &cgroupHome{dir: cgroupDir}
-		if _, err := os.Stat(filepath.Join(cgroupDir, "cgroup.kill")); err == nil {
-			home.kill = true
+	if ledgerPath != "" {
+		if b, err := os.ReadFile(ledgerPath); err == nil {
+			// The server is gone: its calls' leaders lost their parent
+			// an instant ago, so their groups are still theirs.
+			sweepLedger(b, os.Getpid(), true, readTable)
 		}
-		_ = home.remove()
+		os.Remove(ledgerPath)
+	}
+	if cgroupDir != "" {
+		removeCgroupHome(cgroupDir)
 	}
 	return 0
 }

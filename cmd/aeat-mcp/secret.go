@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// secretStore is the keychain `secret` writes to: the OS keychain.
+var secretStore = keychain.OS
+
+var secretNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// maxSecret bounds a secret read from a pipe.
+const maxSecret = 64 << 10
+
+func newSecretCmd(opts *options) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "secret",
+		Short: "Keep a secret the CLI needs in the OS keychain, not in a host's config file",
+		Long: `secret stores a value in the operating system's keychain — the macOS
+Keychain, the Windows Credential Manager, the Secret Service of a Linux
+desktop (GNOME Keyring, KWallet) — under the service "aeat-mcp" and the
+variable's name. A manifest names the secrets it reads there:
+cli.env.keychain (loaded into the CLI's environment at each call) and a
+tool's stdin {"keychain": NAME}. The server reads them at call time: a
+secret stored now is used at the next call, without a restart. A variable
+of the same name in aeat-mcp's own environment (a host's "env" block) wins.
+
+The value is read from the terminal without echo, or from stdin when it is
+a pipe (one trailing newline dropped). It is never an argument: it would
+be in your shell's history and the process table.`,
+		Example: `  aeat-mcp secret set CADRUMO_SECRET_PASSPHRASE
+  aeat-mcp secret set AEAT_CERT_PASSPHRASE < passphrase.txt
+  aeat-mcp secret delete CADRUMO_SECRET_PASSPHRASE`,
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "set NAME",
+		Short: "Store NAME's value in the OS keychain (read without echo)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runSecretSet(opts, args[0], c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
+		},
+	}, &cobra.Command{
+		Use:   "delete NAME",
+		Short: "Remove NAME from the OS keychain",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runSecretDelete(args[0], c.OutOrStdout())
+		},
+	})
+	return cmd
+}
+
+func checkSecretName(name string) error {
+	if !secretNameRE.MatchString(name) {
+		return &exitError{exitUsage, fmt.Errorf("%q is not a variable name (letters, digits and _; the name the manifest gives)", name)}
+	}
+	return nil
+}
+
+func runSecretSet(opts *options, name string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if err := checkSecretName(name); err != nil {
+		return err
+	}
+	if m, err := opts.loadManifest(); err == nil && !slices.Contains(m.SecretNames(), name) {
+		fmt.Fprintf(stderr, "note: the manifest (%s) does not read %s from the keychain; storing it anyway\n", manifestName(m.Source), name)
+	}
+	value, err := readSecret(name, stdin, stderr)
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	if err := secretStore().Set(name, value); err != nil {
+		return &exitError{exitFailure, fmt.Errorf("storing %s: %w\nwithout a keychain, set %s in the \"env\" block of this server in the host's MCP config instead", name, err, name)}
+	}
+	fmt.Fprintf(stdout, "stored %s in the OS keychain (service %q); aeat-mcp uses it from the next call, no restart needed\n", name, keychain.Service)
+	return nil
+}
+
+// readSecret reads a value without echo from a terminal, or from a pipe.
+func readSecret(name string, stdin io.Reader, stderr io.Writer) (string, error) {
+	var value string
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintf(stderr, "%s (not shown): ", name)
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return "", fmt.Errorf("reading %s: %w", name, err)
+		}
+		value = string(b)
+	} else {
+		b, err := io.ReadAll(io.LimitReader(bufio.NewReader(stdin), maxSecret+1))
+		if err != nil {
+			return "", fmt.Errorf("reading %s from stdin: %w", name, err)
+		}
+		if len(b) > maxSecret {
+			return "", fmt.Errorf("%s: more than %d bytes on stdin", name, maxSecret)
+		}
+		value = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	}
+	if value == "" {
+		return "", fmt.Errorf("%s: empty value, nothing stored", name)
+	}
+	return value, nil
+}
+
+func runSecretDelete(name string, stdout io.Writer) error {
+	if err := checkSecretName(name); err != nil {
+		return err
+	}
+	switch err := secretStore().Delete(name); {
+	case errors.Is(err, keychain.ErrNotFound):
+		fmt.Fprintf(stdout, "%s was not in the OS keychain\n", name)
+	case err != nil:
+		return &exitError{exitFailure, fmt.Errorf("removing %s: %w", name, err)}
+	default:
+		fmt.Fprintf(stdout, "removed %s from the OS keychain\n", name)
+	}
+	return nil
+}
+
+func manifestName(source string) string {
+	if source == "" {
+		return "the built-in demo"
+	}
+	return source
+}

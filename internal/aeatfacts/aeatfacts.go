@@ -1,0 +1,297 @@
+// Package aeatfacts reads what is known of the real aeat CLI — its command
+// tree and the facts of its source (testdata/aeat-cli: commands.json,
+// facts.json, each fact with its file:line) — as Go values, so that tests
+// can hold the example manifest and the fake aeat to them. Nothing in the
+// product imports it: it is the oracle, not a part of the server.
+package aeatfacts
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Dir is testdata/aeat-cli in this repository.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "aeat-cli")
+}
+
+// SharedDir is ../shared/aeat-cli beside the checkout, where the lead keeps
+// the originals; "" when it is not there.
+func SharedDir() string {
+	d := filepath.Join(Dir(), "..", "..", "..", "shared", "aeat-cli")
+	if _, err := os.Stat(filepath.Join(d, "facts.json")); err != nil {
+		return ""
+	}
+	return d
+}
+
+// Command is one verb of the real CLI (commands.json).
+type Command struct {
+	Path     []string `json:"path"`
+	ClassKey string   `json:"class_key"`
+	Params   []Param  `json:"params"`
+	// Classification is the CLI's own.
+	Classification struct {
+		ReadOnly    bool `json:"read_only"`
+		Destructive bool `json:"destructive"`
+		Idempotent  bool `json:"idempotent"`
+		OpenWorld   bool `json:"open_world"`
+	} `json:"classification"`
+}
+
+// Param is one option or argument of a verb.
+type Param struct {
+	Name      string   `json:"name"`
+	Kind      string   `json:"kind"` // option or argument
+	Opts      []string `json:"opts"`
+	Secondary []string `json:"secondary"`
+	Type      string   `json:"type"`
+	Choices   []string `json:"choices"`
+	Min       *float64 `json:"min"`
+	Max       *float64 `json:"max"`
+	Required  bool     `json:"required"`
+	Multiple  bool     `json:"multiple"`
+	IsFlag    bool     `json:"is_flag"`
+}
+
+// Commands are the verbs by path ("app ledger list").
+func Commands() (map[string]*Command, error) {
+	var cmds []*Command
+	if err := load("commands.json", &cmds); err != nil {
+		return nil, err
+	}
+	out := map[string]*Command{}
+	for _, c := range cmds {
+		out[strings.Join(c.Path, " ")] = c
+	}
+	return out, nil
+}
+
+// Facts is the part of facts.json the oracle reads.
+type Facts struct {
+	Meta struct {
+		Version string `json:"version"`
+		Commit  string `json:"commit"`
+	} `json:"meta"`
+	Env []EnvVar `json:"env"`
+	// Login is the session gate.
+	Login struct {
+		ExemptLeafPaths       []string `json:"exempt_leaf_paths"`
+		ConditionalExemptions []struct {
+			Path string `json:"path"`
+			When string `json:"when"`
+		} `json:"conditional_exemptions"`
+		Refusal struct {
+			ExitCode   int    `json:"exit_code"`
+			Category   string `json:"category"`
+			ErrorCode  string `json:"error_code"`
+			Retryable  bool   `json:"retryable"`
+			Suggestion string `json:"suggestion"`
+			Source     string `json:"source"`
+		} `json:"refusal"`
+		NoActiveProfileRefusal struct {
+			ExitCode   int     `json:"exit_code"`
+			ErrorCode  string  `json:"error_code"`
+			Suggestion *string `json:"suggestion"`
+		} `json:"no_active_profile_refusal"`
+		SessionLimits struct {
+			IdleMinutes struct {
+				Env     string `json:"env"`
+				Default int    `json:"default"`
+			} `json:"idle_minutes"`
+		} `json:"session_limits"`
+		HeadlessAlternative struct {
+			Env string `json:"env"`
+		} `json:"headless_alternative"`
+	} `json:"login"`
+	ExitCodes struct {
+		Categories map[string]int `json:"categories"`
+	} `json:"exit_codes"`
+	Errors []ErrorCode `json:"errors"`
+	Stdin  struct {
+		Common struct {
+			MaxBytes int `json:"max_bytes"`
+		} `json:"common"`
+		Verbs []struct {
+			Path  string            `json:"path"`
+			Flag  string            `json:"flag"`
+			Shape map[string]string `json:"shape"`
+		} `json:"verbs"`
+	} `json:"stdin"`
+	CrossField struct {
+		Rules []Rule `json:"rules"`
+	} `json:"cross_field"`
+	Exit2WithSuccess struct {
+		Verbs []struct {
+			Path string `json:"path"`
+			When string `json:"when"`
+		} `json:"verbs"`
+	} `json:"exit2_with_success"`
+	Network []Network `json:"network"`
+}
+
+// EnvVar is one variable the CLI reads (or, for a few, does not).
+type EnvVar struct {
+	Name   string `json:"name"`
+	ReadBy string `json:"read_by"`
+	Secret bool   `json:"secret"`
+	Source string `json:"source"`
+}
+
+// Read reports whether the CLI reads it at all: its settings model, a
+// direct read, or a library it uses.
+func (e EnvVar) Read() bool {
+	return !strings.HasPrefix(e.ReadBy, "NOT read") && !strings.HasPrefix(e.ReadBy, "not read")
+}
+
+// ErrorCode is one registered error code.
+type ErrorCode struct {
+	Code      string `json:"code"`
+	Category  string `json:"category"`
+	ExitCode  int    `json:"exit_code"`
+	Retryable bool   `json:"retryable"`
+	Source    string `json:"source"`
+}
+
+// Rule is one cross-field rule between a verb's options. Rule holds the
+// rule as facts.json writes it (if, requires, together, …).
+type Rule struct {
+	Path      string         `json:"path"`
+	Rule      map[string]any `json:"rule"`
+	ErrorCode string         `json:"error_code"`
+	ExitCode  int            `json:"exit_code"`
+	Source    string         `json:"source"`
+	Note      string         `json:"note,omitempty"`
+}
+
+// Network says whether a group of verbs touches the network: true, false
+// or "conditional".
+type Network struct {
+	Path    string `json:"path"`
+	Network any    `json:"network"`
+}
+
+// Load reads facts.json.
+func Load() (*Facts, error) {
+	var f Facts
+	if err := load("facts.json", &f); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+func load(name string, v any) error {
+	raw, err := os.ReadFile(filepath.Join(Dir(), name))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// NetworkOf says whether the verb at path touches the network: "true",
+// "false" or "conditional" — the entry of facts.json that names it (a
+// group "app live filed pull | pull-all | list" names each word after the
+// common prefix; "a|b|c, d e|f" lists several groups), else the catch-all
+// "(all other verbs)".
+func (f *Facts) NetworkOf(path string) string {
+	for _, n := range f.Network {
+		for _, p := range expandPaths(n.Path) {
+			if p == path {
+				return fmt.Sprint(n.Network)
+			}
+		}
+	}
+	for _, n := range f.Network {
+		if strings.HasPrefix(n.Path, "(all other") {
+			return fmt.Sprint(n.Network)
+		}
+	}
+	return ""
+}
+
+// expandPaths reads a facts.json network path: groups separated by ", ",
+// alternatives by "|"; the first alternative of the first group is a full
+// path, and every later alternative of k words replaces the last k words
+// of the full path before it ("app live filed pull | list" is "app live
+// filed pull" and "app live filed list"; "notifications list|view,
+// expedientes list" adds "app live expedientes list").
+func expandPaths(s string) []string {
+	var out []string
+	var ref []string
+	for _, group := range strings.Split(s, ", ") {
+		for _, alt := range strings.Split(group, "|") {
+			words := strings.Fields(alt)
+			if len(words) == 0 {
+				continue
+			}
+			full := words
+			if ref != nil && len(words) <= len(ref) {
+				full = append(append([]string{}, ref[:len(ref)-len(words)]...), words...)
+			}
+			ref = full
+			out = append(out, strings.Join(full, " "))
+		}
+	}
+	return out
+}
+
+// ErrorByCode finds a registered error code.
+func (f *Facts) ErrorByCode(code string) (ErrorCode, bool) {
+	for _, e := range f.Errors {
+		if e.Code == code {
+			return e, true
+		}
+	}
+	return ErrorCode{}, false
+}
+
+// RulesOf are the cross-field rules of the verb at path.
+func (f *Facts) RulesOf(path string) []Rule {
+	var out []Rule
+	for _, r := range f.CrossField.Rules {
+		if r.Path == path {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// StdinShape is the exact object the verb's --secrets-stdin reads, and
+// whether it reads one.
+func (f *Facts) StdinShape(path string) (map[string]string, bool) {
+	for _, v := range f.Stdin.Verbs {
+		if v.Path == path {
+			return v.Shape, true
+		}
+	}
+	return nil, false
+}
+
+// Exempt reports whether the verb at path runs without a login session.
+func (f *Facts) Exempt(path string) bool {
+	for _, p := range f.Login.ExemptLeafPaths {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// ExitsTwoWithSuccess reports whether the verb may print a success
+// envelope and exit 2.
+func (f *Facts) ExitsTwoWithSuccess(path string) bool {
+	for _, v := range f.Exit2WithSuccess.Verbs {
+		if v.Path == path {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,51 @@
+package aeatfacts
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCopiesAreTheShared: the copies in testdata/aeat-cli are the lead's
+// originals, byte for byte, when those are beside the checkout.
+func TestCopiesAreTheShared(t *testing.T) {
+	shared := SharedDir()
+	if shared == "" {
+		t.Skip("../shared/aeat-cli is not beside this checkout: the pinned copies are all there is")
+	}
+	for _, name := range []string{"facts.json", "commands.json", "facts.md"} {
+		want, err := os.ReadFile(filepath.Join(shared, name))
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(Dir(), name))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "testdata/aeat-cli/%s differs from the shared one: copy it again", name)
+	}
+}
+
+func TestNetworkOf(t *testing.T) {
+	f, err := Load()
+	require.NoError(t, err)
+	assert.Equal(t, "d08c5edfce2124f901adf8726c321c01823817e1", f.Meta.Commit)
+	for path, want := range map[string]string{
+		"app live filed list":         "true",
+		"app live filed pull":         "true",
+		"app live filed pull-all":     "true",
+		"app live justificante pull":  "true",
+		"app live notifications pull": "true",
+		"app live expedientes pull":   "true",
+		"app live deudas list":        "false",
+		"app live deudas latest":      "false",
+		"app live notifications list": "false",
+		"app live expedientes view":   "false",
+		"app live portals view":       "false",
+		"config auth status":          "false",
+		"app ledger import":           "conditional",
+		"app ledger list":             "false",
+		"config profile censo pull":   "true",
+	} {
+		assert.Equal(t, want, f.NetworkOf(path), path)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package callruntime_test
+
+const raceEnabled = false

@@ -1,0 +1,112 @@
+// Package keychain keeps the secrets a manifest names (cli.env.keychain, a
+// tool's stdin keychain) in the operating system's keychain — the macOS
+// Keychain, the Windows Credential Manager, the Secret Service on Linux
+// desktops — through github.com/zalando/go-keyring, under the service
+// [Service] and the secret's variable name. `aeat-mcp secret set NAME`
+// stores one; the server reads it at call time, so no secret has to sit in
+// plaintext in a host's configuration file.
+//
+// It does not decide when a secret is needed or what a missing one means:
+// the server does. It never logs or returns a value in an error.
+package keychain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zalando/go-keyring"
+)
+
+// Service is the keychain service under which aeat-mcp keeps secrets: a
+// person finds them under this name in Keychain Access, the Credential
+// Manager or Seahorse.
+const Service = "aeat-mcp"
+
+// ErrNotFound: the keychain answered, and it has no secret of that name.
+var ErrNotFound = errors.New("not in the keychain")
+
+// Store is a keychain. Get's errors are [ErrNotFound], or an
+// [*UnavailableError] when the keychain could not be asked.
+type Store interface {
+	Get(name string) (string, error)
+	Set(name, value string) error
+	Delete(name string) error
+}
+
+// UnavailableError says the keychain could not be asked: no Secret
+// Service on this Linux session (no D-Bus session bus), a locked keychain
+// whose prompt nobody answered, a refused access.
+type UnavailableError struct{ Err error }
+
+func (e *UnavailableError) Error() string {
+	return "the OS keychain is not available: " + e.Err.Error()
+}
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// OS is the operating system's keychain (or, in a binary built with the
+// aeatmcp_testkeychain tag, the test store that AEAT_MCP_TEST_KEYCHAIN
+// names; see testkeychain.go).
+func OS() Store {
+	if s := testStore(); s != nil {
+		return s
+	}
+	return osStore{}
+}
+
+// osStore is go-keyring's provider for this OS.
+type osStore struct{}
+
+func (osStore) Get(name string) (string, error) {
+	v, err := keyring.Get(Service, name)
+	return v, classify(err)
+}
+
+func (osStore) Set(name, value string) error { return classify(keyring.Set(Service, name, value)) }
+
+func (osStore) Delete(name string) error { return classify(keyring.Delete(Service, name)) }
+
+func classify(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, keyring.ErrNotFound):
+		return ErrNotFound
+	case errors.Is(err, keyring.ErrSetDataTooBig):
+		return fmt.Errorf("the value is too long for this keychain: %w", err)
+	}
+	return &UnavailableError{Err: err}
+}
+
+// DefaultWait bounds one keychain read: a locked keychain may wait for a
+// person to answer a prompt that, under an MCP host, nobody sees.
+const DefaultWait = 10 * time.Second
+
+// Get reads name from s within wait (if zero, DefaultWait) or until ctx
+// ends. A keychain that does not answer in time is unavailable; its read
+// goes on in the background and its answer is dropped.
+func Get(ctx context.Context, s Store, name string, wait time.Duration) (string, error) {
+	if wait <= 0 {
+		wait = DefaultWait
+	}
+	type answer struct {
+		v   string
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		v, err := s.Get(name)
+		ch <- answer{v, err}
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case a := <-ch:
+		return a.v, a.err
+	case <-timer.C:
+		return "", &UnavailableError{Err: fmt.Errorf("it did not answer within %v (locked, with a prompt nobody can see?)", wait)}
+	case <-ctx.Done():
+		return "", &UnavailableError{Err: ctx.Err()}
+	}
+}

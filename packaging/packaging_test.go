@@ -1,0 +1,511 @@
+package packaging
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"debug/elf"
+	"debug/macho"
+	"debug/pe"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	registryTemplate = "registry/server.json"
+	registrySchema   = "registry/server.schema.2025-12-11.json"
+	bundleTemplate   = "mcpb/manifest.json"
+	launcher         = "mcpb/launch.sh"
+	aeatManifest     = "../examples/aeat.manifest.json"
+	releaseBase      = "https://github.com/aeat-mcp/aeat-mcp/releases/download/"
+)
+
+// registryResolved is the registry's server.json schema (draft-07, its
+// definitions resolved).
+func registryResolved(t *testing.T) *jsonschema.Resolved {
+	t.Helper()
+	raw, err := os.ReadFile(registrySchema)
+	require.NoError(t, err)
+	var s jsonschema.Schema
+	require.NoError(t, json.Unmarshal(raw, &s))
+	require.Equal(t, "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json", s.ID)
+	r, err := s.Resolve(nil)
+	require.NoError(t, err)
+	return r
+}
+
+// serverJSON is what the tests read of a server.json.
+type serverJSON struct {
+	Schema   string `json:"$schema"`
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Packages []struct {
+		RegistryType string `json:"registryType"`
+		Identifier   string `json:"identifier"`
+		Version      string `json:"version"`
+		FileSHA256   string `json:"fileSha256"`
+		Transport    struct {
+			Type string `json:"type"`
+		} `json:"transport"`
+	} `json:"packages"`
+}
+
+// checkServerJSON validates a server.json against the schema and the
+// project's own rules, and returns it.
+func checkServerJSON(t *testing.T, file string) serverJSON {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var instance any
+	require.NoError(t, json.Unmarshal(raw, &instance))
+	require.NoError(t, registryResolved(t).Validate(instance), "%s against the 2025-12-11 schema", file)
+
+	var s serverJSON
+	require.NoError(t, json.Unmarshal(raw, &s))
+	assert.Equal(t, "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json", s.Schema)
+	// The GitHub namespace the registry authenticates: the module's owner.
+	mod, err := os.ReadFile("../go.mod")
+	require.NoError(t, err)
+	owner := regexp.MustCompile(`(?m)^module github\.com/([^/]+)/`).FindSubmatch(mod)
+	require.NotNil(t, owner)
+	assert.Equal(t, "io.github."+string(owner[1])+"/aeat-mcp", s.Name)
+	require.Len(t, s.Packages, 1)
+	p := s.Packages[0]
+	assert.Equal(t, "mcpb", p.RegistryType)
+	assert.Equal(t, "stdio", p.Transport.Type)
+	assert.Equal(t, s.Version, p.Version)
+	assert.Equal(t, releaseBase+"v"+s.Version+"/aeat-mcp-"+s.Version+".mcpb", p.Identifier, "the bundle, as a release asset")
+	return s
+}
+
+// TestServerJSON_Template: the template scripts/bundle fills is valid
+// and names the bundle as the release asset of its version.
+func TestServerJSON_Template(t *testing.T) {
+	s := checkServerJSON(t, registryTemplate)
+	assert.Empty(t, s.Packages[0].FileSHA256, "the template has no hash: scripts/bundle writes the uploaded file's")
+}
+
+// TestServerJSON_Schema: the vendored schema refuses what the registry
+// refuses (so a pass above means something).
+func TestServerJSON_Schema(t *testing.T) {
+	r := registryResolved(t)
+	for name, doc := range map[string]string{
+		"no version":           `{"name": "io.github.a/b", "description": "d"}`,
+		"a name with no /":     `{"name": "aeat-mcp", "description": "d", "version": "1.0.0"}`,
+		"a long description":   `{"name": "io.github.a/b", "description": "` + strings.Repeat("x", 101) + `", "version": "1.0.0"}`,
+		"a bad hash":           `{"name": "io.github.a/b", "description": "d", "version": "1.0.0", "packages": [{"registryType": "mcpb", "identifier": "https://x/y.mcpb", "fileSha256": "ABC", "transport": {"type": "stdio"}}]}`,
+		"no transport":         `{"name": "io.github.a/b", "description": "d", "version": "1.0.0", "packages": [{"registryType": "mcpb", "identifier": "https://x/y.mcpb"}]}`,
+		"an unknown transport": `{"name": "io.github.a/b", "description": "d", "version": "1.0.0", "packages": [{"registryType": "mcpb", "identifier": "https://x/y.mcpb", "transport": {"type": "pigeon"}}]}`,
+	} {
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(doc), &v))
+		assert.Error(t, r.Validate(v), name)
+	}
+}
+
+// TestServerJSON_Release checks the server.json scripts/bundle wrote for
+// a built bundle: valid, and its package is that very file.
+func TestServerJSON_Release(t *testing.T) {
+	file, bundle := os.Getenv("AEAT_MCP_SERVER_JSON"), os.Getenv("AEAT_MCP_BUNDLE")
+	if file == "" || bundle == "" {
+		t.Skip("AEAT_MCP_SERVER_JSON and AEAT_MCP_BUNDLE are set by .ci/run after scripts/bundle")
+	}
+	s := checkServerJSON(t, file)
+	data, err := os.ReadFile(bundle)
+	require.NoError(t, err)
+	sum := sha256.Sum256(data)
+	assert.Equal(t, hex.EncodeToString(sum[:]), s.Packages[0].FileSHA256, "the hash of the file to upload")
+	assert.Equal(t, filepath.Base(bundle), path.Base(s.Packages[0].Identifier), "the package entry names the bundle")
+	m := bundleManifestIn(t, bundle)
+	assert.Equal(t, s.Version, m.Version)
+}
+
+// bundleManifest is what the tests read of an MCP Bundle's manifest.json.
+type bundleManifest struct {
+	ManifestVersion string `json:"manifest_version"`
+	Name            string `json:"name"`
+	Version         string `json:"version"`
+	Server          struct {
+		Type       string `json:"type"`
+		EntryPoint string `json:"entry_point"`
+		MCPConfig  struct {
+			Command           string            `json:"command"`
+			Args              []string          `json:"args"`
+			Env               map[string]string `json:"env"`
+			PlatformOverrides map[string]struct {
+				Command string            `json:"command"`
+				Args    []string          `json:"args"`
+				Env     map[string]string `json:"env"`
+			} `json:"platform_overrides"`
+		} `json:"mcp_config"`
+	} `json:"server"`
+	Tools []struct {
+		Name string `json:"name"`
+	} `json:"tools"`
+	Compatibility struct {
+		Platforms []string `json:"platforms"`
+	} `json:"compatibility"`
+	UserConfig map[string]struct {
+		Type      string `json:"type"`
+		Required  bool   `json:"required"`
+		Sensitive bool   `json:"sensitive"`
+		Default   any    `json:"default"`
+	} `json:"user_config"`
+}
+
+var placeholderRE = regexp.MustCompile(`\$\{([^}]*)\}`)
+
+// TestBundleManifest_Template holds the bundle's manifest to what Claude
+// Desktop does with it (measured with @anthropic-ai/mcpb 2.1.2):
+//   - it unpacks files without the execute bit on macOS: the command is
+//     /bin/sh on the launcher, never a bundled binary (Windows runs the
+//     .exe, which needs no bit);
+//   - an optional setting without a default reaches the server as the
+//     literal "${user_config.x}": each has one, and settings go to the
+//     environment only (an empty variable is ignored; an empty argument
+//     would be an argument);
+//   - every setting is used, and every placeholder is a setting or a
+//     variable Claude Desktop substitutes;
+//   - the variables it sets are ones aeat-mcp reads (the --global names are
+//     the example manifest's shared params) or the CLI reads (facts.json).
+func TestBundleManifest_Template(t *testing.T) {
+	raw, err := os.ReadFile(bundleTemplate)
+	require.NoError(t, err)
+	var m bundleManifest
+	require.NoError(t, json.Unmarshal(raw, &m))
+	cfg := m.Server.MCPConfig
+
+	assert.Equal(t, "binary", m.Server.Type)
+	assert.Equal(t, "server/launch.sh", m.Server.EntryPoint)
+	assert.Equal(t, "/bin/sh", cfg.Command, "the launcher restores the execute bit Claude Desktop drops")
+	assert.Equal(t, []string{"${__dirname}/server/launch.sh"}, cfg.Args)
+	win := cfg.PlatformOverrides["win32"]
+	assert.Equal(t, "${__dirname}${/}server${/}windows-amd64${/}aeat-mcp.exe", win.Command)
+	assert.NotNil(t, win.Args, "an explicit empty list: the launcher is not an argument of the .exe")
+	assert.Empty(t, win.Args)
+	assert.Nil(t, win.Env, "an override's env replaces the whole env: none, so the settings reach Windows too")
+	assert.ElementsMatch(t, []string{"darwin", "win32", "linux"}, m.Compatibility.Platforms)
+
+	used := map[string]bool{}
+	for name, v := range cfg.Env {
+		for _, ph := range placeholderRE.FindAllStringSubmatch(v, -1) {
+			key, isSetting := strings.CutPrefix(ph[1], "user_config.")
+			if isSetting {
+				require.Contains(t, m.UserConfig, key, "%s=%s", name, v)
+				used[key] = true
+			} else {
+				assert.Contains(t, []string{"__dirname", "/", "pathSeparator", "HOME", "DESKTOP", "DOCUMENTS", "DOWNLOADS"}, ph[1])
+			}
+		}
+	}
+	for _, a := range append(slices.Clone(cfg.Args), cfg.Command, win.Command) {
+		assert.NotContains(t, a, "user_config", "settings go in env only: %s", a)
+	}
+	for key, uc := range m.UserConfig {
+		assert.True(t, used[key], "setting %s is used", key)
+		if !uc.Required {
+			assert.NotNil(t, uc.Default, "optional setting %s has a default (else the server gets the literal placeholder)", key)
+		}
+		if uc.Sensitive {
+			assert.Equal(t, "string", uc.Type, key)
+		}
+	}
+
+	example, err := annotations.Load(aeatManifest)
+	require.NoError(t, err)
+	var shared []string
+	for _, p := range example.CLI.Params {
+		shared = append(shared, strings.ToUpper(p.Name))
+	}
+	facts := cliFacts(t)
+	for name := range cfg.Env {
+		switch {
+		case strings.HasPrefix(name, "AEAT_MCP_GLOBAL_"):
+			assert.Contains(t, shared, strings.TrimPrefix(name, "AEAT_MCP_GLOBAL_"), "%s: a shared param of the aeat manifest", name)
+		case slices.Contains([]string{"AEAT_MCP_MANIFEST", "AEAT_MCP_CLI", "AEAT_MCP_LANG", "AEAT_MCP_READ_ONLY"}, name):
+		case facts != nil:
+			assert.True(t, facts[name], "%s is a variable the real aeat reads (facts.json)", name)
+			assert.True(t, passes(example.CLI, name), "%s reaches the CLI (cli.env.pass)", name)
+		}
+	}
+}
+
+// cliFacts are the variables the real aeat reads (../shared/aeat-cli/
+// facts.json beside the checkout, or $AEAT_CLI_FACTS); nil when absent.
+func cliFacts(t *testing.T) map[string]bool {
+	file := os.Getenv("AEAT_CLI_FACTS")
+	if file == "" {
+		file = "../../shared/aeat-cli/facts.json"
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Logf("the real aeat's facts are not here (%s): the CLI's variables are not checked", file)
+		return nil
+	}
+	var f struct {
+		Env []struct {
+			Name   string `json:"name"`
+			ReadBy string `json:"read_by"`
+		} `json:"env"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &f))
+	out := map[string]bool{}
+	for _, e := range f.Env {
+		if !strings.HasPrefix(e.ReadBy, "NOT") && !strings.HasPrefix(e.ReadBy, "not") {
+			out[e.Name] = true
+		}
+	}
+	return out
+}
+
+func passes(cli annotations.CLI, name string) bool {
+	for _, p := range slices.Concat(cli.Pass, cli.Require) {
+		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(name, prefix) || p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLauncher: started as Claude Desktop starts it (/bin/sh on a 0600
+// script, in a folder with a space, the binary 0600 too), the launcher
+// makes the binary executable and becomes it, arguments intact.
+func TestLauncher(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skipf("the launcher picks the Linux amd64 binary here; on %s/%s it picks its own (run there)", runtime.GOOS, runtime.GOARCH)
+	}
+	dir := filepath.Join(t.TempDir(), "Claude Extensions", "local.mcpb.aeat-mcp")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "server", "linux-amd64"), 0o700))
+	script, err := os.ReadFile(launcher)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "server", "launch.sh"), script, 0o600))
+	bin := filepath.Join(dir, "server", "linux-amd64", "aeat-mcp")
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\necho \"pid $$ args:$*\"\n"), 0o600))
+
+	cmd := exec.Command("/bin/sh", filepath.Join(dir, "server", "launch.sh"), "--a", "b c")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Equal(t, "args:--a b c", strings.SplitN(strings.TrimSpace(string(out)), " ", 3)[2])
+	assert.Equal(t, strconv.Itoa(cmd.Process.Pid), strings.Fields(string(out))[1], "the launcher became the binary (exec): the host talks to aeat-mcp itself")
+	fi, err := os.Stat(bin)
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&0o100, "the execute bit is back")
+}
+
+// bundleManifestIn reads manifest.json from a built bundle.
+func bundleManifestIn(t *testing.T, bundle string) bundleManifest {
+	t.Helper()
+	zr, err := zip.OpenReader(bundle)
+	require.NoError(t, err)
+	defer zr.Close()
+	var m bundleManifest
+	require.NoError(t, json.Unmarshal(readZip(t, &zr.Reader, "manifest.json"), &m))
+	return m
+}
+
+func readZip(t *testing.T, zr *zip.Reader, name string) []byte {
+	t.Helper()
+	f, err := zr.Open(name)
+	require.NoError(t, err, name)
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	require.NoError(t, err)
+	return b
+}
+
+// TestBundle checks a built bundle's contents — mcpb validate checks only
+// the manifest's shape (it accepted a bundle with no binary): exactly the
+// files the manifest needs, each binary built for the system it is for,
+// the launcher and the aeat manifest as committed, the tools listed.
+func TestBundle(t *testing.T) {
+	bundle := os.Getenv("AEAT_MCP_BUNDLE")
+	if bundle == "" {
+		t.Skip("AEAT_MCP_BUNDLE is set by .ci/run after scripts/bundle")
+	}
+	zr, err := zip.OpenReader(bundle)
+	require.NoError(t, err)
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		if !strings.HasSuffix(f.Name, "/") {
+			names = append(names, f.Name)
+		}
+	}
+	sort.Strings(names)
+	assert.Equal(t, []string{
+		"LICENSE", "README.md", "manifest.json",
+		"server/aeat.manifest.json", "server/darwin/aeat-mcp", "server/launch.sh",
+		"server/linux-amd64/aeat-mcp", "server/windows-amd64/aeat-mcp.exe",
+	}, names)
+
+	m := bundleManifestIn(t, bundle)
+	assert.Regexp(t, `^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`, m.Version)
+	assert.Equal(t, "aeat-mcp-"+m.Version+".mcpb", filepath.Base(bundle))
+	assert.Contains(t, names, m.Server.EntryPoint)
+	tmpl, err := os.ReadFile(bundleTemplate)
+	require.NoError(t, err)
+	var want bundleManifest
+	require.NoError(t, json.Unmarshal(tmpl, &want))
+	assert.Equal(t, want.Server, m.Server, "the committed manifest's server")
+	assert.Equal(t, want.UserConfig, m.UserConfig)
+
+	example, err := os.ReadFile(aeatManifest)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(example, readZip(t, &zr.Reader, "server/aeat.manifest.json")), "the aeat manifest, as committed")
+	loaded, err := annotations.Parse(readZip(t, &zr.Reader, "server/aeat.manifest.json"), "")
+	require.NoError(t, err)
+	var tools []string
+	for _, tl := range m.Tools {
+		tools = append(tools, tl.Name)
+	}
+	var want2 []string
+	for _, tl := range loaded.Tools {
+		want2 = append(want2, tl.Name)
+	}
+	assert.Equal(t, want2, tools, "manifest.json lists the aeat manifest's tools")
+	script, err := os.ReadFile(launcher)
+	require.NoError(t, err)
+	assert.Equal(t, string(script), string(readZip(t, &zr.Reader, "server/launch.sh")))
+
+	// Each binary is for its system: one universal Mach-O for both Macs,
+	// PE for Windows on amd64, ELF for Linux on amd64.
+	fat, err := macho.NewFatFile(bytes.NewReader(readZip(t, &zr.Reader, "server/darwin/aeat-mcp")))
+	require.NoError(t, err, "the macOS binary is universal")
+	var cpus []macho.Cpu
+	for _, a := range fat.Arches {
+		cpus = append(cpus, a.Cpu)
+	}
+	assert.ElementsMatch(t, []macho.Cpu{macho.CpuAmd64, macho.CpuArm64}, cpus)
+	pf, err := pe.NewFile(bytes.NewReader(readZip(t, &zr.Reader, "server/windows-amd64/aeat-mcp.exe")))
+	require.NoError(t, err)
+	assert.Equal(t, uint16(pe.IMAGE_FILE_MACHINE_AMD64), pf.Machine)
+	ef, err := elf.NewFile(bytes.NewReader(readZip(t, &zr.Reader, "server/linux-amd64/aeat-mcp")))
+	require.NoError(t, err)
+	assert.Equal(t, elf.EM_X86_64, ef.Machine)
+}
+
+// TestReleaseArchives checks a goreleaser dist/ (.ci/run sets
+// AEAT_MCP_DIST after a snapshot release): the six platform archives and
+// the universal macOS one, each in checksums.txt with its hash; the
+// linux/amd64 archive unpacked holds the binary, README, LICENSE and the
+// examples, every file dated from the commit (reproducible), and its
+// binary says the release's version and commit and serves the demo.
+func TestReleaseArchives(t *testing.T) {
+	dist := os.Getenv("AEAT_MCP_DIST")
+	if dist == "" {
+		t.Skip("AEAT_MCP_DIST is set by .ci/run after goreleaser release --snapshot")
+	}
+	var meta struct {
+		Version string `json:"version"`
+		Commit  string `json:"commit"`
+	}
+	raw, err := os.ReadFile(filepath.Join(dist, "metadata.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &meta))
+	require.Regexp(t, `^[0-9a-f]{40}$`, meta.Commit, "goreleaser knew the commit")
+
+	sums := map[string]string{}
+	raw, err = os.ReadFile(filepath.Join(dist, "checksums.txt"))
+	require.NoError(t, err)
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		f := strings.Fields(line)
+		require.Len(t, f, 2, line)
+		sums[f[1]] = f[0]
+	}
+	var want []string
+	for _, p := range []string{"linux_amd64.tar.gz", "linux_arm64.tar.gz", "darwin_amd64.tar.gz", "darwin_arm64.tar.gz", "darwin_universal.tar.gz", "windows_amd64.zip", "windows_arm64.zip"} {
+		want = append(want, "aeat-mcp_"+meta.Version+"_"+p)
+	}
+	assert.ElementsMatch(t, want, slices.Collect(maps.Keys(sums)))
+	for name, sum := range sums {
+		data, err := os.ReadFile(filepath.Join(dist, name))
+		require.NoError(t, err)
+		got := sha256.Sum256(data)
+		assert.Equal(t, sum, hex.EncodeToString(got[:]), name)
+	}
+
+	commitTime := gitCommitTime(t, meta.Commit)
+	dir := t.TempDir()
+	names := untar(t, filepath.Join(dist, "aeat-mcp_"+meta.Version+"_linux_amd64.tar.gz"), dir, commitTime)
+	assert.ElementsMatch(t, []string{"aeat-mcp", "README.md", "LICENSE", "examples/aeat.manifest.json"}, names)
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skipf("the linux/amd64 binary does not run on %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	bin := filepath.Join(dir, "aeat-mcp")
+	out, err := exec.Command(bin, "--version").CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Equal(t, "aeat-mcp version v"+meta.Version+" ("+meta.Commit[:12]+")\n", string(out),
+		"the release's version, and the commit (-buildvcs on whatever GOFLAGS says)")
+	out, err = exec.Command(bin, "--demo", "--log-level", "error", "call", "ledger_list", "--arg", "limit=1").CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Contains(t, string(out), `"demo": true`, "the demo CLI answered through the server")
+
+	cask, err := os.ReadFile(filepath.Join(dist, "homebrew", "Casks", "aeat-mcp.rb"))
+	require.NoError(t, err)
+	assert.Contains(t, string(cask), releaseBase, "the cask's URLs are the project's releases, never the clone's remote")
+	assert.Contains(t, string(cask), sums["aeat-mcp_"+meta.Version+"_darwin_arm64.tar.gz"])
+}
+
+// gitCommitTime is a commit's time, as goreleaser's {{ .CommitDate }}.
+func gitCommitTime(t *testing.T, commit string) time.Time {
+	t.Helper()
+	out, err := exec.Command("git", "log", "-1", "--format=%ct", commit).Output()
+	require.NoError(t, err)
+	sec, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	require.NoError(t, err)
+	return time.Unix(sec, 0)
+}
+
+// untar unpacks a .tar.gz into dir, checks every entry is dated mtime, and
+// returns the files' names.
+func untar(t *testing.T, archive, dir string, mtime time.Time) []string {
+	t.Helper()
+	f, err := os.Open(archive)
+	require.NoError(t, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	tr := tar.NewReader(zr)
+	var names []string
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		assert.True(t, h.ModTime.Equal(mtime), "%s is dated %v, the commit %v", h.Name, h.ModTime, mtime)
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		names = append(names, h.Name)
+		dest := filepath.Join(dir, filepath.FromSlash(h.Name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(dest), 0o755))
+		out, err := os.OpenFile(dest, os.O_CREATE|os.O_WRONLY, os.FileMode(h.Mode)&0o777)
+		require.NoError(t, err)
+		_, err = io.Copy(out, tr)
+		require.NoError(t, err)
+		require.NoError(t, out.Close())
+	}
+	return names
+}
