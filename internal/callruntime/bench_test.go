@@ -56,7 +56,7 @@ func BenchmarkRun(b *testing.B) {
 		b.Run(m.name+"/"+r.Tree()+"/c1", func(b *testing.B) {
 			for b.Loop() {
 				if res, err := r.Run(context.Background(), s); err != nil || res.ExitCode != 0 {
-					b.Fatal(err, res.Outcome)
+					b.Fatal(err, res.End)
 				}
 			}
 		})
@@ -65,7 +65,7 @@ func BenchmarkRun(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					if res, err := r.Run(context.Background(), s); err != nil || res.ExitCode != 0 {
-						b.Error(err, res.Outcome)
+						b.Error(err, res.End)
 					}
 				}
 			})
@@ -95,8 +95,8 @@ func BenchmarkKillLatency(b *testing.B) {
 			var lat []float64
 			for b.Loop() {
 				res, err := r.Run(context.Background(), s)
-				if err != nil || res.Outcome != callruntime.TimedOut || !res.TreeDead {
-					b.Fatal(err, res.Outcome, res.TreeDead)
+				if err != nil || res.End != callruntime.TimedOut || !res.TreeDead {
+					b.Fatal(err, res.End, res.TreeDead)
 				}
 				lat = append(lat, float64(res.Duration-timeout)/float64(time.Millisecond))
 			}
@@ -126,7 +126,7 @@ func BenchmarkRunVsRaw(b *testing.B) {
 		}
 		t1 := time.Now()
 		if res, err := r.Run(context.Background(), s); err != nil || res.ExitCode != 0 {
-			b.Fatal(err, res.Outcome)
+			b.Fatal(err, res.End)
 		}
 		raw = append(raw, float64(t1.Sub(t0)))
 		run = append(run, float64(time.Since(t1)))

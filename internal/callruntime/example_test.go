@@ -26,7 +26,7 @@ func ExampleRunner_Run() {
 	if err != nil {
 		panic(err) // could not start: *StartError
 	}
-	fmt.Println(res.Outcome, res.ExitCode, res.TreeDead)
+	fmt.Println(res.End, res.ExitCode, res.TreeDead)
 	fmt.Print(res.Stdout.Text(nil))
 	// Output:
 	// exited 3 true

@@ -147,6 +147,6 @@ func helperReportTree() int {
 		return 0
 	}
 	fmt.Print(res.Stdout.Text(nil))
-	fmt.Printf("outcome %s tree_dead %v\n", res.Outcome, res.TreeDead)
+	fmt.Printf("outcome %s tree_dead %v\n", res.End, res.TreeDead)
 	return 0
 }

@@ -293,7 +293,7 @@ func TestRun_Concurrent64(t *testing.T) {
 						allPids[fmt.Sprint(i, role)] = pid
 					}
 					mu.Unlock()
-					assert.True(t, res.TreeDead || m.tree != "cgroup", "call %d (%v): %v", i, kind, res.Outcome)
+					assert.True(t, res.TreeDead || m.tree != "cgroup", "call %d (%v): %v", i, kind, res.End)
 				}(i)
 			}
 			wg.Wait()

@@ -140,14 +140,14 @@ func TestPorted_TreeDiesEveryWay(t *testing.T) {
 	for _, m := range modes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			r := newRunner(t, m.disable...)
-			ending := func(name string, s callruntime.Spec, ctx context.Context, outcome callruntime.Outcome) {
+			ending := func(name string, s callruntime.Spec, ctx context.Context, outcome callruntime.End) {
 				t.Run(name, func(t *testing.T) {
 					res, err := r.Run(ctx, s)
 					require.NoError(t, err)
 					pids := reportedPids(res.Stdout.Text(nil))
 					defer killPids(pids)
 					require.Len(t, pids, 5, res.Stdout.Text(nil))
-					assert.Equal(t, outcome, res.Outcome)
+					assert.Equal(t, outcome, res.End)
 					assert.Equal(t, m.tree, res.Tree)
 					check(t, m, "group", func(t testing.TB) { requireStopped(t, only(pids, "self", "plain", "holder"), 2*time.Second) })
 					check(t, m, "setsid", func(t testing.TB) { requireStopped(t, only(pids, "setsid"), 2*time.Second) })
@@ -186,7 +186,7 @@ func TestPorted_ExitZeroLeavingSetsid(t *testing.T) {
 			pids := reportedPids(res.Stdout.Text(nil))
 			defer killPids(pids)
 			require.Len(t, pids, 3, res.Stdout.Text(nil))
-			assert.Equal(t, callruntime.Exited, res.Outcome)
+			assert.Equal(t, callruntime.Exited, res.End)
 			assert.Equal(t, 0, res.ExitCode)
 			check(t, m, "setsid", func(t testing.TB) { requireStopped(t, pids, 2*time.Second) })
 		})
@@ -209,7 +209,7 @@ func TestPorted_OrphanStubborn(t *testing.T) {
 			pids := reportedPids(res.Stdout.Text(nil))
 			defer killPids(pids)
 			require.Len(t, pids, 2, res.Stdout.Text(nil))
-			assert.Equal(t, callruntime.Cancelled, res.Outcome)
+			assert.Equal(t, callruntime.Cancelled, res.End)
 			check(t, m, "stubborn-setsid", func(t testing.TB) { requireStopped(t, pids, 2*time.Second) })
 		})
 	}
@@ -239,11 +239,11 @@ func TestPorted_ForkLoop(t *testing.T) {
 func TestPorted_Endings(t *testing.T) {
 	r := newRunner(t)
 	res := run(t, r, spec("stderr boom", "exit 3"))
-	assert.Equal(t, callruntime.Exited, res.Outcome)
+	assert.Equal(t, callruntime.Exited, res.End)
 	assert.Equal(t, 3, res.ExitCode)
 	assert.Equal(t, "boom\n", strings.ReplaceAll(res.Stderr.Text(nil), "\r\n", "\n"))
 	res = run(t, r, spec("crash SEGV"))
-	assert.Equal(t, callruntime.Signaled, res.Outcome)
+	assert.Equal(t, callruntime.Signaled, res.End)
 	assert.Equal(t, crashSignal, res.Signal)
 	assert.Equal(t, -1, res.ExitCode)
 }

@@ -47,7 +47,7 @@ func TestWindows_LauncherChain(t *testing.T) {
 	pids := reportedPids(res.Stdout.Text(nil))
 	defer killPids(pids)
 	require.Contains(t, pids, "python", res.Stdout.Text(nil))
-	assert.Equal(t, callruntime.TimedOut, res.Outcome)
+	assert.Equal(t, callruntime.TimedOut, res.End)
 	assert.True(t, res.TreeDead)
 	requireStopped(t, pids, 2*time.Second)
 }
@@ -63,7 +63,7 @@ func TestWindows_MemoryCeiling(t *testing.T) {
 	res := run(t, r, s)
 	pids := reportedPids(res.Stdout.Text(nil))
 	defer killPids(pids)
-	assert.Equal(t, callruntime.ResourceExceeded, res.Outcome)
+	assert.Equal(t, callruntime.ResourceExceeded, res.End)
 	assert.True(t, res.TreeDead)
 	assert.Less(t, res.Duration, 10*time.Second)
 	requireStopped(t, pids, 2*time.Second)

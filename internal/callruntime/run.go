@@ -92,7 +92,7 @@ func (r *Runner) Mechanisms() Report { return r.plat.report() }
 func (r *Runner) Tree() string { return r.plat.treeName() }
 
 // Close stops every call still running (their trees are stopped as on
-// cancellation, [Result.Outcome] is Cancelled), waits for them, and releases
+// cancellation, [Result.End] is Cancelled), waits for them, and releases
 // what the Runner holds (its lifeline process, its cgroup). Run fails after
 // Close.
 func (r *Runner) Close() error {
@@ -146,7 +146,7 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 
 	if ctx.Err() != nil {
 		// Never start what is already over.
-		return Result{Outcome: outcomeOf(context.Cause(ctx)), ExitCode: -1, TreeDead: true, Duration: time.Since(begin)}, nil
+		return Result{End: endOf(context.Cause(ctx)), ExitCode: -1, TreeDead: true, Duration: time.Since(begin)}, nil
 	}
 	s := &supervision{spec: spec, begin: begin, secrets: RedactSecrets(spec.Secrets)}
 	return s.run(ctx, r.plat)
@@ -201,7 +201,7 @@ func capGrace(grace time.Duration, cause error) time.Duration {
 	return grace
 }
 
-func outcomeOf(cause error) Outcome {
+func endOf(cause error) End {
 	switch {
 	case errors.Is(cause, ErrTimeout), errors.Is(cause, context.DeadlineExceeded):
 		return TimedOut
@@ -426,11 +426,11 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 	res.Signal = state.Signal
 	switch {
 	case cause != nil:
-		res.Outcome = outcomeOf(cause)
+		res.End = endOf(cause)
 	case res.Signal != "":
-		res.Outcome = Signaled
+		res.End = Signaled
 	default:
-		res.Outcome = Exited
+		res.End = Exited
 		res.ExitCode = state.Code
 	}
 	res.Duration = time.Since(s.begin)

@@ -24,7 +24,7 @@ func TestRun_Endings(t *testing.T) {
 	tests := []struct {
 		name     string
 		args     []string
-		outcome  callruntime.Outcome
+		outcome  callruntime.End
 		code     int
 		signal   string
 		stdout   string
@@ -39,7 +39,7 @@ func TestRun_Endings(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := run(t, r, spec(tc.args...))
-			assert.Equal(t, tc.outcome, res.Outcome)
+			assert.Equal(t, tc.outcome, res.End)
 			assert.Equal(t, tc.code, res.ExitCode)
 			assert.Equal(t, tc.signal, res.Signal)
 			if tc.stdout != "" {
@@ -98,7 +98,7 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
 				require.Len(t, pids, len(fullRoles), res.Stdout.Text(nil))
-				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.True(t, res.TreeDead)
 				assert.Equal(t, m.tree, res.Tree)
 				requireGone(t, pids, 0)
@@ -118,7 +118,7 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
 				require.Len(t, pids, len(fullRoles))
-				assert.Equal(t, callruntime.Cancelled, res.Outcome)
+				assert.Equal(t, callruntime.Cancelled, res.End)
 				assert.True(t, res.TreeDead)
 				requireGone(t, pids, 0)
 			})
@@ -127,7 +127,7 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
 				require.Len(t, pids, 4)
-				assert.Equal(t, callruntime.Exited, res.Outcome)
+				assert.Equal(t, callruntime.Exited, res.End)
 				assert.Equal(t, 0, res.ExitCode)
 				assert.True(t, res.TreeDead)
 				requireGone(t, pids, 0)
@@ -147,7 +147,7 @@ func TestRun_Escalation(t *testing.T) {
 				res := run(t, r, s)
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
-				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.Equal(t, "SIGKILL", res.Signal)
 				assert.GreaterOrEqual(t, res.Duration, timeout+grace)
 				assert.Less(t, res.Duration, timeout+grace+2*time.Second)
@@ -159,7 +159,7 @@ func TestRun_Escalation(t *testing.T) {
 				res := run(t, r, s)
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
-				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.Equal(t, "SIGTERM", res.Signal)
 				assert.Less(t, res.Duration, timeout+grace)
 				requireGone(t, pids, 0)
@@ -306,7 +306,7 @@ func TestRun_Observer(t *testing.T) {
 			panic("observer bug")
 		}
 		res := run(t, r, s)
-		assert.Equal(t, callruntime.Exited, res.Outcome)
+		assert.Equal(t, callruntime.Exited, res.End)
 		assert.Equal(t, 4, res.ExitCode)
 		assert.Equal(t, "line 1\nline 2\nline 3\n", res.Stdout.Text(nil))
 		assert.Equal(t, int32(1), calls.Load(), "not called again after a panic")
@@ -353,7 +353,7 @@ func TestRun_MemoryCeiling(t *testing.T) {
 			res := run(t, r, s)
 			pids := reportedPids(res.Stdout.Text(nil))
 			defer killPids(pids)
-			assert.Equal(t, callruntime.ResourceExceeded, res.Outcome)
+			assert.Equal(t, callruntime.ResourceExceeded, res.End)
 			assert.True(t, res.TreeDead)
 			assert.Less(t, res.Duration, 10*time.Second)
 			if !r.Mechanisms().Uses(callruntime.CgroupMemory) {
@@ -367,7 +367,7 @@ func TestRun_MemoryCeiling(t *testing.T) {
 		s := spec("alloc 20000000", "ok")
 		s.MemoryLimit = 150 << 20
 		res := run(t, r, s)
-		assert.Equal(t, callruntime.Exited, res.Outcome)
+		assert.Equal(t, callruntime.Exited, res.End)
 	})
 }
 
@@ -377,7 +377,7 @@ func TestRun_AlreadyCancelled(t *testing.T) {
 	cancel()
 	res, err := r.Run(ctx, spec("ok"))
 	require.NoError(t, err)
-	assert.Equal(t, callruntime.Cancelled, res.Outcome)
+	assert.Equal(t, callruntime.Cancelled, res.End)
 	assert.Zero(t, res.Stdout.Total, "nothing may start once the call is over")
 
 	ctx, cancel = context.WithTimeoutCause(context.Background(), time.Nanosecond, callruntime.ErrTimeout)
@@ -385,7 +385,7 @@ func TestRun_AlreadyCancelled(t *testing.T) {
 	time.Sleep(time.Millisecond)
 	res, err = r.Run(ctx, spec("ok"))
 	require.NoError(t, err)
-	assert.Equal(t, callruntime.TimedOut, res.Outcome)
+	assert.Equal(t, callruntime.TimedOut, res.End)
 }
 
 func TestRunner_CloseStopsCalls(t *testing.T) {
@@ -401,7 +401,7 @@ func TestRunner_CloseStopsCalls(t *testing.T) {
 	res := <-done
 	pids := reportedPids(res.Stdout.Text(nil))
 	defer killPids(pids)
-	assert.Equal(t, callruntime.Cancelled, res.Outcome)
+	assert.Equal(t, callruntime.Cancelled, res.End)
 	requireGone(t, pids, 0)
 	_, err = r.Run(context.Background(), spec("ok"))
 	assert.ErrorIs(t, err, callruntime.ErrRunnerClosed)
@@ -415,10 +415,10 @@ func TestRun_ReusedCgroups(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		s := spec("ignore-term", "tree stubborn", "hang")
 		s.Timeout, s.KillGrace = 100*time.Millisecond, 100*time.Millisecond
-		assert.Equal(t, callruntime.TimedOut, run(t, r, s).Outcome)
+		assert.Equal(t, callruntime.TimedOut, run(t, r, s).End)
 		for j := 0; j < 3; j++ {
 			res := run(t, r, spec("ok"))
-			assert.Equal(t, callruntime.Exited, res.Outcome, "call %d after a kill", j)
+			assert.Equal(t, callruntime.Exited, res.End, "call %d after a kill", j)
 			assert.Equal(t, 0, res.ExitCode)
 		}
 	}
@@ -437,7 +437,7 @@ func TestRunner_Independent(t *testing.T) {
 	}
 	require.NoError(t, b.Close())
 	res := <-done
-	assert.Equal(t, callruntime.Exited, res.Outcome)
+	assert.Equal(t, callruntime.Exited, res.End)
 	assert.Equal(t, 0, res.ExitCode)
 }
 
@@ -553,7 +553,7 @@ func TestRun_GraceCap(t *testing.T) {
 			pids := reportedPids(res.Stdout.Text(nil))
 			defer killPids(pids)
 			require.Len(t, pids, 2, res.Stdout.Text(nil))
-			assert.Equal(t, callruntime.Cancelled, res.Outcome)
+			assert.Equal(t, callruntime.Cancelled, res.End)
 			assert.Equal(t, "SIGKILL", res.Signal)
 			assert.Less(t, res.Duration, s.KillGrace, "the call's own 30 s grace was not waited")
 			requireGone(t, pids, 0)
@@ -577,7 +577,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
 				require.Len(t, pids, 3, res.Stdout.Text(nil))
-				assert.Equal(t, callruntime.Exited, res.Outcome)
+				assert.Equal(t, callruntime.Exited, res.End)
 				requireDead(t, pids, 2*time.Second)
 			})
 			t.Run("a parent honouring SIGTERM, a setsid child ignoring it", func(t *testing.T) {
@@ -589,7 +589,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
 				require.Len(t, pids, 2, res.Stdout.Text(nil))
-				assert.Equal(t, callruntime.Cancelled, res.Outcome)
+				assert.Equal(t, callruntime.Cancelled, res.End)
 				requireDead(t, pids, 2*time.Second)
 			})
 			t.Run("a fork-and-setsid loop", func(t *testing.T) {
@@ -603,7 +603,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				for _, role := range []string{"self", "forkloop", "fork5"} {
 					require.Contains(t, pids, role, res.Stdout.Text(nil)) // others may have been stopped before they printed
 				}
-				assert.Equal(t, callruntime.Cancelled, res.Outcome)
+				assert.Equal(t, callruntime.Cancelled, res.End)
 				requireDead(t, pids, 2*time.Second)
 				t.Logf("%d processes of a forking tree, none left", len(pids))
 			})

@@ -74,12 +74,12 @@ type Spec struct {
 // memorySampleInterval is how often the memory watchdog sums the tree's RSS.
 const memorySampleInterval = 100 * time.Millisecond
 
-// Outcome says how a call ended.
-type Outcome int
+// End says how a call ended.
+type End int
 
 const (
 	// Exited: the program exited by itself; see [Result.ExitCode].
-	Exited Outcome = iota + 1
+	Exited End = iota + 1
 	// Signaled: the program was killed by a signal nobody in this package
 	// sent (it crashed, or something outside killed it).
 	Signaled
@@ -93,7 +93,7 @@ const (
 	ResourceExceeded
 )
 
-func (o Outcome) String() string {
+func (o End) String() string {
 	switch o {
 	case Exited:
 		return "exited"
@@ -106,13 +106,14 @@ func (o Outcome) String() string {
 	case ResourceExceeded:
 		return "resource_exceeded"
 	}
-	return fmt.Sprintf("Outcome(%d)", int(o))
+	return fmt.Sprintf("End(%d)", int(o))
 }
 
 // Result is what Run reports of a call that started.
 type Result struct {
-	Outcome Outcome
-	// ExitCode is the program's exit code when Outcome is Exited; -1
+	// End says how the program ended.
+	End End
+	// ExitCode is the program's exit code when End is Exited; -1
 	// otherwise.
 	ExitCode int
 	// Signal names the signal that ended the program ("SIGSEGV"), when it

@@ -313,7 +313,7 @@ func (c *call) ended(runCtx context.Context, r callruntime.Result, err error) *m
 	}
 	dead := r.TreeDead
 	c.o.TreeDead = &dead
-	switch r.Outcome {
+	switch r.End {
 	case callruntime.Exited:
 		return c.exited(r)
 	case callruntime.Signaled:
@@ -325,7 +325,7 @@ func (c *call) ended(runCtx context.Context, r callruntime.Result, err error) *m
 		return c.finish(c.failure(c.p.Sprintf(i18n.ResourceExceeded, c.t.Name, c.s.cfg.MemoryLimit>>20), r), nil)
 	default: // TimedOut, Cancelled
 		cause := context.Cause(runCtx)
-		if r.Outcome == callruntime.TimedOut {
+		if r.End == callruntime.TimedOut {
 			cause = callruntime.ErrTimeout
 		}
 		return c.stopped(cause, &r)

@@ -39,16 +39,16 @@ func TestSecretsAfterCleaningAndDecoding(t *testing.T) {
 	}
 	out := func(s string) callruntime.Output { return callruntime.Output{Head: []byte(s), Total: int64(len(s))} }
 	t.Run("joined by cleaning", func(t *testing.T) {
-		res := call("read_echo").exited(callruntime.Result{Outcome: callruntime.Exited, Stdout: out("hunter2\x1b[0m-secret\n")})
+		res := call("read_echo").exited(callruntime.Result{End: callruntime.Exited, Stdout: out("hunter2\x1b[0m-secret\n")})
 		assert.Equal(t, callruntime.RedactedSecret+"\n", text(res))
 	})
 	t.Run("revealed by decoding stdout", func(t *testing.T) {
-		res := call("read_leak_env").exited(callruntime.Result{Outcome: callruntime.Exited, Stdout: out(`{"v":"\u0068unter2-secret"}`)})
+		res := call("read_leak_env").exited(callruntime.Result{End: callruntime.Exited, Stdout: out(`{"v":"\u0068unter2-secret"}`)})
 		assert.JSONEq(t, `{"v":"`+callruntime.RedactedSecret+`"}`, string(res.StructuredContent.(json.RawMessage)))
 		assert.Equal(t, `{"v":"`+callruntime.RedactedSecret+`"}`, text(res))
 	})
 	t.Run("revealed by decoding the JSON error", func(t *testing.T) {
-		res := call("read_leak_env").exited(callruntime.Result{Outcome: callruntime.Exited, ExitCode: 2,
+		res := call("read_leak_env").exited(callruntime.Result{End: callruntime.Exited, ExitCode: 2,
 			Stderr: out(`{"error":{"message":"bad \u0068unter2-secret","h\u0075nter2-secret":1}}`)})
 		assert.Equal(t, map[string]any{"error": map[string]any{"message": "bad " + callruntime.RedactedSecret, callruntime.RedactedSecret: 1.0}}, res.Meta[CLIErrorKey])
 		assert.NotContains(t, text(res), `\u0068unter2`)
@@ -63,7 +63,7 @@ func TestStructuredContent(t *testing.T) {
 	s := newServer(t, nil)
 	c := &call{s: s, t: s.tools["read_json"], begin: time.Now(), p: i18n.For(language.English)}
 	out := func(s string) callruntime.Result {
-		return callruntime.Result{Outcome: callruntime.Exited, Stdout: callruntime.Output{Head: []byte(s), Total: int64(len(s))}}
+		return callruntime.Result{End: callruntime.Exited, Stdout: callruntime.Output{Head: []byte(s), Total: int64(len(s))}}
 	}
 	v, _ := c.structured(out(" {\"a\": [1, 2.50, \"x\"]}\n"))
 	assert.Equal(t, `{"a": [1, 2.50, "x"]}`, string(v), "as written")

@@ -157,7 +157,7 @@ func BenchmarkWarmKillLatency(b *testing.B) {
 					}
 					res, err := run(context.Background(), spec)
 					require.NoError(b, err)
-					require.Equal(b, callruntime.TimedOut, res.Outcome)
+					require.Equal(b, callruntime.TimedOut, res.End)
 					require.True(b, res.TreeDead)
 					require.Len(b, pidLines(b, res.Stdout.Head), 2, "the grandchild had started")
 					if isWarm {

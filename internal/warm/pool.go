@@ -541,8 +541,8 @@ func compareRuns(cold, warm []verifyRun) string {
 			return fmt.Sprintf("%s: the cold run did not start: %v", name, c.err)
 		case w.err != nil:
 			return fmt.Sprintf("%s: the warm run did not start: %v", name, w.err)
-		case c.res.Outcome != callruntime.Exited || w.res.Outcome != callruntime.Exited:
-			return fmt.Sprintf("%s: cold %s, warm %s", name, c.res.Outcome, w.res.Outcome)
+		case c.res.End != callruntime.Exited || w.res.End != callruntime.Exited:
+			return fmt.Sprintf("%s: cold %s, warm %s", name, c.res.End, w.res.End)
 		case c.res.ExitCode != w.res.ExitCode:
 			return fmt.Sprintf("%s: exit %d cold, %d warm", name, c.res.ExitCode, w.res.ExitCode)
 		case c.res.Stdout.Omitted() > 0 || w.res.Stdout.Omitted() > 0:

@@ -36,7 +36,7 @@ func TestWarmCallIsTheTemplatesChildInTheCallsTree(t *testing.T) {
 			spec.Dir = callDir
 			spec.Env = append(append([]string{}, s.env[:len(s.env)-1]...), "TMPDIR="+callDir)
 			res := s.run(t, context.Background(), spec)
-			require.Equal(t, callruntime.Exited, res.Outcome)
+			require.Equal(t, callruntime.Exited, res.End)
 			require.Equal(t, 0, res.ExitCode, "stderr %s", res.Stderr.Head)
 			w := parseWhoami(t, res)
 			assert.True(t, w.Warm, "the call ran in a fresh interpreter")
@@ -99,7 +99,7 @@ func TestWarmStdinExitAndArgs(t *testing.T) {
 	res := s.run(t, context.Background(), spec)
 	assert.Equal(t, "15:secret on stdin\n", string(res.Stdout.Head))
 	res = s.run(t, context.Background(), s.spec("exit", "3"))
-	assert.Equal(t, callruntime.Exited, res.Outcome)
+	assert.Equal(t, callruntime.Exited, res.End)
 	assert.Equal(t, 3, res.ExitCode)
 	res = s.run(t, context.Background(), s.spec("hello", "--name", "a b; $(rm -rf /)"))
 	assert.Equal(t, "hello a b; $(rm -rf /)\n", string(res.Stdout.Head))
@@ -125,7 +125,7 @@ func TestWarmFaultMatrix(t *testing.T) {
 				spec := s.spec("sleep", "60")
 				spec.Timeout = time.Second
 				res := s.run(t, context.Background(), spec)
-				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.True(t, res.TreeDead)
 				for _, pid := range pidLines(t, res.Stdout.Head) {
 					gone(t, pid)
@@ -143,7 +143,7 @@ func TestWarmFaultMatrix(t *testing.T) {
 				}
 				go func() { <-lines; cancel() }()
 				res := s.run(t, ctx, spec)
-				assert.Equal(t, callruntime.Cancelled, res.Outcome)
+				assert.Equal(t, callruntime.Cancelled, res.End)
 				assert.True(t, res.TreeDead)
 				pids := pidLines(t, res.Stdout.Head)
 				require.NotEmpty(t, pids)
@@ -155,7 +155,7 @@ func TestWarmFaultMatrix(t *testing.T) {
 				spec := s.spec("termproof", "60")
 				spec.Timeout = time.Second
 				res := s.run(t, context.Background(), spec)
-				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.True(t, res.TreeDead)
 				for _, pid := range pidLines(t, res.Stdout.Head) {
 					gone(t, pid)
@@ -163,7 +163,7 @@ func TestWarmFaultMatrix(t *testing.T) {
 			})
 			t.Run("setsid grandchild after exit", func(t *testing.T) {
 				res := s.run(t, context.Background(), s.spec("daemon"))
-				assert.Equal(t, callruntime.Exited, res.Outcome)
+				assert.Equal(t, callruntime.Exited, res.End)
 				assert.Equal(t, 0, res.ExitCode)
 				assert.True(t, res.TreeDead)
 				pids := pidLines(t, res.Stdout.Head)
@@ -176,7 +176,7 @@ func TestWarmFaultMatrix(t *testing.T) {
 				spec := s.spec("daemon", "--stay", "60")
 				spec.Timeout = time.Second
 				res := s.run(t, context.Background(), spec)
-				assert.Equal(t, callruntime.TimedOut, res.Outcome)
+				assert.Equal(t, callruntime.TimedOut, res.End)
 				pids := pidLines(t, res.Stdout.Head)
 				require.Len(t, pids, 2)
 				for _, pid := range pids {
@@ -187,7 +187,7 @@ func TestWarmFaultMatrix(t *testing.T) {
 				spec := s.spec("flood", "64")
 				spec.MaxStdout = 64 << 10
 				res := s.run(t, context.Background(), spec)
-				assert.Equal(t, callruntime.Exited, res.Outcome)
+				assert.Equal(t, callruntime.Exited, res.End)
 				assert.Equal(t, int64(64<<20), res.Stdout.Total)
 				assert.LessOrEqual(t, len(res.Stdout.Head)+len(res.Stdout.Tail), 64<<10)
 			})
@@ -196,7 +196,7 @@ func TestWarmFaultMatrix(t *testing.T) {
 				spec.MemoryLimit = 200 << 20
 				spec.Timeout = 30 * time.Second
 				res := s.run(t, context.Background(), spec)
-				assert.Equal(t, callruntime.ResourceExceeded, res.Outcome)
+				assert.Equal(t, callruntime.ResourceExceeded, res.End)
 				for _, pid := range pidLines(t, res.Stdout.Head) {
 					gone(t, pid)
 				}
@@ -394,7 +394,7 @@ func TestWarmEndsAsColdDoes(t *testing.T) {
 	st := s.settled(t)
 	require.Equal(t, warm.On, st.State, st.Reason)
 	type ending struct {
-		outcome  callruntime.Outcome
+		outcome  callruntime.End
 		code     int
 		signal   string
 		stdout   string
@@ -418,7 +418,7 @@ func TestWarmEndsAsColdDoes(t *testing.T) {
 		}
 		require.NoError(t, err)
 		lines := strings.Split(strings.TrimRight(string(res.Stderr.Head), "\n"), "\n")
-		e := ending{outcome: res.Outcome, code: res.ExitCode, signal: res.Signal, stdout: string(res.Stdout.Head),
+		e := ending{outcome: res.End, code: res.ExitCode, signal: res.Signal, stdout: string(res.Stdout.Head),
 			stderr: lines[len(lines)-1], full: string(res.Stderr.Head)}
 		ents, err := os.ReadDir(dir)
 		require.NoError(t, err)
@@ -597,7 +597,7 @@ func TestWarmCallInTheLedger(t *testing.T) {
 	}
 	cancel()
 	res := <-done
-	assert.Equal(t, callruntime.Cancelled, res.Outcome)
+	assert.Equal(t, callruntime.Cancelled, res.End)
 	assert.True(t, res.TreeDead)
 	for _, pid := range pids {
 		gone(t, pid)
