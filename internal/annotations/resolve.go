@@ -14,7 +14,19 @@ import (
 
 // ErrCLIUnavailable is wrapped by the error [Manifest.ResolveCommand]
 // returns: the server still starts and explains it on every call.
-var ErrCLIUnavailable = errors.New("CLI unavailable")
+var ErrCLIUnavailable = errors.New("annotations: CLI unavailable")
+
+// unavailableError is what [Manifest.ResolveCommand] returns when the CLI
+// does not resolve: a message for the person who must fix it (doctor,
+// validate and every call show it), and [ErrCLIUnavailable] for errors.Is.
+type unavailableError struct{ msg string }
+
+func (e *unavailableError) Error() string { return "CLI unavailable: " + e.msg }
+func (e *unavailableError) Unwrap() error { return ErrCLIUnavailable }
+
+func unavailable(format string, a ...any) error {
+	return &unavailableError{msg: fmt.Sprintf(format, a...)}
+}
 
 // ResolveCommand finds the CLI's executable: override (the --cli flag) if
 // set, else cli.command. An absolute path is taken as it is; a path with a
@@ -118,9 +130,9 @@ func (r Resolver) Resolve(m *Manifest, override, selfDir string) (string, error)
 		}
 	}
 	if refused != nil {
-		return "", fmt.Errorf("%w: %q: %v (pass --cli with its path)", ErrCLIUnavailable, name, refused)
+		return "", unavailable("%q: %v (pass --cli with its path)", name, refused)
 	}
-	return "", fmt.Errorf("%w: %q is not an executable file (tried %s)", ErrCLIUnavailable, name, strings.Join(tried, ", "))
+	return "", unavailable("%q is not an executable file (tried %s)", name, strings.Join(tried, ", "))
 }
 
 func (r Resolver) isExecutable(path string) bool {

@@ -65,7 +65,7 @@ func (e *AdoptError) Error() string { return "adopting a forked program: " + e.E
 func (e *AdoptError) Unwrap() error { return e.Err }
 
 // errNoAdoption is why a platform cannot adopt.
-var errNoAdoption = errors.New("this platform cannot place an adopted process in a call's tree")
+var errNoAdoption = errors.New("callruntime: this platform cannot place an adopted process in a call's tree")
 
 // adopter is a tree that can take in a child it did not start.
 type adopter interface {

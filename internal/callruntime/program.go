@@ -7,7 +7,7 @@ import (
 
 // ErrNeedsShell is wrapped by the error [CheckRunnable] returns for a file
 // that the operating system would run through a shell.
-var ErrNeedsShell = errors.New("would run through cmd.exe")
+var ErrNeedsShell = errors.New("callruntime: would run through cmd.exe")
 
 // windowsPrograms are the only kinds of file Windows starts by itself.
 // CreateProcess runs .bat and .cmd files through cmd.exe, which parses the

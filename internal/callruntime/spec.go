@@ -150,8 +150,8 @@ var ErrResourceExceeded = errors.New("callruntime: resource ceiling exceeded")
 // ErrNotFound and ErrNotExecutable tell why a program could not be started;
 // [StartError] wraps them.
 var (
-	ErrNotFound      = errors.New("program not found")
-	ErrNotExecutable = errors.New("program not executable")
+	ErrNotFound      = errors.New("callruntime: program not found")
+	ErrNotExecutable = errors.New("callruntime: program not executable")
 )
 
 // StartError is returned by Run when the program could not be started. Use

@@ -25,7 +25,7 @@ import (
 const Service = "aeat-mcp"
 
 // ErrNotFound: the keychain answered, and it has no secret of that name.
-var ErrNotFound = errors.New("not in the keychain")
+var ErrNotFound = errors.New("keychain: not in the keychain")
 
 // Store is a keychain. Get's errors are [ErrNotFound], or an
 // [*UnavailableError] when the keychain could not be asked.

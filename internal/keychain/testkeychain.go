@@ -98,7 +98,7 @@ func (f *fileStore) Delete(name string) error {
 
 type brokenStore struct{}
 
-var errBroken = errors.New("test keychain set to unavailable")
+var errBroken = errors.New("keychain: test keychain set to unavailable")
 
 func (brokenStore) Get(string) (string, error) { return "", &UnavailableError{Err: errBroken} }
 func (brokenStore) Set(string, string) error   { return &UnavailableError{Err: errBroken} }

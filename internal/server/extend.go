@@ -168,4 +168,4 @@ func (c *call) askToExtend(ctx context.Context, o *observer, r *run) extendAnswe
 }
 
 // errNoAnswer is the cause of the question's end when askWait passed.
-var errNoAnswer = errors.New("no answer in time")
+var errNoAnswer = errors.New("server: no answer in time")

@@ -192,7 +192,7 @@ type Server struct {
 
 // ErrShuttingDown is the cause of calls stopped because the server is
 // going away.
-var ErrShuttingDown = errors.New("server shutting down")
+var ErrShuttingDown = errors.New("server: shutting down")
 
 // New builds the server and its tools.
 func New(cfg Config) (*Server, error) {

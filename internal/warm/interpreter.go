@@ -12,7 +12,7 @@ import (
 
 // ErrNotPython is why a CLI cannot start warm at all: it is not a Python
 // script (a binary, a shell script — a pyenv shim is one).
-var ErrNotPython = errors.New("warm start is for Python CLIs")
+var ErrNotPython = errors.New("warm: warm start is for Python CLIs")
 
 // Interpreter finds the Python that runs script, from its first line: a
 // console script's "#!/path/to/python" or "#!/usr/bin/env python3" (then

@@ -576,7 +576,7 @@ func fingerprint(files []string) string {
 }
 
 // errUnsupported is why warm start is off where there is no fork.
-var errUnsupported = errors.New("warm start needs fork, which this platform does not have")
+var errUnsupported = errors.New("warm: needs fork, which this platform does not have")
 
 // Disabled is a Pool that is Off from the start, for reason (logged as a
 // warning): every call starts cold, and Status says why.

@@ -32,7 +32,7 @@ type readyMsg struct {
 	Runs     string
 }
 
-var errThreads = errors.New("the template has more than one thread")
+var errThreads = errors.New("warm: the template has more than one thread")
 
 func startTemplate(context.Context, *callruntime.Runner, *Config, *slog.Logger) (*template, error) {
 	return nil, errUnsupported

@@ -204,7 +204,7 @@ func (t *template) alive() bool {
 
 // errThreads is the cause of a fork the template refused because it had
 // more than one thread.
-var errThreads = errors.New("the template has more than one thread")
+var errThreads = errors.New("warm: the template has more than one thread")
 
 // fork asks the template for a child with these descriptors, forked into
 // cgroup when it is not nil; born says whether it was.
