@@ -133,7 +133,7 @@ func runCall(ctx context.Context, opts *options, co *callOptions, name string, s
 // progress token (progress to stderr), and confirmation on the terminal.
 func callThrough(ctx context.Context, st *stack, params *mcp.CallToolParams, stdin io.Reader, stderr io.Writer) (*mcp.CallToolResult, error) {
 	clientT, serverT := mcp.NewInMemoryTransports()
-	ss, err := st.server.MCP().Connect(ctx, serverT, nil)
+	ss, err := st.server.Connect(ctx, serverT)
 	if err != nil {
 		return nil, err
 	}

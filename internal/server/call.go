@@ -32,9 +32,7 @@ func (s *Server) handler(t *annotations.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		c := &call{s: s, t: t, req: req, begin: time.Now(), p: s.cfg.Printer}
 		c.o = Outcome{Tool: t.Name, Tier: string(t.Tier()), TimeoutSeconds: seconds(t, s.cfg.Ceilings)}
-		if m, ok := tasks.MarkOf(req.Params.Meta); ok && s.tasks != nil {
-			c.mark = &m
-		}
+		c.task = s.requests.Of(req.Params.Meta)
 		defer func() {
 			if r := recover(); r != nil {
 				s.cfg.Logger.Error("panic in a tool call", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -58,8 +56,10 @@ type call struct {
 	ext   *extension // what happened at the run's ceiling
 	// cliError is the CLI's own error report (error_output "json").
 	cliError map[string]any
-	// mark is set when the host may be answered with a task (tasks.go).
-	mark *tasks.Mark
+	// task is what the tasks transport learned of the request: its
+	// session's generation, whether it may be answered with a task
+	// (tasks.go). Nil when it came through no tasks transport.
+	task *tasks.Request
 	// secrets redacts what the CLI was given as a secret (secrets.go); nil
 	// when it was given none.
 	secrets *callruntime.SecretRedactor

@@ -128,7 +128,7 @@ func askable(r *run) *observer {
 			continue
 		}
 		version, canAsk := negotiated(o.req)
-		if canAsk && (version < multiRoundTripVersion || o.task != nil && o.task.Gen == tasks.V2) {
+		if canAsk && (version < multiRoundTripVersion || o.task != nil && o.task.Gen.AsksInAnswer()) {
 			return o
 		}
 	}

@@ -120,7 +120,7 @@ func connect(t testing.TB, s *Server, version string, opts *mcp.ClientOptions) *
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(ctx, st, nil)
+	ss, err := s.Connect(ctx, st)
 	require.NoError(t, err)
 	t.Cleanup(func() { ss.Close() })
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)

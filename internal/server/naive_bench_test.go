@@ -86,9 +86,9 @@ func stdioPair(b *testing.B) pair {
 
 func memoryPair(b *testing.B) pair {
 	b.Helper()
-	connect := func(s *mcp.Server) *mcp.ClientSession {
+	connect := func(serve func(mcp.Transport) error) *mcp.ClientSession {
 		ct, st := mcp.NewInMemoryTransports()
-		if _, err := s.Connect(context.Background(), st, nil); err != nil {
+		if err := serve(st); err != nil {
 			b.Fatal(err)
 		}
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), ct, nil)
@@ -97,7 +97,11 @@ func memoryPair(b *testing.B) pair {
 		}
 		return cs
 	}
-	return pair{naive: connect(naiveServer(fakecli)), aeat: connect(newServer(b, nil).MCP())}
+	naive, aeat := naiveServer(fakecli), newServer(b, nil)
+	return pair{
+		naive: connect(func(t mcp.Transport) error { _, err := naive.Connect(context.Background(), t, nil); return err }),
+		aeat:  connect(func(t mcp.Transport) error { _, err := aeat.Connect(context.Background(), t); return err }),
+	}
 }
 
 // pairModes are the two ways the servers are reached.

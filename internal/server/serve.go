@@ -37,10 +37,6 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	ended := make(chan struct{})
 	t := &StdioTransport{In: in, Out: out, Drain: s.cfg.Drain, OnDrainExpired: s.Shutdown,
 		OnEnd: func() { close(ended) }, Logger: s.cfg.Logger}
-	if s.tasks != nil {
-		t.Tasks, t.TaskTools = s.tasks, s.taskTool
-		s.tasks.SetNotifier(t.Notify)
-	}
 
 	// A signal or a dead parent leaves stdin open, so Run must be ended
 	// too — after the calls and their answers: the SDK's Run does not
@@ -65,7 +61,7 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	go watchParent(s.lifetime, parent, stopAll, s.cfg.Logger)
 
 	ran := make(chan error, 1)
-	go func() { ran <- s.mcp.Run(runCtx, t) }()
+	go func() { ran <- s.mcp.Run(runCtx, s.transport(t)) }()
 	var err error
 	select {
 	case err = <-ran:

@@ -176,6 +176,10 @@ type Server struct {
 	runs *runs.Registry[*mcp.CallToolResult]
 	// tasks are the runs hosts follow as MCP Tasks; nil with NoTasks.
 	tasks *tasks.Table
+	// requests are what the tasks transport learned of each tools/call in
+	// flight (its session's generation, whether it may become a task),
+	// for the handlers.
+	requests *tasks.Requests
 
 	// questions are the open confirmation questions (multi round-trip).
 	questions   *questions
@@ -231,7 +235,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{},
 		slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
-		confirmWait: defaultConfirmWait, askWait: defaultAskWait}
+		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait}
 	s.questions = newQuestions(s.confirmWait)
 	kept := int64(max(DefaultKeptResultBytes, cfg.MaxResultBytes))
 	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults, MaxBytes: kept, Size: tasks.ResultSize}
@@ -356,8 +360,19 @@ func killGrace(cfg Config) time.Duration {
 	return callruntime.DefaultKillGrace
 }
 
-// MCP returns the SDK server, for transports.
-func (s *Server) MCP() *mcp.Server { return s.mcp }
+// Connect serves one session over t, with MCP Tasks composed over it
+// ([tasks.Transport]): every way the server is reached — [Serve]'s stdio,
+// aeat-mcp call's in-memory session, the tests' — goes through here, so
+// each sees tasks, and each call knows its session's generation, the same
+// way.
+func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
+	return s.mcp.Connect(ctx, s.transport(t), nil)
+}
+
+// transport is t with MCP Tasks composed over it.
+func (s *Server) transport(t mcp.Transport) *tasks.Transport {
+	return &tasks.Transport{Inner: t, Requests: s.requests, Table: s.tasks, Tools: s.taskTool, Logger: s.cfg.Logger}
+}
 
 // Shutdown stops every call in flight (their trees are killed as on
 // cancellation) and refuses new ones. It does not wait.

@@ -312,7 +312,7 @@ func TestCall_Progress(t *testing.T) {
 			// notification sent before the result. Order is checked here.
 			var wire syncBuffer
 			ct, st := mcp.NewInMemoryTransports()
-			ss, err := s.MCP().Connect(context.Background(), st, nil)
+			ss, err := s.Connect(context.Background(), st)
 			require.NoError(t, err)
 			t.Cleanup(func() { ss.Close() })
 			client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, &mcp.ClientOptions{

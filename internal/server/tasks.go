@@ -2,10 +2,8 @@ package server
 
 import (
 	"context"
-	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
-	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,7 +21,7 @@ import (
 // (observe), or, when the host takes tasks and the tool is not a quick
 // READ, makes r a task and answers with its handle.
 func (c *call) follow(ctx context.Context, r *run, obs *observer, joined bool) *mcp.CallToolResult {
-	if c.mark != nil && c.t.Tier() != annotations.Read {
+	if c.s.tasks != nil && c.task.WantsTask() && c.t.Tier() != annotations.Read {
 		return c.asTask(r, obs)
 	}
 	return c.observe(ctx, r, obs, joined)
@@ -35,23 +33,14 @@ func (c *call) follow(ctx context.Context, r *run, obs *observer, joined bool) *
 // it lets go.
 func (c *call) asTask(r *run, obs *observer) *mcp.CallToolResult {
 	s := c.s
-	task := s.tasks.Create(c.mark.Gen, r, time.Duration(c.mark.TTLMs)*time.Millisecond)
+	task := s.tasks.Create(c.task.Gen, r, c.task.TTL())
 	s.cfg.Logger.Info("call runs as a task", "tool", r.Tool, "tier", r.Tier, "task_id", task.ID, "tasks", task.Gen.String())
 	r.Hold()
 	detach := r.Attach(&observer{req: c.req, task: task})
 	r.Detach(obs)
 	go c.followTask(task, r, detach)
-	return c.handle(task)
-}
-
-// handle is the result that carries task's handle for the transport.
-func (c *call) handle(task *tasks.Task) *mcp.CallToolResult {
-	res, err := tasks.HandleResult(task)
-	if err != nil {
-		c.o.Code = CodeInternal
-		return c.finish(c.p.Sprintf(i18n.Internal, c.t.Name, err.Error()), nil)
-	}
-	return res
+	c.task.Answer(task)
+	return &mcp.CallToolResult{Content: []mcp.Content{}} // the transport sends the handle instead
 }
 
 // followTask stays with a task's run until it ends: a person may be asked
@@ -60,7 +49,7 @@ func (c *call) handle(task *tasks.Task) *mcp.CallToolResult {
 // from the moment the handle is on the wire.
 func (c *call) followTask(task *tasks.Task, r *run, detach func()) {
 	defer detach()
-	if task.Gen != tasks.V1 {
+	if !task.Gen.ProgressAfterHandle() {
 		<-r.Done()
 		return
 	}
@@ -79,14 +68,11 @@ func (c *call) followTask(task *tasks.Task, r *run, detach func()) {
 // (invalid arguments, a refusal, a decline) is answered with a task born
 // finished with that result. Any other answer is left as it is.
 func (c *call) asked(res *mcp.CallToolResult) *mcp.CallToolResult {
-	if c.mark == nil || c.mark.Gen != tasks.V1 || res == nil {
+	if c.s.tasks == nil || !c.task.Owed() || res == nil || c.task.Answered() != nil {
 		return res
 	}
-	if _, isHandle := res.Meta[tasks.HandleKey]; isHandle {
-		return res
-	}
-	task := c.s.tasks.Finished(tasks.V1, res, time.Duration(c.mark.TTLMs)*time.Millisecond)
-	return c.handle(task)
+	c.task.Answer(c.s.tasks.Finished(c.task.Gen, res, c.task.TTL()))
+	return res
 }
 
 // elicit asks the observer's host a question: through its session, or,
@@ -94,13 +80,8 @@ func (c *call) asked(res *mcp.CallToolResult) *mcp.CallToolResult {
 // tasks/update answers it). A 2025-11-25 task is input_required while the
 // session's question is open, and the question names its task.
 func (o *observer) elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	switch {
-	case o.task == nil:
-	case o.task.Gen == tasks.V2:
-		return o.task.Ask(ctx, params)
-	default:
-		params.Meta = mcp.Meta{tasks.RelatedTaskKey: map[string]string{"taskId": o.task.ID}}
-		defer o.task.Asking()()
+	if o.task != nil {
+		return o.task.Ask(ctx, o.req.Session.Elicit, params)
 	}
 	return o.req.Session.Elicit(ctx, params)
 }

@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -58,11 +57,10 @@ const drainStopped = 10 * time.Second
 //   - sends nothing for a request the client cancelled (the spec's SHOULD
 //     NOT; the SDK answers anyway);
 //   - when the input ends, answers every request already read before it
-//     reports the end (see Drain);
-//   - serves MCP Tasks, which the SDK does not speak, when Tasks is set:
-//     tasks/* requests are answered from the task table, and a tools/call
-//     that may become a task is marked for the call handler and, if the
-//     handler made one, answered with its handle (transport_tasks.go).
+//     reports the end (see Drain).
+//
+// It knows nothing of what the messages mean beyond that: MCP Tasks are a
+// decorator over it ([tasks.Transport]), composed by [Server.Transport].
 type StdioTransport struct {
 	In  io.Reader
 	Out io.Writer
@@ -84,12 +82,6 @@ type StdioTransport struct {
 	// its input, after the drain.
 	OnEnd  func()
 	Logger *slog.Logger
-	// Tasks, if set, is the task table tasks/* requests are served from;
-	// nil serves no tasks (the SDK answers tasks/* "method not found").
-	Tasks *tasks.Table
-	// TaskTools reports whether a tool may be called as a 2025-11-25 task
-	// (execution.taskSupport "optional").
-	TaskTools func(name string) bool
 
 	mu   sync.Mutex
 	conn *stdioConn
@@ -149,8 +141,6 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		onEnd:     t.OnEnd,
 		pending:   map[jsonrpc.ID]*inbound{},
 		byRaw:     map[string]jsonrpc.ID{},
-		tasks:     t.Tasks,
-		taskTools: t.TaskTools,
 		inFlight:  inFlight,
 	}
 	t.mu.Lock()
@@ -165,10 +155,6 @@ type inbound struct {
 	raw       json.RawMessage // the id as the client wrote it
 	method    string
 	cancelled bool // the client cancelled it: send nothing
-	// task: a tools/call marked as one that may become a task.
-	task bool
-	// stop ends a request the transport serves itself (tasks/*).
-	stop context.CancelFunc
 }
 
 type stdioConn struct {
@@ -199,10 +185,6 @@ type stdioConn struct {
 	initDone bool // an initialize was answered with a result
 	initBusy bool // an initialize is in flight
 	inFlight int  // the most requests pending at once
-
-	tasks     *tasks.Table
-	taskTools func(string) bool
-	gen       tasks.Generation // of the initialized session (see generation)
 }
 
 func (c *stdioConn) SessionID() string { return "" }
@@ -294,9 +276,6 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 		if in.method == "initialize" {
 			c.initBusy = false
 			c.initDone = c.initDone || resp.Error == nil
-			if resp.Error == nil {
-				c.gen = tasks.GenerationOf(protocolVersionOf(resp.Result))
-			}
 		}
 	}
 	c.cmu.Unlock()
@@ -310,13 +289,6 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 		return nil
 	}
 	result := resp.Result
-	if c.tasks != nil && resp.Error == nil {
-		var sent string
-		result, sent = c.taskView(in, result)
-		if sent != "" {
-			defer c.tasks.MarkSent(sent)
-		}
-	}
 	if resp.Error == nil && len(result) > bigResult {
 		// Written in pieces around the SDK's own bytes: a result of tens
 		// of megabytes is not copied once more to be framed.
@@ -502,29 +474,12 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 		}
 		return &jsonrpc.Request{Method: method, Params: w.Params}
 	}
-	params, marked := w.Params, false
-	if c.tasks != nil {
-		if tasks.IsMethod(method) {
-			c.serveTask(id, method, params)
-			return nil
-		}
-		if method == "tools/call" {
-			var rerr *jsonrpc.Error
-			if params, marked, rerr = c.markTask(params); rerr != nil {
-				c.reply(id, rerr.Code, rerr.Message)
-				return nil
-			}
-		}
-		if method == "subscriptions/listen" && c.refusedListen(id, params) {
-			return nil
-		}
-	}
-	own, refusal := c.admit(id, &inbound{method: method, task: marked})
+	own, refusal := c.admit(id, &inbound{method: method})
 	if refusal != nil {
 		c.refuse(id, refusal)
 		return nil
 	}
-	return &jsonrpc.Request{ID: own, Method: method, Params: params}
+	return &jsonrpc.Request{ID: own, Method: method, Params: w.Params}
 }
 
 // admit registers a request (in, whose raw id it sets) under an id of our
@@ -569,19 +524,11 @@ func (c *stdioConn) cancelled(method string, params json.RawMessage) jsonrpc.Mes
 	}
 	c.cmu.Lock()
 	own, found := c.byRaw[string(raw)]
-	var stop context.CancelFunc
 	if found {
 		c.pending[own].cancelled = true
-		stop = c.pending[own].stop
 	}
 	c.cmu.Unlock()
 	if !found {
-		return nil
-	}
-	if stop != nil {
-		// A request the transport serves itself (tasks/result): the SDK
-		// never knew it.
-		stop()
 		return nil
 	}
 	p["requestId"], _ = json.Marshal(own.Raw())

@@ -22,14 +22,15 @@ var complete = json.RawMessage(`{"resultType":"complete"}`)
 // (until the task ends) and tasks/cancel (until the tree is dead); ctx ends
 // the wait when the requester cancels the request or the server stops.
 func (tb *Table) Serve(ctx context.Context, gen Generation, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
-	if !supports(gen, method) {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %s is not served to a %s session", method, sessionName(gen))}
+	spec := gen.spec()
+	if !spec.serves(method) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %s is not served to a %s session", method, spec.session)}
 	}
-	if gen == V2 && !Declared(params) {
+	if spec.declared && !Declared(params) {
 		return nil, MissingCapability(method)
 	}
 	if method == MethodList {
-		return tb.serveList(params)
+		return tb.serveList(gen, params)
 	}
 	var p struct {
 		TaskID         string                     `json:"taskId"`
@@ -56,25 +57,6 @@ func (tb *Table) Serve(ctx context.Context, gen Generation, method string, param
 	default: // MethodUpdate
 		return t.serveUpdate(p.InputResponses)
 	}
-}
-
-// supports says which methods each generation has: 2026-07-28 dropped
-// tasks/result and tasks/list and added tasks/update.
-func supports(gen Generation, method string) bool {
-	switch gen {
-	case V1:
-		return method == MethodGet || method == MethodResult || method == MethodList || method == MethodCancel
-	case V2:
-		return method == MethodGet || method == MethodUpdate || method == MethodCancel
-	}
-	return false
-}
-
-func sessionName(gen Generation) string {
-	if gen == None {
-		return "task-less"
-	}
-	return gen.String()
 }
 
 // ListensForTasks reports whether a subscriptions/listen request asks for
@@ -139,11 +121,7 @@ func encode(v any) (json.RawMessage, *jsonrpc.Error) {
 }
 
 func (t *Task) serveGet() (json.RawMessage, *jsonrpc.Error) {
-	s := t.snap()
-	if t.Gen == V1 {
-		return encode(t.v1Task(s))
-	}
-	w, err := t.v2Task(s, "complete", true)
+	w, err := t.Gen.spec().get(t, t.snap())
 	if err != nil {
 		return nil, internal(err)
 	}
@@ -160,7 +138,7 @@ func (t *Task) serveResult(ctx context.Context) (json.RawMessage, *jsonrpc.Error
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tasks/result: stopped waiting: " + context.Cause(ctx).Error()}
 	}
 	res, _ := t.Result()
-	raw, err := EncodeResult(res, V1, t.ID)
+	raw, err := EncodeResult(res, t.Gen, t.ID)
 	if err != nil {
 		return nil, internal(err)
 	}
@@ -172,8 +150,9 @@ func (t *Task) serveResult(ctx context.Context) (json.RawMessage, *jsonrpc.Error
 // 2026-07-28 with an empty acknowledgement, also for a task that ended
 // (cancellation there is cooperative).
 func (t *Task) serveCancel(ctx context.Context) (json.RawMessage, *jsonrpc.Error) {
+	spec := t.Gen.spec()
 	if s := t.snap(); s.status.Terminal() {
-		if t.Gen == V1 {
+		if spec.refusesEndedCancel {
 			return nil, invalid("Cannot cancel task: it has already ended (%s)", s.status)
 		}
 		return complete, nil
@@ -183,10 +162,7 @@ func (t *Task) serveCancel(ctx context.Context) (json.RawMessage, *jsonrpc.Error
 	case <-t.Done():
 	case <-ctx.Done():
 	}
-	if t.Gen == V1 {
-		return encode(t.v1Task(t.snap()))
-	}
-	return complete, nil
+	return encode(spec.cancelled(t, t.snap()))
 }
 
 // serveUpdate is 2026-07-28's tasks/update: each answer goes to the open
@@ -226,7 +202,7 @@ func (t *Task) serveUpdate(responses map[string]json.RawMessage) (json.RawMessag
 
 // serveList is 2025-11-25's tasks/list: the session's tasks, oldest first,
 // in pages; the cursor is the id of the last task of the previous page.
-func (tb *Table) serveList(params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
+func (tb *Table) serveList(gen Generation, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
 	var p struct {
 		Cursor *string `json:"cursor"`
 	}
@@ -235,7 +211,7 @@ func (tb *Table) serveList(params json.RawMessage) (json.RawMessage, *jsonrpc.Er
 			return nil, invalid("invalid params: %v", err)
 		}
 	}
-	all := tb.list(V1)
+	all := tb.list(gen)
 	start := 0
 	if p.Cursor != nil {
 		i := slices.IndexFunc(all, func(t *Task) bool { return t.ID == *p.Cursor })

@@ -34,28 +34,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Generation is which tasks protocol a task speaks.
-type Generation int
-
-const (
-	// None: the session negotiated no tasks.
-	None Generation = iota
-	// V1: the 2025-11-25 experimental core tasks.
-	V1
-	// V2: the 2026-07-28 extension io.modelcontextprotocol/tasks.
-	V2
-)
-
-func (g Generation) String() string {
-	switch g {
-	case V1:
-		return "2025-11-25"
-	case V2:
-		return "2026-07-28"
-	}
-	return "none"
-}
-
 // Run is a call's work, as the server's run registry holds it.
 type Run = runs.Run[*mcp.CallToolResult]
 
@@ -165,15 +143,15 @@ type Task struct {
 	ttl  time.Duration       // requested; 0: none requested
 	sent chan struct{}       // closed once the handle is on the wire
 
-	mu        sync.Mutex
-	updated   time.Time
-	last      Status // the status last observed, to date changes
-	cancelled bool   // a V1 requester cancelled it: it stays cancelled
-	weight    int64  // ResultSize of the final result, once measured
-	asking    int    // V1: questions open through the session
-	pending   map[string]*question
-	changed   chan struct{} // signalled when asking or pending change
-	sentOnce  sync.Once
+	mu             sync.Mutex
+	updated        time.Time
+	last           Status // the status last observed, to date changes
+	cancelled      bool   // a V1 requester cancelled it: it stays cancelled
+	weight         int64  // ResultSize of the final result, once measured
+	throughSession int    // questions open through the session
+	pending        map[string]*question
+	changed        chan struct{} // signalled when asking or pending change
+	sentOnce       sync.Once
 }
 
 // question is a V2 input request waiting for its answer in tasks/update.
@@ -219,17 +197,6 @@ func (tb *Table) add(id string, gen Generation, ttl time.Duration) *Task {
 	tb.tasks[id] = t
 	tb.order = append(tb.order, id)
 	return t
-}
-
-// MarkSent records that the handle of task id reached the requester (see
-// [Task.Sent]).
-func (tb *Table) MarkSent(id string) {
-	tb.mu.Lock()
-	t := tb.tasks[id]
-	tb.mu.Unlock()
-	if t != nil {
-		t.Sent()
-	}
 }
 
 // lookup finds a live task of generation gen by id; expired reports an id
@@ -377,8 +344,8 @@ var over = func() chan struct{} {
 // 2026-07-28 keeps "failed" for JSON-RPC errors and calls it "completed",
 // the error being in the result.
 func (t *Task) terminalStatus(res *mcp.CallToolResult) Status {
-	if res != nil && res.IsError && t.Gen == V1 {
-		return Failed
+	if res != nil && res.IsError {
+		return t.Gen.spec().errorStatus
 	}
 	return Completed
 }
@@ -414,7 +381,7 @@ func (t *Task) snap() snapshot {
 			s.status, s.result = Cancelled, res
 		case done:
 			s.status, s.result = t.terminalStatus(res), res
-		case len(t.pending) > 0 || t.asking > 0:
+		case len(t.pending) > 0 || t.throughSession > 0:
 			s.status = InputRequired
 		default:
 			s.status = Working
@@ -440,10 +407,11 @@ func (t *Task) snap() snapshot {
 	return s
 }
 
-// watch sends a V1 requester notifications/tasks/status when the task's
+// watch sends the requester notifications/tasks/status when the task's
 // status changes, from the moment its handle is on the wire until it ends.
 func (t *Task) watch() {
-	if t.Gen != V1 {
+	status := t.Gen.spec().status
+	if status == nil {
 		return
 	}
 	select {
@@ -459,7 +427,7 @@ func (t *Task) watch() {
 		if s.status != last {
 			last = s.status
 			if notify := t.tb.notifier(); notify != nil {
-				notify(MethodStatusV1, t.v1Task(s))
+				notify(MethodStatusV1, status(t, s))
 			}
 		}
 		if s.status.Terminal() {
@@ -480,27 +448,40 @@ func (t *Task) signal() {
 	}
 }
 
-// Asking marks a V1 task input_required while the server asks its
-// requester a question through the session (elicitation/create with the
-// related-task key); the returned function ends it.
-func (t *Task) Asking() (done func()) {
+// Ask puts a question to the task's requester and returns the answer, or
+// ctx's error when ctx ends first (the run ended, or no answer in time) —
+// the way its generation asks ([Generation.AsksInAnswer]): a 2026-07-28
+// task turns input_required, tasks/get shows the question under a key of
+// its own, and the answer comes in tasks/update; a 2025-11-25 task is
+// input_required while the question goes through the session (elicit,
+// elicitation/create), tied to the task by the related-task key.
+func (t *Task) Ask(ctx context.Context, elicit func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error), params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	if t.Gen.AsksInAnswer() {
+		return t.askInTask(ctx, params)
+	}
+	params.Meta = mcp.Meta{RelatedTaskKey: map[string]string{"taskId": t.ID}}
+	defer t.asking()()
+	return elicit(ctx, params)
+}
+
+// asking marks the task input_required while a question goes through the
+// session; the returned function ends it.
+func (t *Task) asking() (done func()) {
 	t.mu.Lock()
-	t.asking++
+	t.throughSession++
 	t.mu.Unlock()
 	t.signal()
 	return func() {
 		t.mu.Lock()
-		t.asking--
+		t.throughSession--
 		t.mu.Unlock()
 		t.signal()
 	}
 }
 
-// Ask puts a question to a V2 requester: the task turns input_required,
-// tasks/get shows the question under a key of its own, and the answer comes
-// in tasks/update. It returns the answer, or ctx's error when ctx ends
-// first (the run ended, or no answer in time).
-func (t *Task) Ask(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+// askInTask shows the question as the task's input request and waits for
+// its answer in tasks/update.
+func (t *Task) askInTask(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	key := "q-" + randomHex(8)
 	q := &question{
 		request: map[string]any{"method": "elicitation/create", "params": params},
@@ -545,7 +526,7 @@ func (t *Task) answer(key string, a *mcp.ElicitResult) bool {
 // cancel stops the task's run. A V1 task is cancelled from now on,
 // whatever its run ends with (2025-11-25: it MUST stay cancelled).
 func (t *Task) cancel() {
-	if t.Gen == V1 {
+	if t.Gen.spec().staysCancelled {
 		t.mu.Lock()
 		t.cancelled = true
 		t.mu.Unlock()

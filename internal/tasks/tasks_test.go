@@ -262,7 +262,7 @@ func TestTask_V2Questions(t *testing.T) {
 
 		answers := make(chan *mcp.ElicitResult, 1)
 		go func() {
-			a, err := task.Ask(context.Background(), &mcp.ElicitParams{Mode: "form", Message: "go on?"})
+			a, err := task.Ask(context.Background(), nil, &mcp.ElicitParams{Mode: "form", Message: "go on?"})
 			if err == nil {
 				answers <- a
 			}
@@ -322,30 +322,6 @@ func TestServe_ListPages(t *testing.T) {
 	_, rerr := serve(t, tb, V1, MethodList, `{"cursor":"nope"}`)
 	require.NotNil(t, rerr)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rerr.Code)
-}
-
-func TestMarkAndHandle(t *testing.T) {
-	m, ok := MarkOf(map[string]any{MarkKey: map[string]any{"gen": 1, "ttl_ms": 5000}})
-	require.True(t, ok)
-	assert.Equal(t, Mark{Gen: V1, TTLMs: 5000}, m)
-	_, ok = MarkOf(map[string]any{MarkKey: map[string]any{"gen": 7}})
-	assert.False(t, ok)
-	_, ok = MarkOf(nil)
-	assert.False(t, ok)
-
-	tb := NewTable(Options{})
-	task := tb.Finished(V1, textResult("refused", true), 0)
-	res, err := HandleResult(task)
-	require.NoError(t, err)
-	raw, err := json.Marshal(res)
-	require.NoError(t, err)
-	handle, id := HandleOf(raw)
-	assert.Equal(t, task.ID, id)
-	var h map[string]map[string]any
-	require.NoError(t, json.Unmarshal(handle, &h))
-	assert.Equal(t, "failed", h["task"]["status"])
-	h2, _ := HandleOf(json.RawMessage(`{"content":[{"type":"text","text":"aeat-mcp/task-handle"}]}`))
-	assert.Nil(t, h2, "the key in a text is no handle")
 }
 
 // TestDeclared: the extension is declared only under the exact keys, after

@@ -70,18 +70,21 @@ type v2Task struct {
 	Error          json.RawMessage `json:"error,omitempty"`
 }
 
-func (t *Task) v2Task(s snapshot, resultType string, detailed bool) (v2Task, error) {
-	w := v2Task{ResultType: resultType, TaskID: t.ID, Status: s.status, StatusMessage: s.message,
+func (t *Task) v2Task(s snapshot, resultType string) v2Task {
+	return v2Task{ResultType: resultType, TaskID: t.ID, Status: s.status, StatusMessage: s.message,
 		CreatedAt: timestamp(t.Created), LastUpdatedAt: timestamp(s.updated), TTLMs: s.ttl.Milliseconds(),
 		PollIntervalMs: t.tb.opts.PollInterval.Milliseconds()}
-	if !detailed {
-		return w, nil
-	}
+}
+
+// v2Detailed is 2026-07-28's DetailedTask: the task with its status's
+// payload inlined — the open input requests, or the final result.
+func (t *Task) v2Detailed(s snapshot) (v2Task, error) {
+	w := t.v2Task(s, "complete")
 	switch s.status {
 	case InputRequired:
 		w.InputRequests = s.inputs
 	case Completed:
-		raw, err := EncodeResult(s.result, t.Gen, t.ID)
+		raw, err := encodeFinal(s.result, t.ID, resultComplete)
 		if err != nil {
 			return w, err
 		}
@@ -93,21 +96,19 @@ func (t *Task) v2Task(s snapshot, resultType string, detailed bool) (v2Task, err
 // Handle is what a task-augmented tools/call answers: 2025-11-25's
 // CreateTaskResult {"task": …}, or 2026-07-28's {"resultType": "task", …}.
 func (t *Task) Handle() (json.RawMessage, error) {
-	s := t.snap()
-	if t.Gen == V1 {
-		return json.Marshal(map[string]any{"task": t.v1Task(s)})
-	}
-	w, err := t.v2Task(s, "task", false)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(w)
+	return json.Marshal(t.Gen.spec().handle(t, t.snap()))
 }
 
 // EncodeResult is a final CallToolResult as a task hands it out: exactly
 // what the ordinary call returns, tied to its task (2025-11-25's
 // related-task key) or with the result discriminator 2026-07-28 requires.
 func EncodeResult(res *mcp.CallToolResult, gen Generation, taskID string) (json.RawMessage, error) {
+	return encodeFinal(res, taskID, gen.spec().final)
+}
+
+// encodeFinal encodes res and ties it to its task with final (nil: as it
+// is).
+func encodeFinal(res *mcp.CallToolResult, taskID string, final func(map[string]json.RawMessage, string) error) (json.RawMessage, error) {
 	raw, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
@@ -116,25 +117,35 @@ func EncodeResult(res *mcp.CallToolResult, gen Generation, taskID string) (json.
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return nil, err
 	}
-	switch gen {
-	case V1:
-		var meta map[string]any
-		if m := fields["_meta"]; m != nil {
-			if err := json.Unmarshal(m, &meta); err != nil {
-				return nil, err
-			}
-		}
-		if meta == nil {
-			meta = map[string]any{}
-		}
-		meta[RelatedTaskKey] = map[string]string{"taskId": taskID}
-		if fields["_meta"], err = json.Marshal(meta); err != nil {
+	if final != nil {
+		if err := final(fields, taskID); err != nil {
 			return nil, err
 		}
-	case V2:
-		fields["resultType"] = json.RawMessage(`"complete"`)
 	}
 	return json.Marshal(fields)
+}
+
+// relatedTask ties a 2025-11-25 result to its task in _meta.
+func relatedTask(fields map[string]json.RawMessage, taskID string) error {
+	var meta map[string]any
+	if m := fields["_meta"]; m != nil {
+		if err := json.Unmarshal(m, &meta); err != nil {
+			return err
+		}
+	}
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta[RelatedTaskKey] = map[string]string{"taskId": taskID}
+	var err error
+	fields["_meta"], err = json.Marshal(meta)
+	return err
+}
+
+// resultComplete gives a 2026-07-28 result its discriminator.
+func resultComplete(fields map[string]json.RawMessage, _ string) error {
+	fields["resultType"] = json.RawMessage(`"complete"`)
+	return nil
 }
 
 // ResultSize is about how many bytes of memory res holds: its text, its
@@ -197,83 +208,4 @@ func summary(res *mcp.CallToolResult) string {
 		}
 	}
 	return ""
-}
-
-// The server's own keys between its transport, which reads the wire, and
-// its call handler, which makes tasks. Neither ever reaches the requester:
-// the transport strips a MarkKey a client sends, and replaces a result that
-// carries a HandleKey by the handle.
-const (
-	// MarkKey, in a tools/call's _meta, says the requester may be answered
-	// with a task, and how (a [Mark]).
-	MarkKey = "aeat-mcp/task"
-	// HandleKey, in a tools/call result's _meta, carries the task handle
-	// that is to be sent instead of the result.
-	HandleKey = "aeat-mcp/task-handle"
-)
-
-// Mark is what the transport tells the call handler about a tools/call
-// that may become a task.
-type Mark struct {
-	Gen Generation `json:"gen"`
-	// TTLMs is the time to live a 2025-11-25 requester asked for (0: none).
-	TTLMs int64 `json:"ttl_ms,omitempty"`
-}
-
-// MarkOf reads the transport's mark from a request's _meta.
-func MarkOf(meta map[string]any) (Mark, bool) {
-	v, ok := meta[MarkKey]
-	if !ok {
-		return Mark{}, false
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return Mark{}, false
-	}
-	var m Mark
-	if json.Unmarshal(raw, &m) != nil || (m.Gen != V1 && m.Gen != V2) {
-		return Mark{}, false
-	}
-	return m, true
-}
-
-// handleCarrier is a HandleKey's value.
-type handleCarrier struct {
-	TaskID string          `json:"taskId"`
-	Handle json.RawMessage `json:"handle"`
-}
-
-// HandleResult is the call handler's answer for t: a result that carries
-// the handle for the transport to send in its place.
-func HandleResult(t *Task) (*mcp.CallToolResult, error) {
-	h, err := t.Handle()
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{}, Meta: mcp.Meta{HandleKey: handleCarrier{TaskID: t.ID, Handle: h}}}, nil
-}
-
-// HandleOf finds the handle a result carries: the handle to send, and its
-// task's id; nil when the result carries none.
-func HandleOf(result json.RawMessage) (handle json.RawMessage, taskID string) {
-	var r struct {
-		Meta struct {
-			Carrier *handleCarrier `json:"aeat-mcp/task-handle"`
-		} `json:"_meta"`
-	}
-	if json.Unmarshal(result, &r) != nil || r.Meta.Carrier == nil || len(r.Meta.Carrier.Handle) == 0 {
-		return nil, ""
-	}
-	return r.Meta.Carrier.Handle, r.Meta.Carrier.TaskID
-}
-
-// GenerationOf is the tasks generation of a negotiated protocol version.
-func GenerationOf(protocolVersion string) Generation {
-	switch {
-	case protocolVersion >= "2026-07-28":
-		return V2
-	case protocolVersion >= "2025-11-25":
-		return V1
-	}
-	return None
 }
