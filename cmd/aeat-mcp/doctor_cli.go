@@ -121,7 +121,7 @@ func doctorProbe(ctx context.Context, in *inspected, r *callruntime.Runner, stor
 	}
 	what := o.ExitMeaning
 	if what == "" {
-		what = o.Code
+		what = string(o.Code)
 	}
 	// The headline names doctor's internal tool; the rest is what the
 	// model reads on every call while this lasts.

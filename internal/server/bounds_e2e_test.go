@@ -33,7 +33,7 @@ func TestE2E_QueuedRunsAreBounded(t *testing.T) {
 	}
 	res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, ids[3]))
 	o := outcomeOf(res)
-	assert.Equal(t, CodeRefused, o["code"])
+	assert.Equal(t, string(CodeRefused), o["code"])
 	assert.Equal(t, ReasonBusy, o["reason"])
 	assert.Equal(t, true, o["retryable"])
 	assert.Contains(t, fmt.Sprint(res["content"]), "3 calls of its tier (local change) are already running or waiting")
@@ -92,7 +92,7 @@ func TestE2E_RequestsInFlightAreBounded(t *testing.T) {
 			cancelled = true
 		case m["id"] != nil:
 			require.Nil(t, e, "%v", m)
-			assert.Equal(t, CodeCancelled, outcomeOf(m["result"].(map[string]any))["code"])
+			assert.Equal(t, string(CodeCancelled), outcomeOf(m["result"].(map[string]any))["code"])
 			results++
 		}
 	}

@@ -175,31 +175,29 @@ func jsonKind(v json.RawMessage) string {
 
 // builtin wraps a built-in tool's handler: strict arguments (a problem is
 // an invalid_arguments result naming the field), and no panic escapes.
-func (s *Server) builtin(name string, h func(context.Context, *call, builtinArgs) *mcp.CallToolResult) mcp.ToolHandler {
+func (s *Server) builtin(name string, h func(context.Context, *request, builtinArgs) *mcp.CallToolResult) mcp.ToolHandler {
 	tool := &annotations.Tool{Name: name}
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		c := &call{s: s, t: tool, req: req, begin: time.Now(), p: s.cfg.Printer}
-		c.o = Outcome{Tool: name}
+		rq := s.newRequest(tool, req)
 		defer func() {
-			if r := recover(); r != nil {
-				c.o.Code = CodeInternal
-				res, err = c.finish(c.p.Sprintf(i18n.Internal, name, fmt.Sprint(r)), nil), nil
+			if p := recover(); p != nil {
+				res = rq.panicked(p)
 			}
 		}()
-		a, verr := s.parseBuiltinArgs(name, req.Params.Arguments)
+		a, verr := s.parseBuiltinArgs(name, rq.args)
 		if verr != nil {
-			return c.invalid(verr), nil
+			return rq.invalid(verr), nil
 		}
 		if name != ToolRuns && !runIDPattern.MatchString(a.RunID) {
-			return c.invalid(&annotations.ValidationError{Field: "run_id", Msg: fmt.Sprintf("%q is not a run id (r- and 16 hex digits)", a.RunID)}), nil
+			return rq.invalid(&annotations.ValidationError{Field: "run_id", Msg: fmt.Sprintf("%q is not a run id (r- and 16 hex digits)", a.RunID)}), nil
 		}
-		return h(ctx, c, a), nil
+		return h(ctx, rq, a), nil
 	}
 }
 
 // findRun finds a run, or ends the call with a result that says it is not
 // kept.
-func (s *Server) findRun(c *call, id string) (*run, *mcp.CallToolResult) {
+func (s *Server) findRun(rq *request, id string) (*run, *mcp.CallToolResult) {
 	r, ok := s.runs.Get(id)
 	if !ok {
 		keep := s.cfg.KeepResults
@@ -207,17 +205,16 @@ func (s *Server) findRun(c *call, id string) (*run, *mcp.CallToolResult) {
 			keep = runs.DefaultKeep
 		}
 		field := "run_id"
-		c.o.Code = CodeInvalidArguments
-		c.o.Field = &field
-		return nil, c.finish(c.p.Sprintf(i18n.RunUnknown, id, int(keep.Minutes())), nil)
+		rq.o.Field = &field
+		return nil, rq.finish(CodeInvalidArguments, s.cfg.Printer.Sprintf(i18n.RunUnknown, id, int(keep.Minutes())), nil)
 	}
 	return r, nil
 }
 
 // wait is aeat_mcp_wait: the run's own result if it ends within the wait,
 // else "still running" again.
-func (s *Server) wait(ctx context.Context, c *call, a builtinArgs) *mcp.CallToolResult {
-	r, notFound := s.findRun(c, a.RunID)
+func (s *Server) wait(ctx context.Context, rq *request, a builtinArgs) *mcp.CallToolResult {
+	r, notFound := s.findRun(rq, a.RunID)
 	if notFound != nil {
 		return notFound
 	}
@@ -229,8 +226,8 @@ func (s *Server) wait(ctx context.Context, c *call, a builtinArgs) *mcp.CallTool
 		return resultOf(r)
 	}
 	r.Hold() // whoever has its id may collect it: no request's end stops it now
-	defer r.Attach(&observer{req: c.req})()
-	prog := newProgress(s, c.req, r)
+	defer r.Attach(&observer{req: rq.req, sess: rq.sess})()
+	prog := newProgress(s, rq.req, r)
 	defer prog.close()
 	var timeout <-chan time.Time
 	if d > 0 || a.WaitSeconds != nil {
@@ -244,23 +241,23 @@ func (s *Server) wait(ctx context.Context, c *call, a builtinArgs) *mcp.CallTool
 	case <-timeout:
 	case <-ctx.Done(): // the client gave up waiting; the run goes on
 	}
-	return c.running(r)
+	return s.running(r)
 }
 
 // cancelRun is aeat_mcp_cancel: the run's tree is killed and its result
 // becomes "cancelled"; a run that ended is left alone.
-func (s *Server) cancelRun(_ context.Context, c *call, a builtinArgs) *mcp.CallToolResult {
-	r, notFound := s.findRun(c, a.RunID)
+func (s *Server) cancelRun(_ context.Context, rq *request, a builtinArgs) *mcp.CallToolResult {
+	r, notFound := s.findRun(rq, a.RunID)
 	if notFound != nil {
 		return notFound
 	}
-	c.o.Code = CodeOK
+	p := s.cfg.Printer
 	if st := r.State(); st.Terminal() {
-		return c.finish(c.p.Sprintf(i18n.RunAlreadyOver, r.ID, r.Tool, string(st)), nil)
+		return rq.finish(CodeOK, p.Sprintf(i18n.RunAlreadyOver, r.ID, r.Tool, string(st)), nil)
 	}
 	r.Cancel()
 	<-r.Done()
-	return c.finish(c.p.Sprintf(i18n.RunCancelled, r.ID, r.Tool), nil)
+	return rq.finish(CodeOK, p.Sprintf(i18n.RunCancelled, r.ID, r.Tool), nil)
 }
 
 // runInfo is one run as aeat_mcp_runs reports it to programs.
@@ -274,22 +271,22 @@ type runInfo struct {
 }
 
 // listRuns is aeat_mcp_runs.
-func (s *Server) listRuns(_ context.Context, c *call, _ builtinArgs) *mcp.CallToolResult {
-	c.o.Code = CodeOK
+func (s *Server) listRuns(_ context.Context, rq *request, _ builtinArgs) *mcp.CallToolResult {
+	p := s.cfg.Printer
 	list := s.runs.List()
 	infos := make([]runInfo, 0, len(list))
 	var b strings.Builder
 	if len(list) == 0 {
-		b.WriteString(c.p.Sprintf(i18n.RunsNone))
+		b.WriteString(p.Sprintf(i18n.RunsNone))
 	} else {
-		b.WriteString(c.p.Sprintf(i18n.RunsHeader))
+		b.WriteString(p.Sprintf(i18n.RunsHeader))
 	}
 	for _, r := range list {
 		info := runInfo{RunID: r.ID, Tool: r.Tool, Tier: r.Tier, State: string(r.State),
 			ElapsedSeconds: roundSeconds(r.Elapsed), CeilingSeconds: roundSeconds(r.Ceiling)}
 		infos = append(infos, info)
-		fmt.Fprintf(&b, "\n%s  %s  %s  %s  %s s / %s s", r.ID, r.Tool, c.p.Tier(r.Tier), r.State,
+		fmt.Fprintf(&b, "\n%s  %s  %s  %s  %s s / %s s", r.ID, r.Tool, p.Tier(r.Tier), r.State,
 			formatSeconds(info.ElapsedSeconds), formatSeconds(info.CeilingSeconds))
 	}
-	return c.finish(b.String(), map[string]any{"runs": infos})
+	return rq.finish(CodeOK, b.String(), map[string]any{"runs": infos})
 }

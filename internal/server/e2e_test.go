@@ -252,7 +252,7 @@ func TestE2E_BigLine(t *testing.T) {
 	res, _ := resp["result"].(map[string]any)
 	require.NotNil(t, res, "%v", resp["error"])
 	meta := res["_meta"].(map[string]any)[OutcomeKey].(map[string]any)
-	assert.Equal(t, CodeInvalidArguments, meta["code"])
+	assert.Equal(t, string(CodeInvalidArguments), meta["code"])
 	rs.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	assert.Contains(t, rs.recv(t), "result")
 }

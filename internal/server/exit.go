@@ -22,89 +22,99 @@ const CLIErrorKey = "aeat-mcp/cli_error"
 // retryable flag, its message and its own remedy; error_codes, keyed on
 // that code, say what it means and what to do, winning over the exit
 // code's entry; the document's retryable wins over both.
-func (c *call) exited(r callruntime.Result) *mcp.CallToolResult {
+func (w *work) exited(r callruntime.Result) *mcp.CallToolResult {
 	code := r.ExitCode
-	c.o.ExitCode = &code
-	if ec, mapped := c.t.ExitCode(code); code == 0 || ec.OK == annotations.OKAlways ||
-		(ec.OK == annotations.OKWithStdout && c.holdsResult(r)) {
-		c.o.Code = CodeOK
-		c.o.ExitMeaning = ec.Meaning
-		text := c.okText(r)
-		structured, found := c.structured(r)
-		if found {
-			// stdout held a secret in a form only decoding showed: the
-			// model gets the decoded document, redacted, instead.
-			text = string(structured)
-		}
-		if mapped && code != 0 && ec.Hint != "" {
-			// A verdict, not a failure (findings, a report with issues):
-			// the model still needs to be told what to do with it.
-			text += "\n\n" + c.p.Sprintf(i18n.ExitHint, ec.Hint)
-		}
-		if structured == nil {
-			return c.finish(text, nil)
-		}
-		return c.finish(text, structured)
+	w.o.ExitCode = &code
+	if ec, mapped := w.t.ExitCode(code); code == 0 || ec.OK == annotations.OKAlways ||
+		(ec.OK == annotations.OKWithStdout && w.holdsResult(r)) {
+		return w.succeeded(r, ec, mapped && code != 0)
 	}
-	c.o.Code = CodeExit
-	ec, mapped := c.t.FailedExitCode(code)
+	return w.failed(r)
+}
+
+// succeeded is the result of an exit that is a success: stdout, and, for
+// an exit code the manifest maps (hinted), what to do with the verdict.
+func (w *work) succeeded(r callruntime.Result, ec annotations.ExitCode, hinted bool) *mcp.CallToolResult {
+	w.o.ExitMeaning = ec.Meaning
+	text := w.okText(r)
+	structured, found := w.structured(r)
+	if found {
+		// stdout held a secret in a form only decoding showed: the model
+		// gets the decoded document, redacted, instead.
+		text = string(structured)
+	}
+	if hinted && ec.Hint != "" {
+		// A verdict, not a failure (findings, a report with issues): the
+		// model still needs to be told what to do with it.
+		text += "\n\n" + w.s.cfg.Printer.Sprintf(i18n.ExitHint, ec.Hint)
+	}
+	if structured == nil {
+		return w.finish(CodeOK, text, nil) // not a nil json.RawMessage in an interface
+	}
+	return w.finish(CodeOK, text, structured)
+}
+
+// failed is the result of an exit that is a failure: what the exit code
+// and the CLI's error document mean, the CLI's own words and remedy, then
+// ours.
+func (w *work) failed(r callruntime.Result) *mcp.CallToolResult {
+	code := r.ExitCode
+	ec, mapped := w.t.FailedExitCode(code)
 	meaning, hint := ec.Meaning, ec.Hint
-	c.o.Retryable = ec.Retryable
-	doc, compact, cut := c.jsonError(r.Stderr)
+	w.o.Retryable = ec.Retryable
+	doc, compact, cut := w.jsonError(r.Stderr)
 	var said annotations.CLIError
 	if doc != nil {
-		c.cliError = doc
-		said = c.t.ErrorOutput.Read(doc)
-		c.o.CLIErrorCode = said.Code
-		if e, ok := c.t.ErrorCodeFor(said.Code, doc); ok {
+		w.cliError = doc
+		said = w.t.ErrorOutput.Read(doc)
+		w.o.CLIErrorCode = said.Code
+		if e, ok := w.t.ErrorCodeFor(said.Code, doc); ok {
 			mapped, meaning, hint = true, e.Meaning, e.Hint
 			if e.Retryable != nil {
-				c.o.Retryable = *e.Retryable
+				w.o.Retryable = *e.Retryable
 			}
 		}
 		if said.Retryable != nil {
-			c.o.Retryable = *said.Retryable // the CLI knows its own error best
+			w.o.Retryable = *said.Retryable // the CLI knows its own error best
 		}
 	}
-	c.o.ExitMeaning = meaning
-	var b strings.Builder
+	w.o.ExitMeaning = meaning
+	p := w.s.cfg.Printer
+	headline := p.Sprintf(i18n.ExitCode, w.t.Name, code)
 	if mapped && meaning != "" {
-		b.WriteString(c.p.Sprintf(i18n.ExitCodeMeaning, c.t.Name, code, meaning))
-	} else {
-		b.WriteString(c.p.Sprintf(i18n.ExitCode, c.t.Name, code))
+		headline = p.Sprintf(i18n.ExitCodeMeaning, w.t.Name, code, meaning)
 	}
-	// The CLI's own words and remedy first, then ours (DESIGN.md §3.2).
-	if said.Message != "" {
-		b.WriteString("\n" + c.p.Sprintf(i18n.CLISays, said.Message))
+	// The CLI's own words and remedy first, then ours.
+	for _, line := range []struct {
+		key  i18n.Key
+		text string
+	}{{i18n.CLISays, said.Message}, {i18n.CLIRemedy, said.Suggestion}, {i18n.ExitHint, hint}} {
+		if line.text != "" {
+			headline += "\n" + p.Sprintf(line.key, line.text)
+		}
 	}
-	if said.Suggestion != "" {
-		b.WriteString("\n" + c.p.Sprintf(i18n.CLIRemedy, said.Suggestion))
-	}
-	if hint != "" {
-		b.WriteString("\n" + c.p.Sprintf(i18n.ExitHint, hint))
-	}
-	return c.finish(c.failureText(b.String(), r, compact, cut), nil)
+	return w.finish(CodeExit, w.failureText(headline, r, compact, cut), nil)
 }
 
 // failure is the text of a call that ended badly some other way (a
 // signal, the memory ceiling): the headline, then what the CLI said.
-func (c *call) failure(headline string, r callruntime.Result) string {
-	doc, compact, cut := c.jsonError(r.Stderr)
+func (w *work) failure(headline string, r callruntime.Result) string {
+	doc, compact, cut := w.jsonError(r.Stderr)
 	if doc != nil {
-		c.cliError = doc
+		w.cliError = doc
 	}
-	return c.failureText(headline, r, compact, cut)
+	return w.failureText(headline, r, compact, cut)
 }
 
 // holdsResult reports whether stdout holds the CLI's result (ok:
 // "with_stdout"): something besides whitespace and, for output "json",
 // valid JSON. A stdout too long to keep whole is a result.
-func (c *call) holdsResult(r callruntime.Result) bool {
+func (w *work) holdsResult(r callruntime.Result) bool {
 	o := r.Stdout
 	if len(bytes.TrimSpace(o.Head)) == 0 && len(bytes.TrimSpace(o.Tail)) == 0 {
 		return false
 	}
-	if c.t.Output != annotations.OutputJSON || o.Omitted() > 0 {
+	if w.t.Output != annotations.OutputJSON || o.Omitted() > 0 {
 		return true
 	}
 	return json.Valid(append(append([]byte{}, o.Head...), o.Tail...))
@@ -116,13 +126,14 @@ func (c *call) holdsResult(r callruntime.Result) bool {
 // said to be cut. Otherwise the end of stderr comes first (that is where
 // the error is), then stdout, each with its share of --max-result-bytes,
 // stderr at most a third.
-func (c *call) failureText(headline string, r callruntime.Result, compact string, cut bool) string {
+func (w *work) failureText(headline string, r callruntime.Result, compact string, cut bool) string {
+	p := w.s.cfg.Printer
 	var b strings.Builder
 	b.WriteString(headline)
-	room := c.s.cfg.MaxResultBytes - len(headline) - 128
+	room := w.s.cfg.MaxResultBytes - len(headline) - 128
 	switch {
 	case compact != "":
-		b.WriteString("\n\n" + c.p.Sprintf(i18n.CLIError) + "\n" + compact)
+		b.WriteString("\n\n" + p.Sprintf(i18n.CLIError) + "\n" + compact)
 		room -= len(compact)
 	case r.Stderr.Total > 0:
 		budget := room
@@ -130,14 +141,14 @@ func (c *call) failureText(headline string, r callruntime.Result, compact string
 			budget = max(room/3, room-int(min(r.Stdout.Total, int64(room))))
 		}
 		if cut {
-			b.WriteString("\n\n" + c.p.Sprintf(i18n.CLIErrorCut, r.Stderr.Total))
+			b.WriteString("\n\n" + p.Sprintf(i18n.CLIErrorCut, r.Stderr.Total))
 		}
-		errText := c.output(r.Stderr, budget)
-		b.WriteString("\n\n" + c.p.Sprintf(i18n.Stderr) + "\n" + errText)
+		errText := w.output(r.Stderr, budget)
+		b.WriteString("\n\n" + p.Sprintf(i18n.Stderr) + "\n" + errText)
 		room -= len(errText)
 	}
 	if r.Stdout.Total > 0 && room > 0 {
-		b.WriteString("\n\n" + c.p.Sprintf(i18n.Stdout) + "\n" + c.output(r.Stdout, room))
+		b.WriteString("\n\n" + p.Sprintf(i18n.Stdout) + "\n" + w.output(r.Stdout, room))
 	}
 	return b.String()
 }
@@ -147,8 +158,8 @@ func (c *call) failureText(headline string, r callruntime.Result, compact string
 // line, within a third of the result's budget. cut reports a document that
 // was not kept whole: the capture left out the middle of stderr and its
 // last line, which ends like a JSON object, starts before what was kept.
-func (c *call) jsonError(o callruntime.Output) (doc map[string]any, compact string, cut bool) {
-	if !c.t.ErrorOutput.IsJSON() || o.Total == 0 {
+func (w *work) jsonError(o callruntime.Output) (doc map[string]any, compact string, cut bool) {
+	if !w.t.ErrorOutput.IsJSON() || o.Total == 0 {
 		return nil, "", false
 	}
 	text := string(o.Tail) // where a report after noise is
@@ -160,12 +171,13 @@ func (c *call) jsonError(o callruntime.Output) (doc map[string]any, compact stri
 		last := strings.TrimRight(text, " \t\r\n")
 		return nil, "", o.Omitted() > 0 && strings.HasSuffix(last, "}") && !strings.Contains(last, "\n")
 	}
-	if _, found := redactValue(c.secrets, doc); found {
+	p := w.s.cfg.Printer
+	if _, found := redactValue(w.secrets, doc); found {
 		raw, _ = json.Marshal(doc) // a secret only decoding showed
 	}
 	var buf bytes.Buffer
 	_ = json.Compact(&buf, raw)
-	compact = fit(buf.String(), c.s.cfg.MaxResultBytes/3, func(n int) string { return c.p.Sprintf(i18n.Truncated, n) })
+	compact = fit(buf.String(), w.s.cfg.MaxResultBytes/3, func(n int) string { return p.Sprintf(i18n.Truncated, n) })
 	return doc, compact, false
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
-	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,13 +26,6 @@ const defaultAskWait = 60 * time.Second
 // extendID is the id of the extension question's field.
 const extendID = "extend"
 
-// observer is a request waiting for a run, or following it as a task: a
-// person may be asked through its session or its task.
-type observer struct {
-	req  *mcp.CallToolRequest
-	task *tasks.Task // set when the request made the run a task
-}
-
 // extension records what happened at a run's ceiling, for the refusal.
 type extension struct {
 	mu       sync.Mutex
@@ -45,6 +37,21 @@ func (e *extension) get() (answer extendAnswer, extended time.Duration) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.answer, e.extended
+}
+
+// said is what the refusal says of the question at the ceiling: the time
+// given, or how the question went (nothing when nobody could be asked).
+func (e *extension) said(p *i18n.Printer, askWait time.Duration) string {
+	answer, extended := e.get()
+	switch key, ok := refusalKeys[answer]; {
+	case extended > 0:
+		return p.Sprintf(i18n.TimeoutExtended, int(extended.Seconds()))
+	case answer == noAnswer:
+		return p.Sprintf(key, int(askWait.Seconds()))
+	case ok:
+		return p.Sprintf(key)
+	}
+	return ""
 }
 
 // extendAnswer is how the question at the ceiling went; the refusal says it
@@ -73,7 +80,8 @@ var refusalKeys = map[extendAnswer]i18n.Key{
 // asked. A timer, not a goroutine: nothing waits for the ceiling of a call
 // that ends before it, which is nearly every call. The returned function
 // disarms it.
-func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCauseFunc, ext *extension) (disarm func()) {
+func (w *work) enforceCeiling(ctx context.Context, stop context.CancelCauseFunc) (disarm func()) {
+	r, ext := w.r, &w.ext
 	var (
 		mu    sync.Mutex
 		timer *time.Timer
@@ -84,17 +92,17 @@ func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCa
 		if ctx.Err() != nil {
 			return
 		}
-		if c.s.cfg.AskToExtend && !asked {
+		if w.s.cfg.AskToExtend && !asked {
 			asked = true
 			if o := askable(r); o != nil {
-				answer := c.askToExtend(ctx, o, r)
+				answer := w.askToExtend(ctx, o)
 				if answer == extendYes {
 					base := r.Ceiling()
 					r.Extend(base)
 					ext.mu.Lock()
 					ext.extended = base
 					ext.mu.Unlock()
-					c.s.cfg.Logger.Info("ceiling extended", "tool", r.Tool, "run_id", r.ID, "by_s", int(base.Seconds()))
+					w.s.cfg.Logger.Info("ceiling extended", "tool", r.Tool, "run_id", r.ID, "by_s", int(base.Seconds()))
 					mu.Lock()
 					timer = time.AfterFunc(time.Until(r.Started.Add(r.Ceiling())), atCeiling)
 					mu.Unlock()
@@ -117,18 +125,14 @@ func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCa
 	}
 }
 
-// askable returns an observer of r whose host can be asked — through its
-// session (elicitation on a protocol before 2026-07-28), or as a
-// 2026-07-28 task's input request — or nil. A detached run that nobody
-// waits for has none.
+// askable returns an observer of r whose host can be asked while the run
+// goes on — a task asks as its generation does, any other request only
+// where a question goes through the session (2026-07-28 asks inside an
+// answer, which a request waiting for its run cannot give) — or nil. A
+// detached run that nobody waits for has none.
 func askable(r *run) *observer {
 	for _, v := range r.Observers() {
-		o, ok := v.(*observer)
-		if !ok {
-			continue
-		}
-		version, canAsk := negotiated(o.req)
-		if canAsk && (version < multiRoundTripVersion || o.task != nil && o.task.Gen.AsksInAnswer()) {
+		if o, ok := v.(*observer); ok && o.sess.canAsk && (o.task != nil || !o.sess.gen.AsksInAnswer()) {
 			return o
 		}
 	}
@@ -138,16 +142,17 @@ func askable(r *run) *observer {
 // askToExtend asks the question and reports how it went: only an explicit
 // yes is extendYes. It gives up after askWait (noAnswer) or when ctx ends
 // (the run ended meanwhile).
-func (c *call) askToExtend(ctx context.Context, o *observer, r *run) extendAnswer {
-	ctx, cancel := context.WithTimeoutCause(ctx, c.s.askWait, errNoAnswer)
+func (w *work) askToExtend(ctx context.Context, o *observer) extendAnswer {
+	r, p := w.r, w.s.cfg.Printer
+	ctx, cancel := context.WithTimeoutCause(ctx, w.s.askWait, errNoAnswer)
 	defer cancel()
 	ceiling := int(r.Ceiling().Seconds())
 	res, err := o.elicit(ctx, &mcp.ElicitParams{
 		Mode:    "form",
-		Message: c.p.Sprintf(i18n.ExtendPrompt, c.t.Title, r.Tool, int(time.Since(r.Started).Seconds()), ceiling),
+		Message: p.Sprintf(i18n.ExtendPrompt, w.t.Title, r.Tool, int(time.Since(r.Started).Seconds()), ceiling),
 		RequestedSchema: &jsonschema.Schema{
 			Type:       "object",
-			Properties: map[string]*jsonschema.Schema{extendID: {Type: "boolean", Title: c.p.Sprintf(i18n.ExtendField)}},
+			Properties: map[string]*jsonschema.Schema{extendID: {Type: "boolean", Title: p.Sprintf(i18n.ExtendField)}},
 			Required:   []string{extendID},
 		},
 	})
@@ -155,7 +160,7 @@ func (c *call) askToExtend(ctx context.Context, o *observer, r *run) extendAnswe
 	case err != nil && errors.Is(context.Cause(ctx), errNoAnswer):
 		return noAnswer
 	case err != nil:
-		c.s.cfg.Logger.Warn("extension question failed", "tool", r.Tool, "run_id", r.ID, "error", err)
+		w.s.cfg.Logger.Warn("extension question failed", "tool", r.Tool, "run_id", r.ID, "error", err)
 		return askFailed
 	case res == nil:
 		return askFailed

@@ -24,7 +24,7 @@ func TestAskToExtend(t *testing.T) {
 		name     string
 		tool     string
 		answer   func(*mcp.ElicitRequest) (*mcp.ElicitResult, error)
-		code     string
+		code     Code
 		says     string
 		minTime  time.Duration
 		ceilingS float64

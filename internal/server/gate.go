@@ -23,10 +23,6 @@ const confirmID = "confirm"
 // "no"; on hosts that answer in a second request, the question expires.
 const defaultConfirmWait = 5 * time.Minute
 
-// multiRoundTripVersion is the first protocol version whose clients answer
-// input requests themselves (CallToolResult.InputRequests).
-const multiRoundTripVersion = "2026-07-28"
-
 // Refusal reasons of the gate (Outcome.Reason).
 const (
 	ReasonReadOnly      = "read_only"
@@ -46,110 +42,117 @@ const (
 	ReasonBusy = "busy"
 )
 
-// negotiated is what the session agreed on: the protocol version and
-// whether the client can be asked. A session that ran initialize — or, on
-// 2026-07-28, whose first request declared its capabilities — is bound by
-// that: a later request's _meta may narrow it (a client that says it cannot
-// ask now is not asked), never widen it (DESIGN.md §8). The SDK's own
-// ProtocolVersion and ClientCapabilities prefer the request's claim, so
-// they are not used here.
-func negotiated(req *mcp.CallToolRequest) (version string, canAsk bool) {
-	if req.Session == nil {
-		return "", false
-	}
-	p := req.Session.InitializeParams()
-	if p == nil {
-		return "", false
-	}
-	canAsk = p.Capabilities != nil && p.Capabilities.Elicitation != nil
-	if p.ProtocolVersion >= multiRoundTripVersion {
-		c := req.ClientCapabilities()
-		canAsk = canAsk && c != nil && c.Elicitation != nil
-	}
-	return p.ProtocolVersion, canAsk
+// passage is the gate's verdict: go on (answer nil) — with a person's yes
+// behind the call (confirmed) or none needed — or answer the request with
+// answer: a question (2026-07-28), or a refusal.
+type passage struct {
+	answer    *mcp.CallToolResult
+	confirmed bool
 }
 
-// gate decides whether a destructive tool may run. It returns a result that
-// asks the host for input (ask), a refusal, or neither (go ahead); confirmed
-// says whether a person's yes stands behind the call, which alone lets the
-// tool's confirm flag ("--yes") onto the command line. It fails closed: a
-// host that cannot ask, a decline, a cancel, an error, no answer, or an
-// answer to a question this server did not ask are all a refusal. Nothing
-// before it has side effects, because on the newest protocol the SDK
-// re-invokes the handler with the answer.
-func (c *call) gate(ctx context.Context, args annotations.Args) (confirmed bool, ask, refusal *mcp.CallToolResult) {
+// gate decides whether a destructive tool may run. Only a person's yes
+// lets the tool's confirm flag ("--yes") onto the command line. It fails
+// closed: a host that cannot ask, a decline, a cancel, an error, no
+// answer, or an answer to a question this server did not ask are all a
+// refusal. Nothing before it has side effects, because on 2026-07-28 the
+// SDK re-invokes the handler with the answer.
+func (rq *request) gate(ctx context.Context, args annotations.Args) passage {
 	switch {
-	case !c.t.Hints.Destructive, c.t.SkipsConfirmation(args):
-		return false, nil, nil
-	case c.s.cfg.Confirm == ConfirmNever:
+	case !rq.t.Hints.Destructive, rq.t.SkipsConfirmation(args):
+		return passage{}
+	case rq.s.cfg.Confirm == ConfirmNever:
 		// Whoever started the server said yes to every destructive call.
-		return true, nil, nil
+		return passage{confirmed: true}
+	case !rq.sess.canAsk:
+		return passage{answer: rq.refuse(ReasonCannotConfirm, i18n.RefusedCannotConfirm)}
 	}
-	version, canAsk := negotiated(c.req)
-	if !canAsk {
-		return false, nil, c.refuse(ReasonCannotConfirm, i18n.RefusedCannotConfirm)
+	ask := rq.askThroughSession
+	if rq.sess.gen.AsksInAnswer() {
+		ask = rq.askInAnswer
 	}
-	params := &mcp.ElicitParams{
+	answer, stop := ask(ctx, args, rq.confirmation(args))
+	switch {
+	case stop != nil:
+		return passage{answer: stop}
+	case answer == nil || answer.Action != "accept" || answer.Content[confirmID] != true:
+		return passage{answer: rq.refuse(ReasonDeclined, i18n.RefusedDeclined)}
+	}
+	return passage{confirmed: true}
+}
+
+// confirmation is the question a destructive call puts to a person.
+func (rq *request) confirmation(args annotations.Args) *mcp.ElicitParams {
+	return &mcp.ElicitParams{
 		Mode:    "form",
-		Message: c.question(args),
+		Message: rq.question(args),
 		RequestedSchema: &jsonschema.Schema{
 			Type: "object",
 			Properties: map[string]*jsonschema.Schema{
-				confirmID: {Type: "boolean", Title: c.p.Sprintf(i18n.ConfirmField)},
+				confirmID: {Type: "boolean", Title: rq.s.cfg.Printer.Sprintf(i18n.ConfirmField)},
 			},
 			Required: []string{confirmID},
 		},
 	}
-	var answer *mcp.ElicitResult
-	if version >= multiRoundTripVersion {
-		binding := c.binding(args)
-		state := c.req.Params.RequestState
-		resp, answered := c.req.Params.InputResponses[confirmID]
-		if state == "" && !answered {
-			return false, &mcp.CallToolResult{
-				InputRequests: mcp.InputRequestMap{confirmID: params},
-				RequestState:  c.s.questions.ask(binding),
-			}, nil
+}
+
+// askInAnswer asks the 2026-07-28 way: the first call is answered with the
+// question (input requests, and an unguessable requestState), and the
+// client calls again with the answer (inputResponses). Only an answer to a
+// question this server asked — for this tool with these exact arguments,
+// not expired, once — counts. It returns the answer, or stop: the
+// question, or a refusal.
+func (rq *request) askInAnswer(_ context.Context, args annotations.Args, params *mcp.ElicitParams) (answer *mcp.ElicitResult, stop *mcp.CallToolResult) {
+	binding := rq.binding(args)
+	state := rq.req.Params.RequestState
+	resp, answered := rq.req.Params.InputResponses[confirmID]
+	if state == "" && !answered {
+		return nil, &mcp.CallToolResult{
+			InputRequests: mcp.InputRequestMap{confirmID: params},
+			RequestState:  rq.s.questions.ask(binding),
 		}
-		if !c.s.questions.answer(state, binding) {
-			c.s.cfg.Logger.Warn("confirmation answer rejected: not an answer to a question asked for this call", "tool", c.t.Name)
-			return false, nil, c.refuse(ReasonUnverified, i18n.RefusedDeclined)
-		}
-		answer, _ = resp.(*mcp.ElicitResult)
-	} else {
-		ectx, cancel := context.WithTimeout(ctx, c.s.confirmWait)
-		defer cancel()
-		res, err := c.req.Session.Elicit(ectx, params)
-		if err != nil {
-			c.s.cfg.Logger.Warn("confirmation failed", "tool", c.t.Name, "error", err)
-			return false, nil, c.refuse(ReasonDeclined, i18n.RefusedDeclined)
-		}
-		answer = res
 	}
-	if answer == nil || answer.Action != "accept" || answer.Content[confirmID] != true {
-		return false, nil, c.refuse(ReasonDeclined, i18n.RefusedDeclined)
+	if !rq.s.questions.answer(state, binding) {
+		rq.s.cfg.Logger.Warn("confirmation answer rejected: not an answer to a question asked for this call", "tool", rq.t.Name)
+		return nil, rq.refuse(ReasonUnverified, i18n.RefusedDeclined)
 	}
-	return true, nil, nil
+	answer, _ = resp.(*mcp.ElicitResult)
+	return answer, nil
+}
+
+// askThroughSession asks the way before 2026-07-28: a request of the
+// server's own (elicitation/create) through the session, waited for up to
+// confirmWait. An error is a refusal.
+func (rq *request) askThroughSession(ctx context.Context, _ annotations.Args, params *mcp.ElicitParams) (answer *mcp.ElicitResult, stop *mcp.CallToolResult) {
+	ctx, cancel := context.WithTimeout(ctx, rq.s.confirmWait)
+	defer cancel()
+	answer, err := rq.req.Session.Elicit(ctx, params)
+	if err != nil {
+		rq.s.cfg.Logger.Warn("confirmation failed", "tool", rq.t.Name, "error", err)
+		return nil, rq.refuse(ReasonDeclined, i18n.RefusedDeclined)
+	}
+	return answer, nil
 }
 
 // question is what a person is asked: the tool's title and name, and the
 // command line it will run once they say yes — confirm flag included,
 // sensitive values masked — so the yes is to something seen.
-func (c *call) question(args annotations.Args) string {
-	q := c.p.Sprintf(i18n.ConfirmPrompt, c.t.Title, c.t.Name)
-	inv, err := c.t.Render(args, true)
+func (rq *request) question(args annotations.Args) string {
+	p := rq.s.cfg.Printer
+	q := p.Sprintf(i18n.ConfirmPrompt, rq.t.Title, rq.t.Name)
+	inv, err := rq.t.Render(args, true)
 	if err != nil {
 		return q
 	}
-	shown := append([]string{filepath.Base(c.s.cfg.Manifest.CLI.Command)}, inv.Shown...)
-	return q + "\n\n" + c.p.Sprintf(i18n.ConfirmRuns, cleanLine(annotations.ShellQuote(shown)))
+	shown := append([]string{filepath.Base(rq.s.cfg.Manifest.CLI.Command)}, inv.Shown...)
+	return q + "\n\n" + p.Sprintf(i18n.ConfirmRuns, cleanLine(annotations.ShellQuote(shown)))
 }
 
-// binding is what a question is asked about: this tool with these exact
-// arguments (validated, so canonical; json.Marshal sorts the keys).
-func (c *call) binding(args annotations.Args) string {
+// binding is what a question is asked about, and what an identical call
+// is: this tool with these exact arguments (validated, so canonical;
+// json.Marshal sorts the keys).
+func (rq *request) binding(args annotations.Args) string {
 	b, _ := json.Marshal(args)
-	return c.t.Name + "\x00" + string(b)
+	return rq.t.Name + "\x00" + string(b)
 }
 
 // questions remembers the confirmation questions this server asked on the

@@ -32,7 +32,7 @@ func TestGate_Destructive(t *testing.T) {
 	tests := []struct {
 		name   string
 		answer func(*mcp.ElicitRequest) (*mcp.ElicitResult, error)
-		code   string
+		code   Code
 		reason string
 	}{
 		{"accepted", accept, CodeOK, ""},

@@ -1,38 +1,64 @@
 package server
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"runtime/debug"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // OutcomeKey is the _meta key of every result's outcome.
 const OutcomeKey = "aeat-mcp/outcome"
 
-// Outcome codes (DESIGN.md §5).
+// Code is an outcome's code: what became of a call, in one word
+// (docs/ARCHITECTURE.md, "Outcomes"). Adding one touches this table alone:
+// its error flag and the state a run ends in are its methods.
+type Code string
+
+// Outcome codes.
 const (
-	CodeOK               = "ok"
-	CodeExit             = "exit"
-	CodeTimeout          = "timeout"
-	CodeCancelled        = "cancelled"
-	CodeInvalidArguments = "invalid_arguments"
-	CodeCLIUnavailable   = "cli_unavailable"
-	CodeResourceExceeded = "resource_exceeded"
-	CodeRefused          = "refused"
-	CodeInternal         = "internal"
+	CodeOK               Code = "ok"
+	CodeExit             Code = "exit"
+	CodeTimeout          Code = "timeout"
+	CodeCancelled        Code = "cancelled"
+	CodeInvalidArguments Code = "invalid_arguments"
+	CodeCLIUnavailable   Code = "cli_unavailable"
+	CodeResourceExceeded Code = "resource_exceeded"
+	CodeRefused          Code = "refused"
+	CodeInternal         Code = "internal"
 	// CodeRunning: the request stopped waiting and the run goes on; see
 	// Outcome.RunID. Not an error.
-	CodeRunning = "running"
+	CodeRunning Code = "running"
 )
+
+// IsError reports whether a result with the code is an error (isError):
+// every code but ok and running.
+func (c Code) IsError() bool { return c != CodeOK && c != CodeRunning }
+
+// RunState is the state a run whose result has the code ends in.
+func (c Code) RunState() runs.State {
+	switch c {
+	case CodeOK:
+		return runs.Completed
+	case CodeCancelled:
+		return runs.Cancelled
+	}
+	return runs.Failed
+}
 
 // Outcome is the stable, language-free account of a call that programs and
 // tests read; people read the localized text next to it.
 type Outcome struct {
-	Code           string  `json:"code"`
+	Code           Code    `json:"code"`
 	Tool           string  `json:"tool"`
 	Tier           string  `json:"tier"`
 	TimeoutSeconds float64 `json:"timeout_seconds"`
@@ -51,8 +77,8 @@ type Outcome struct {
 	// unknown property; "" when the arguments were not an object.
 	Field *string `json:"field,omitempty"`
 	// Reason is set for refused (read_only, not_selected, cannot_confirm,
-	// declined, unverified_answer) and for cli_unavailable when variables
-	// are missing (missing_env).
+	// declined, unverified_answer, busy) and for cli_unavailable when
+	// variables are missing (missing_env).
 	Reason string `json:"reason,omitempty"`
 	// MissingEnv names the missing variables (reason missing_env).
 	MissingEnv []string `json:"missing_env,omitempty"`
@@ -64,22 +90,124 @@ type Outcome struct {
 	TreeDead *bool `json:"tree_dead,omitempty"`
 }
 
-// result builds a tool result: text, the outcome in _meta, isError for
-// anything but ok.
-func result(o Outcome, text string, structured any) *mcp.CallToolResult {
+// ending is how one call of a tool ends: its outcome so far, what its text
+// must be kept clean of, and the one constructor of its result (finish).
+// A request has one, and the run it starts another: the run's goroutine
+// never writes the outcome of the request that started it.
+type ending struct {
+	s     *Server
+	t     *annotations.Tool
+	begin time.Time
+	o     Outcome
+	// cliError is the CLI's own error report (error_output "json").
+	cliError map[string]any
+	// secrets redacts what the CLI was given as a secret (secrets.go); nil
+	// when it was given none.
+	secrets *callruntime.SecretRedactor
+}
+
+// newEnding is the ending of a call of t that begins now: a manifest
+// tool's outcome carries its tier and ceiling, a built-in's only its name.
+func (s *Server) newEnding(t *annotations.Tool) ending {
+	o := Outcome{Tool: t.Name}
+	if !strings.HasPrefix(t.Name, annotations.ReservedPrefix) {
+		o.Tier, o.TimeoutSeconds = string(t.Tier()), roundSeconds(t.Ceiling(s.cfg.Ceilings))
+	}
+	return ending{s: s, t: t, begin: time.Now(), o: o}
+}
+
+// finish is where every result of a call is made (STYLE 22), and the one
+// place its outcome gets its code: the outcome stamped in _meta, isError
+// from the code, the text cleaned of control sequences and secrets and
+// kept within --max-result-bytes, structuredContent only on success. It
+// logs the call without its payload (arguments and output hold tax ids).
+func (e *ending) finish(code Code, text string, structured any) *mcp.CallToolResult {
+	e.o.Code = code
+	e.o.DurationMS = time.Since(e.begin).Milliseconds()
+	p := e.s.cfg.Printer
+	// Cleaning can join a secret the stream kept apart with an escape.
+	text = fit(e.secrets.RedactString(cleanText(text)), e.s.cfg.MaxResultBytes, func(n int) string { return p.Sprintf(i18n.Truncated, n) })
+	attrs := []any{"tool", e.o.Tool, "tier", e.o.Tier, "code", e.o.Code, "duration_ms", e.o.DurationMS}
+	if e.o.ExitCode != nil {
+		attrs = append(attrs, "exit_code", *e.o.ExitCode)
+	}
+	e.s.cfg.Logger.Info("call", attrs...)
 	res := &mcp.CallToolResult{
 		Content: []mcp.Content{&mcp.TextContent{Text: text}},
-		IsError: o.Code != CodeOK && o.Code != CodeRunning,
-		Meta:    mcp.Meta{OutcomeKey: o},
+		IsError: code.IsError(),
+		Meta:    mcp.Meta{OutcomeKey: e.o},
 	}
 	if !res.IsError && structured != nil {
 		res.StructuredContent = structured
 	}
+	if e.cliError != nil {
+		res.Meta[CLIErrorKey] = e.cliError
+	}
 	return res
 }
 
-func seconds(t *annotations.Tool, c annotations.Ceilings) float64 {
-	return roundSeconds(t.Ceiling(c))
+// panicked is the result of a call whose code panicked: a bug of ours,
+// logged with its stack, and an "internal" result — never a server that
+// goes down with it.
+func (e *ending) panicked(p any) *mcp.CallToolResult {
+	e.s.cfg.Logger.Error("panic in a tool call", "tool", e.t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	return e.finish(CodeInternal, e.s.cfg.Printer.Sprintf(i18n.Internal, e.t.Name, fmt.Sprint(p)), nil)
+}
+
+// invalid is the result of a call whose arguments are at fault.
+func (e *ending) invalid(err error) *mcp.CallToolResult {
+	var ve *annotations.ValidationError
+	if !errors.As(err, &ve) {
+		ve = &annotations.ValidationError{Msg: err.Error()}
+	}
+	field := ve.Field
+	e.o.Field = &field
+	p := e.s.cfg.Printer
+	if field == "" {
+		return e.finish(CodeInvalidArguments, p.Sprintf(i18n.InvalidArgsNoField, e.t.Name, ve.Msg), nil)
+	}
+	return e.finish(CodeInvalidArguments, p.Sprintf(i18n.InvalidArguments, e.t.Name, field, ve.Msg), nil)
+}
+
+// unavailable is the result of a call whose CLI cannot be started; why
+// says what is wrong, for a person to fix.
+func (e *ending) unavailable(why string) *mcp.CallToolResult {
+	return e.finish(CodeCLIUnavailable, e.s.cfg.Printer.Sprintf(i18n.CLIUnavailable, e.t.Name, why), nil)
+}
+
+// missingEnv is the result of a call whose CLI would run without
+// variables it cannot work without (cli.env.require, a stdin env).
+func (e *ending) missingEnv(names []string) *mcp.CallToolResult {
+	return e.lacking(names, e.s.cfg.Printer.Sprintf(i18n.MissingEnv, e.t.Name, strings.Join(names, ", ")))
+}
+
+// lacking is the result of a call refused for what the CLI would lack —
+// variables, secrets (names) — text saying which, and how to set them.
+func (e *ending) lacking(names []string, text string) *mcp.CallToolResult {
+	e.o.Reason = ReasonMissingEnv
+	e.o.MissingEnv = names
+	return e.finish(CodeCLIUnavailable, text, nil)
+}
+
+// refuse is the result of a gate that said no.
+func (e *ending) refuse(reason string, key i18n.Key) *mcp.CallToolResult {
+	e.o.Reason = reason
+	return e.finish(CodeRefused, e.s.cfg.Printer.Sprintf(key, e.t.Name), nil)
+}
+
+// busy is the result of a call refused because n runs of its tier are
+// running or waiting for a slot already.
+func (e *ending) busy(n int) *mcp.CallToolResult {
+	e.o.Reason = ReasonBusy
+	e.o.Retryable = true
+	p := e.s.cfg.Printer
+	return e.finish(CodeRefused, p.Sprintf(i18n.RefusedBusy, e.t.Name, n, p.Tier(string(e.t.Tier()))), nil)
+}
+
+// cancelled is the result of a call stopped before its end by a client
+// or the server's going away.
+func (e *ending) cancelled() *mcp.CallToolResult {
+	return e.finish(CodeCancelled, e.s.cfg.Printer.Sprintf(i18n.Cancelled, e.t.Name), nil)
 }
 
 func roundSeconds(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }

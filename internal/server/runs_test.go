@@ -210,7 +210,7 @@ func TestE2E_ShutdownWithDetachedRuns(t *testing.T) {
 	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
 	_, msg := rs.recvRaw(t)
 	res := msg["result"].(map[string]any)
-	assert.Equal(t, CodeRunning, res["_meta"].(map[string]any)[OutcomeKey].(map[string]any)["code"])
+	assert.Equal(t, string(CodeRunning), res["_meta"].(map[string]any)[OutcomeKey].(map[string]any)["code"])
 	waitForFakecli(t, 3)
 	require.NoError(t, rs.in.Close())
 	assert.NoError(t, rs.cmd.Wait(), "exit 0; stderr: %s", rs.errs.String())
@@ -291,7 +291,7 @@ func TestE2E_RetryThatJoinedSurvivesTheCancel(t *testing.T) {
 	assert.Equal(t, 2.0, msg["id"], "only the retry is answered: %v", msg)
 	res, _ := msg["result"].(map[string]any)
 	require.NotNil(t, res, "%v", msg)
-	assert.Equal(t, CodeOK, outcomeOf(res)["code"], "the retry gets the run's result: %v", res)
+	assert.Equal(t, string(CodeOK), outcomeOf(res)["code"], "the retry gets the run's result: %v", res)
 	assert.Contains(t, fmt.Sprint(res["content"]), "pid self")
 	assert.Contains(t, fmt.Sprint(res["content"]), "joined run")
 

@@ -47,8 +47,8 @@ func (in *inputs) secret(v string) {
 // has is a refusal that names it and how to store it; a keychain that
 // cannot be read is a refusal that says why. An optional one is left out
 // (logged at debug level, by name only).
-func (c *call) gather(ctx context.Context, inv annotations.Invocation) (inputs, *mcp.CallToolResult) {
-	s, t := c.s, c.t
+func (rq *request) gather(ctx context.Context, inv annotations.Invocation) (inputs, *mcp.CallToolResult) {
+	s, t := rq.s, rq.t
 	in := inputs{env: map[string]string{}}
 	cliEnv := newEnvMap(s.goos, s.env)
 	own := newEnvMap(s.goos, environ())
@@ -114,9 +114,9 @@ func (c *call) gather(ctx context.Context, inv annotations.Invocation) (inputs, 
 	}
 	switch {
 	case len(broken) > 0:
-		return in, c.keychainUnavailable(broken, why)
+		return in, rq.keychainUnavailable(broken, why)
 	case len(missing) > 0:
-		return in, c.missingSecret(missing)
+		return in, rq.missingSecret(missing)
 	}
 	return in, nil
 }
@@ -142,24 +142,18 @@ func (s *Server) keychainResting() bool {
 // missingSecret is the refusal of a call whose secret is neither in the
 // keychain nor in the server's environment: the model is told to ask the
 // user to store it, and how.
-func (c *call) missingSecret(names []string) *mcp.CallToolResult {
-	c.o.Code = CodeCLIUnavailable
-	c.o.Reason = ReasonMissingEnv
-	c.o.MissingEnv = names
+func (e *ending) missingSecret(names []string) *mcp.CallToolResult {
 	cmds := make([]string, len(names))
 	for i, n := range names {
 		cmds[i] = SecretSetCommand(n)
 	}
-	return c.finish(c.p.Sprintf(i18n.MissingSecret, c.t.Name, strings.Join(names, ", "), strings.Join(cmds, "; ")), nil)
+	return e.lacking(names, e.s.cfg.Printer.Sprintf(i18n.MissingSecret, e.t.Name, strings.Join(names, ", "), strings.Join(cmds, "; ")))
 }
 
 // keychainUnavailable is the refusal of a call whose secret the keychain
 // could not give.
-func (c *call) keychainUnavailable(names []string, why error) *mcp.CallToolResult {
-	c.o.Code = CodeCLIUnavailable
-	c.o.Reason = ReasonMissingEnv
-	c.o.MissingEnv = names
-	return c.finish(c.p.Sprintf(i18n.KeychainUnavailable, c.t.Name, strings.Join(names, ", "), errString(why)), nil)
+func (e *ending) keychainUnavailable(names []string, why error) *mcp.CallToolResult {
+	return e.lacking(names, e.s.cfg.Printer.Sprintf(i18n.KeychainUnavailable, e.t.Name, strings.Join(names, ", "), errString(why)))
 }
 
 // SecretSetCommand is how a person stores the secret name in the keychain.

@@ -5,12 +5,9 @@ package server
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
-	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/stretchr/testify/assert"
-	"golang.org/x/text/language"
 )
 
 func TestSecretsOf(t *testing.T) {
@@ -31,11 +28,10 @@ func TestSecretsOf(t *testing.T) {
 // structuredContent and the cli_error all the same.
 func TestSecretsAfterCleaningAndDecoding(t *testing.T) {
 	s := newServer(t, nil)
-	call := func(tool string) *call {
-		t := s.tools[tool]
-		c := &call{s: s, t: t, begin: time.Now(), p: i18n.For(language.English)}
-		c.secrets = callruntime.RedactSecrets(secretsOf([]byte("hunter2-secret")))
-		return c
+	call := func(tool string) *work {
+		w := &work{ending: s.newEnding(s.tools[tool])}
+		w.secrets = callruntime.RedactSecrets(secretsOf([]byte("hunter2-secret")))
+		return w
 	}
 	out := func(s string) callruntime.Output { return callruntime.Output{Head: []byte(s), Total: int64(len(s))} }
 	t.Run("joined by cleaning", func(t *testing.T) {
@@ -61,7 +57,7 @@ func TestSecretsAfterCleaningAndDecoding(t *testing.T) {
 // document); invalid UTF-8 is decoded (and replaced) instead of passed on.
 func TestStructuredContent(t *testing.T) {
 	s := newServer(t, nil)
-	c := &call{s: s, t: s.tools["read_json"], begin: time.Now(), p: i18n.For(language.English)}
+	c := &work{ending: s.newEnding(s.tools["read_json"])}
 	out := func(s string) callruntime.Result {
 		return callruntime.Result{End: callruntime.Exited, Stdout: callruntime.Output{Head: []byte(s), Total: int64(len(s))}}
 	}

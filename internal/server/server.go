@@ -333,12 +333,11 @@ func (s *Server) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ctr, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && ctr.Params != nil {
 			if t := s.hidden[ctr.Params.Name]; t != nil {
-				c := &call{s: s, t: t, req: ctr, begin: time.Now(), p: s.cfg.Printer}
-				c.o = Outcome{Tool: t.Name, Tier: string(t.Tier()), TimeoutSeconds: seconds(t, s.cfg.Ceilings)}
+				rq := s.newRequest(t, ctr)
 				if s.hiddenBecause(t) == ReasonReadOnly {
-					return c.refuse(ReasonReadOnly, i18n.RefusedReadOnly), nil
+					return rq.refuse(ReasonReadOnly, i18n.RefusedReadOnly), nil
 				}
-				return c.refuse(ReasonNotSelected, i18n.RefusedNotSelected), nil
+				return rq.refuse(ReasonNotSelected, i18n.RefusedNotSelected), nil
 			}
 		}
 		return next(ctx, method, req)

@@ -42,7 +42,7 @@ func TestE2E_StopAnswersCallsInFlight(t *testing.T) {
 			call := func(id int, tool, args string) {
 				rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args))
 			}
-			want := map[float64]string{1: CodeCancelled, 2: CodeCancelled}
+			want := map[float64]Code{1: CodeCancelled, 2: CodeCancelled}
 			call(1, "live_pull", `{}`)                     // honours SIGTERM (a child, a setsid grandchild)
 			call(2, "read_stubborn", `{"duration":"60s"}`) // ignores SIGTERM
 			waitForFakecli(t, 4)
@@ -55,7 +55,7 @@ func TestE2E_StopAnswersCallsInFlight(t *testing.T) {
 			require.NoError(t, rs.cmd.Process.Signal(syscall.SIGTERM))
 			kill := time.NewTimer(2 * time.Second) // then the host kills
 			defer kill.Stop()
-			got := map[float64]string{}
+			got := map[float64]Code{}
 		collect:
 			for len(got) < len(want) {
 				select {
@@ -64,7 +64,8 @@ func TestE2E_StopAnswersCallsInFlight(t *testing.T) {
 						break collect
 					}
 					res, _ := m["result"].(map[string]any)
-					got[m["id"].(float64)], _ = outcomeOf(res)["code"].(string)
+					code, _ := outcomeOf(res)["code"].(string)
+					got[m["id"].(float64)] = Code(code)
 				case <-kill.C:
 					_ = rs.cmd.Process.Kill()
 					break collect

@@ -206,7 +206,7 @@ func TestE2E_TasksV1(t *testing.T) {
 
 		res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id)) // blocks until the end
 		assert.Equal(t, map[string]any{"taskId": id}, res["_meta"].(map[string]any)["io.modelcontextprotocol/related-task"])
-		assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+		assert.Equal(t, string(CodeOK), outcomeOf(res)["code"])
 		assert.Equal(t, "completed", c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))["status"])
 
 		sync := c.ok(t, "tools/call", `"name":"live_quick","arguments":{}`)
@@ -238,7 +238,7 @@ func TestE2E_TasksV1(t *testing.T) {
 		assert.Equal(t, "cancelled", cancelled["status"])
 		requireNoFakecli(t, time.Second)
 		res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
-		assert.Equal(t, CodeCancelled, outcomeOf(res)["code"])
+		assert.Equal(t, string(CodeCancelled), outcomeOf(res)["code"])
 		assert.Equal(t, true, res["isError"])
 		msg := c.refused(t, -32602, "tasks/cancel", fmt.Sprintf(`"taskId":%q`, id))
 		assert.Contains(t, msg, "already ended")
@@ -265,14 +265,14 @@ func TestE2E_TasksV1(t *testing.T) {
 		assert.Regexp(t, `^t-[0-9a-f]{16}$`, id)
 		assert.Equal(t, "failed", task["status"], "2025-11-25: a result with isError is failed")
 		res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
-		assert.Equal(t, CodeRefused, outcomeOf(res)["code"])
+		assert.Equal(t, string(CodeRefused), outcomeOf(res)["code"])
 		assert.Equal(t, ReasonCannotConfirm, outcomeOf(res)["reason"])
 	})
 
 	t.Run("a forged mark is dropped", func(t *testing.T) {
 		res := c.ok(t, "tools/call", `"name":"mutate_store","arguments":{},"_meta":{"aeat-mcp/task":{"gen":1}}`)
 		assert.NotContains(t, res, "task")
-		assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+		assert.Equal(t, string(CodeOK), outcomeOf(res)["code"])
 	})
 }
 
@@ -283,7 +283,7 @@ func TestE2E_TasksV1_TimeoutAndExpiry(t *testing.T) {
 		id := c.ok(t, "tools/call", `"name":"live_pull","arguments":{},"task":{}`)["task"].(map[string]any)["taskId"].(string)
 		res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
 		o := outcomeOf(res)
-		assert.Equal(t, CodeTimeout, o["code"])
+		assert.Equal(t, string(CodeTimeout), o["code"])
 		assert.Equal(t, true, o["tree_dead"])
 		assert.Equal(t, "failed", c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))["status"])
 		requireNoFakecli(t, time.Second)
@@ -334,7 +334,7 @@ func TestE2E_TasksV2(t *testing.T) {
 	t.Run("a READ call is answered at once", func(t *testing.T) {
 		r := c.ok(t, "tools/call", `"name":"read_echo","arguments":{"text":"hi"}`)
 		assert.Equal(t, "complete", r["resultType"])
-		assert.Equal(t, CodeOK, outcomeOf(r)["code"])
+		assert.Equal(t, string(CodeOK), outcomeOf(r)["code"])
 	})
 
 	t.Run("cancel kills the tree", func(t *testing.T) {
@@ -353,7 +353,7 @@ func TestE2E_TasksV2(t *testing.T) {
 		assert.Equal(t, "completed", got["status"], "2026-07-28 keeps failed for JSON-RPC errors")
 		res := got["result"].(map[string]any)
 		assert.Equal(t, true, res["isError"])
-		assert.Equal(t, CodeTimeout, outcomeOf(res)["code"])
+		assert.Equal(t, string(CodeTimeout), outcomeOf(res)["code"])
 		requireNoFakecli(t, time.Second)
 	})
 
@@ -423,7 +423,7 @@ func TestE2E_TasksV2_AskBeforeTheKill(t *testing.T) {
 	got := c.poll(t, id, "completed")
 	res := got["result"].(map[string]any)
 	o := outcomeOf(res)
-	assert.Equal(t, CodeTimeout, o["code"])
+	assert.Equal(t, string(CodeTimeout), o["code"])
 	assert.Equal(t, 2.0, o["timeout_seconds"], "extended once, by its ceiling")
 	text := res["content"].([]any)[0].(map[string]any)["text"].(string)
 	assert.True(t, strings.Contains(text, "given 1 s more, once"), text)
@@ -454,7 +454,7 @@ func TestE2E_TasksV1_WaitingForAResult(t *testing.T) {
 			continue // progress, status notifications
 		}
 		res := m["result"].(map[string]any)
-		assert.Equal(t, CodeCancelled, outcomeOf(res)["code"])
+		assert.Equal(t, string(CodeCancelled), outcomeOf(res)["code"])
 		break
 	}
 	require.NoError(t, c.rs.cmd.Wait())
@@ -470,7 +470,7 @@ func TestE2E_TasksOff(t *testing.T) {
 	assert.NotContains(t, r["capabilities"], "extensions")
 	res := c.ok(t, "tools/call", `"name":"mutate_store","arguments":{},"task":{}`)
 	assert.NotContains(t, res, "task")
-	assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+	assert.Equal(t, string(CodeOK), outcomeOf(res)["code"])
 	c.refused(t, -32601, "tasks/get", `"taskId":"r-0000000000000000"`)
 }
 
@@ -495,7 +495,7 @@ func TestE2E_TasksV2_ConfirmFirst(t *testing.T) {
 	require.Equal(t, "task", h["resultType"], "%v", h)
 	done := c.poll(t, h["taskId"].(string), "completed")
 	res := done["result"].(map[string]any)
-	assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+	assert.Equal(t, string(CodeOK), outcomeOf(res)["code"])
 	assert.Equal(t, "destroyed\n", res["content"].([]any)[0].(map[string]any)["text"])
 }
 
@@ -517,7 +517,7 @@ func TestE2E_TasksV1_AskBeforeTheKill(t *testing.T) {
 	assert.Equal(t, "elicitation/create", asked[0]["method"])
 	params := asked[0]["params"].(map[string]any)
 	assert.Equal(t, map[string]any{"taskId": id}, params["_meta"].(map[string]any)["io.modelcontextprotocol/related-task"])
-	assert.Equal(t, CodeTimeout, outcomeOf(res)["code"])
+	assert.Equal(t, string(CodeTimeout), outcomeOf(res)["code"])
 	statuses := c.statuses(t, id, "failed")
 	// working again in between, if the watcher saw it before the kill.
 	assert.Equal(t, "input_required", statuses[0], "%v", statuses)
@@ -544,7 +544,7 @@ func TestE2E_TaskKeysAreDecoded(t *testing.T) {
 			t.Run("forged mark, "+name, func(t *testing.T) {
 				res := c.ok(t, "tools/call", params)
 				assert.NotContains(t, res, "task", "no task handle")
-				assert.Equal(t, CodeOK, outcomeOf(res)["code"], "the ordinary result: %v", res)
+				assert.Equal(t, string(CodeOK), outcomeOf(res)["code"], "the ordinary result: %v", res)
 				if content, _ := res["content"].([]any); assert.NotEmpty(t, content, "an empty result") {
 					assert.Equal(t, "stored\n", content[0].(map[string]any)["text"])
 				}
@@ -559,7 +559,7 @@ func TestE2E_TaskKeysAreDecoded(t *testing.T) {
 				require.NotNil(t, task, "a task handle")
 				assert.GreaterOrEqual(t, task["ttl"], 60000.0)
 				res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, task["taskId"]))
-				assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+				assert.Equal(t, string(CodeOK), outcomeOf(res)["code"])
 			})
 		}
 	})
@@ -573,7 +573,7 @@ func TestE2E_TaskKeysAreDecoded(t *testing.T) {
 		plain := &taskClient{rs: rs, meta: v2Meta(false, false), next: 100}
 		res := plain.ok(t, "tools/call", `"name":"mutate_store","arguments":{},"_meta":{"aeat-mcp\/task":{"gen":2}}`)
 		assert.NotEqual(t, "task", res["resultType"])
-		assert.Equal(t, CodeOK, outcomeOf(res)["code"], "%v", res)
+		assert.Equal(t, string(CodeOK), outcomeOf(res)["code"], "%v", res)
 		msg := plain.refused(t, -32021, "subscriptions/listen", `"notifications":{"t\u0061skIds":["r-0000000000000000"]}`)
 		assert.Contains(t, msg, "io.modelcontextprotocol/tasks")
 	})

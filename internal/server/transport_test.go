@@ -116,7 +116,7 @@ func TestE2E_StdinEOF(t *testing.T) {
 	assert.Equal(t, "1", id)
 	res, _ := msg["result"].(map[string]any)
 	require.NotNil(t, res, "%v", msg)
-	assert.Equal(t, CodeCancelled, res["_meta"].(map[string]any)[OutcomeKey].(map[string]any)["code"])
+	assert.Equal(t, string(CodeCancelled), res["_meta"].(map[string]any)[OutcomeKey].(map[string]any)["code"])
 	err := rs.cmd.Wait()
 	assert.NoError(t, err, "exit 0; stderr: %s", rs.errs.String())
 	assert.Less(t, time.Since(start), 2*time.Second)

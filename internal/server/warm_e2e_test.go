@@ -174,7 +174,7 @@ func TestE2E_WarmFaultMatrix(t *testing.T) {
 		name  string
 		tool  string
 		args  map[string]any
-		code  string
+		code  Code
 		npids int
 	}
 	for _, c := range []check{
