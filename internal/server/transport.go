@@ -118,6 +118,16 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if max <= 0 {
 		max = DefaultMaxLine
 	}
+	c := t.newConn()
+	t.mu.Lock()
+	t.conn = c
+	t.mu.Unlock()
+	go c.readLoop(t.In, max)
+	return c, nil
+}
+
+// newConn is a connection of t that reads nothing yet.
+func (t *StdioTransport) newConn() *stdioConn {
 	drain := t.Drain
 	if drain <= 0 {
 		drain = DefaultDrain
@@ -130,7 +140,7 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	c := &stdioConn{
+	return &stdioConn{
 		out:       t.Out,
 		msgs:      make(chan jsonrpc.Message),
 		done:      make(chan struct{}),
@@ -143,11 +153,6 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		byRaw:     map[string]jsonrpc.ID{},
 		inFlight:  inFlight,
 	}
-	t.mu.Lock()
-	t.conn = c
-	t.mu.Unlock()
-	go c.readLoop(t.In, max)
-	return c, nil
 }
 
 // inbound is a request read from the client and not yet answered.
@@ -390,7 +395,7 @@ func (c *stdioConn) readLoop(in io.Reader, max int) {
 		case len(line)+len(chunk) > max:
 			tooLong = true
 			line = line[:0]
-			c.reply(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message longer than %d bytes", max))
+			c.reply(nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("message longer than %d bytes", max)})
 		default:
 			line = append(line, chunk...)
 		}
@@ -419,59 +424,76 @@ func (c *stdioConn) readLoop(in io.Reader, max int) {
 	}
 }
 
-// wireMessage is one inbound line, decoded once. Every field is raw, so
-// decoding fails only on a syntax error; each is then checked for its shape.
+// wireMessage is one inbound line's members, each raw: decoding fails only
+// on a syntax error, and each is then checked for its shape.
 type wireMessage struct {
-	Version json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	Version, ID, Method, Params, Result, Error json.RawMessage
+}
+
+// decodeLine decodes a line (not blank) into its members, or says why it
+// is no message at all. Member names match exactly, as JSON-RPC's are
+// case-sensitive: Go's decoder into a struct would take an "ID" for the
+// id, and answer a notification.
+func decodeLine(data []byte) (wireMessage, *jsonrpc.Error) {
+	var m map[string]json.RawMessage
+	if data[0] != '{' || json.Unmarshal(data, &m) != nil {
+		switch {
+		case !json.Valid(data):
+			return wireMessage{}, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the line is not valid JSON"}
+		case data[0] == '[':
+			return wireMessage{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: batches are not supported"}
+		}
+		return wireMessage{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a message must be a JSON object"}
+	}
+	return wireMessage{Version: m["jsonrpc"], ID: m["id"], Method: m["method"], Params: m["params"], Result: m["result"], Error: m["error"]}, nil
+}
+
+// method is the message's method, "" for a response; a message that is
+// neither a request nor a response is refused.
+func (w *wireMessage) method() (string, *jsonrpc.Error) {
+	switch {
+	case string(w.Version) != `"2.0"`:
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`}
+	case w.Method == nil && w.Result == nil && w.Error == nil:
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: no method"}
+	case w.Method == nil:
+		return "", nil
+	}
+	var method string
+	if json.Unmarshal(w.Method, &method) != nil || method == "" {
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: method must be a non-empty string"}
+	}
+	return method, nil
 }
 
 // parse turns one line into a message for the SDK, or answers it with an
-// error itself and returns nil.
+// error itself and returns nil. A request reaches the SDK under an id of
+// our own (admit); the client's comes back on its answer (Write).
 func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 	data := bytes.TrimSpace(line)
 	if len(data) == 0 {
 		return nil
 	}
-	var w wireMessage
-	if data[0] != '{' || json.Unmarshal(data, &w) != nil {
-		switch {
-		case !json.Valid(data):
-			c.reply(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
-		case data[0] == '[':
-			c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported")
-		default:
-			c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON object")
-		}
+	w, rerr := decodeLine(data)
+	if rerr != nil {
+		c.reply(nil, rerr)
 		return nil
 	}
 	id, idOK := rawID(w.ID)
+	if !idOK {
+		c.reply(nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: id must be a string or a number"})
+		return nil
+	}
+	method, rerr := w.method()
 	switch {
-	case !idOK:
-		c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: id must be a string or a number")
+	case rerr != nil:
+		c.reply(id, rerr)
 		return nil
-	case string(w.Version) != `"2.0"`:
-		c.reply(id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
-		return nil
-	case w.Method == nil && w.Result == nil && w.Error == nil:
-		c.reply(id, jsonrpc.CodeInvalidRequest, "invalid request: no method")
-		return nil
-	case w.Method == nil:
+	case method == "":
 		return c.response(data, id)
-	}
-	var method string
-	if json.Unmarshal(w.Method, &method) != nil || method == "" {
-		c.reply(id, jsonrpc.CodeInvalidRequest, "invalid request: method must be a non-empty string")
-		return nil
-	}
-	if id == nil {
-		if method == "notifications/cancelled" {
-			return c.cancelled(method, w.Params)
-		}
+	case id == nil && method == "notifications/cancelled":
+		return c.cancelled(method, w.Params)
+	case id == nil:
 		return &jsonrpc.Request{Method: method, Params: w.Params}
 	}
 	own, refusal := c.admit(id, &inbound{method: method})
@@ -544,7 +566,7 @@ func (c *stdioConn) cancelled(method string, params json.RawMessage) jsonrpc.Mes
 func (c *stdioConn) response(data []byte, id json.RawMessage) jsonrpc.Message {
 	msg, err := jsonrpc.DecodeMessage(data)
 	if err != nil {
-		c.reply(id, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+		c.reply(id, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + err.Error()})
 		return nil
 	}
 	return msg
@@ -576,10 +598,10 @@ func (c *stdioConn) refuse(id json.RawMessage, rerr *jsonrpc.Error) {
 
 // reply writes an error response for a line the SDK never saw, echoing its
 // id exactly (null when it had none or an invalid one).
-func (c *stdioConn) reply(id json.RawMessage, code int64, message string) {
-	c.logger.Warn("rejected malformed input", "code", code, "reason", message)
+func (c *stdioConn) reply(id json.RawMessage, rerr *jsonrpc.Error) {
+	c.logger.Warn("rejected malformed input", "code", rerr.Code, "reason", rerr.Message)
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	_ = c.writeLine(encodeResponse(id, nil, &jsonrpc.Error{Code: code, Message: message}))
+	_ = c.writeLine(encodeResponse(id, nil, rerr))
 }
