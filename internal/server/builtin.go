@@ -128,16 +128,25 @@ func (s *Server) parseBuiltinArgs(tool string, raw json.RawMessage) (builtinArgs
 		}
 	}
 	if v, ok := fields["wait_seconds"]; ok && string(v) != "null" {
-		if kind := jsonKind(v); kind != "a number" {
-			return a, &annotations.ValidationError{Field: "wait_seconds", Msg: "must be a number of seconds, not " + kind}
-		}
-		f, err := strconv.ParseFloat(string(bytes.TrimSpace(v)), 64) // out of range: ±Inf and an error
-		if max := s.maxWait().Seconds(); err != nil || f < 0 || f > max {
-			return a, &annotations.ValidationError{Field: "wait_seconds", Msg: fmt.Sprintf("must be between 0 and %g seconds, not %s", max, bytes.TrimSpace(v))}
+		f, err := s.waitSeconds(v)
+		if err != nil {
+			return a, err
 		}
 		a.WaitSeconds = &f
 	}
 	return a, nil
+}
+
+// waitSeconds reads wait_seconds: a number of seconds within maxWait.
+func (s *Server) waitSeconds(v json.RawMessage) (float64, *annotations.ValidationError) {
+	if kind := jsonKind(v); kind != "a number" {
+		return 0, &annotations.ValidationError{Field: "wait_seconds", Msg: "must be a number of seconds, not " + kind}
+	}
+	f, err := strconv.ParseFloat(string(bytes.TrimSpace(v)), 64) // out of range: ±Inf and an error
+	if max := s.maxWait().Seconds(); err != nil || f < 0 || f > max {
+		return 0, &annotations.ValidationError{Field: "wait_seconds", Msg: fmt.Sprintf("must be between 0 and %g seconds, not %s", max, bytes.TrimSpace(v))}
+	}
+	return f, nil
 }
 
 // takesList names the arguments a built-in tool takes.

@@ -128,120 +128,130 @@ func rssMB(b *testing.B, pid int) (peak, now float64) {
 }
 
 func BenchmarkMemoryPeaks(b *testing.B) {
-	// 10,000 task-augmented calls of a MUTATE tool, each with arguments of
-	// its own (so none joins another): all but one wait for the one MUTATE
-	// slot.
-	b.Run("10000-task-calls", func(b *testing.B) {
-		for b.Loop() {
-			c, rss := startMeasured(b)
-			var answers []<-chan map[string]any
-			for i := range 10000 {
-				answers = append(answers, c.send("tools/call", map[string]any{"name": "mutate_sleep",
-					"arguments": map[string]any{"duration": fmt.Sprintf("%dms", 60000+i)}, "task": map[string]any{}}))
+	b.Run("10000-task-calls", memTaskCalls)
+	b.Run("2000-tasks-60KB", memTasks60KB)
+	b.Run("10000-blocked-tasks-result", memBlockedTasksResult)
+	b.Run("64MiB-result", memBigResult)
+	b.Run("59MB-json-result", memBigJSONResult)
+}
+
+// memTaskCalls: 10,000 task-augmented calls of a MUTATE tool, each with arguments of
+// its own (so none joins another): all but one wait for the one MUTATE
+// slot.
+func memTaskCalls(b *testing.B) {
+	for b.Loop() {
+		c, rss := startMeasured(b)
+		var answers []<-chan map[string]any
+		for i := range 10000 {
+			answers = append(answers, c.send("tools/call", map[string]any{"name": "mutate_sleep",
+				"arguments": map[string]any{"duration": fmt.Sprintf("%dms", 60000+i)}, "task": map[string]any{}}))
+		}
+		refused := 0 // a task born finished with the busy refusal, or a busy error
+		for _, a := range answers {
+			m := <-a
+			res, _ := m["result"].(map[string]any)
+			if task, _ := res["task"].(map[string]any); m["error"] != nil || task["status"] == "failed" {
+				refused++
 			}
-			refused := 0 // a task born finished with the busy refusal, or a busy error
-			for _, a := range answers {
-				m := <-a
-				res, _ := m["result"].(map[string]any)
-				if task, _ := res["task"].(map[string]any); m["error"] != nil || task["status"] == "failed" {
+		}
+		peak, _ := rss()
+		b.ReportMetric(peak, "MB-peak")
+		b.ReportMetric(float64(refused), "refused")
+	}
+}
+
+// memTasks60KB: 2,000 tasks whose results are 60 KB each, 16 at a time, each
+// collected with tasks/result; then what the server holds.
+func memTasks60KB(b *testing.B) {
+	for b.Loop() {
+		c, rss := startMeasured(b)
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					h := c.call("tools/call", map[string]any{"name": "live_flood",
+						"arguments": map[string]any{"bytes": strconv.Itoa(60000 + i)}, "task": map[string]any{}})
+					res, _ := h["result"].(map[string]any)
+					task, _ := res["task"].(map[string]any)
+					if id, ok := task["taskId"].(string); ok {
+						c.call("tasks/result", map[string]any{"taskId": id})
+					}
+				}
+			}()
+		}
+		for i := range 2000 {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		time.Sleep(3 * time.Second) // a GC cycle or two: what is held, not garbage
+		peak, now := rss()
+		b.ReportMetric(peak, "MB-peak")
+		b.ReportMetric(now, "MB-held")
+	}
+}
+
+// memBlockedTasksResult: 10,000 tasks/result requests blocked on one task that runs for a
+// minute.
+func memBlockedTasksResult(b *testing.B) {
+	for b.Loop() {
+		c, rss := startMeasured(b)
+		h := c.call("tools/call", map[string]any{"name": "mutate_sleep",
+			"arguments": map[string]any{"duration": "60s"}, "task": map[string]any{}})
+		id := h["result"].(map[string]any)["task"].(map[string]any)["taskId"]
+		var answers []<-chan map[string]any
+		for range 10000 {
+			answers = append(answers, c.send("tasks/result", map[string]any{"taskId": id}))
+		}
+		time.Sleep(4 * time.Second) // every refusal is answered; the rest wait
+		refused := 0
+		for _, a := range answers {
+			select {
+			case m := <-a:
+				if m["error"] != nil {
 					refused++
 				}
+			default:
 			}
-			peak, _ := rss()
-			b.ReportMetric(peak, "MB-peak")
-			b.ReportMetric(float64(refused), "refused")
 		}
-	})
-	// 2,000 tasks whose results are 60 KB each, 16 at a time, each
-	// collected with tasks/result; then what the server holds.
-	b.Run("2000-tasks-60KB", func(b *testing.B) {
-		for b.Loop() {
-			c, rss := startMeasured(b)
-			var wg sync.WaitGroup
-			next := make(chan int)
-			for range 16 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := range next {
-						h := c.call("tools/call", map[string]any{"name": "live_flood",
-							"arguments": map[string]any{"bytes": strconv.Itoa(60000 + i)}, "task": map[string]any{}})
-						res, _ := h["result"].(map[string]any)
-						task, _ := res["task"].(map[string]any)
-						if id, ok := task["taskId"].(string); ok {
-							c.call("tasks/result", map[string]any{"taskId": id})
-						}
-					}
-				}()
-			}
-			for i := range 2000 {
-				next <- i
-			}
-			close(next)
-			wg.Wait()
-			time.Sleep(3 * time.Second) // a GC cycle or two: what is held, not garbage
-			peak, now := rss()
-			b.ReportMetric(peak, "MB-peak")
-			b.ReportMetric(now, "MB-held")
+		peak, _ := rss()
+		b.ReportMetric(peak, "MB-peak")
+		b.ReportMetric(float64(refused), "refused")
+	}
+}
+
+// memBigResult: One call whose output (96 MiB) is over --max-result-bytes 64 MiB.
+func memBigResult(b *testing.B) {
+	for b.Loop() {
+		c, rss := startMeasured(b, "--max-result-bytes", strconv.Itoa(64<<20))
+		m := c.call("tools/call", map[string]any{"name": "read_flood_n", "arguments": map[string]any{"bytes": strconv.Itoa(96 << 20)}})
+		res, _ := m["result"].(map[string]any)
+		content, _ := res["content"].([]any)
+		if len(content) == 0 {
+			b.Fatalf("no result: %v", m["error"])
 		}
-	})
-	// 10,000 tasks/result requests blocked on one task that runs for a
-	// minute.
-	b.Run("10000-blocked-tasks-result", func(b *testing.B) {
-		for b.Loop() {
-			c, rss := startMeasured(b)
-			h := c.call("tools/call", map[string]any{"name": "mutate_sleep",
-				"arguments": map[string]any{"duration": "60s"}, "task": map[string]any{}})
-			id := h["result"].(map[string]any)["task"].(map[string]any)["taskId"]
-			var answers []<-chan map[string]any
-			for range 10000 {
-				answers = append(answers, c.send("tasks/result", map[string]any{"taskId": id}))
-			}
-			time.Sleep(4 * time.Second) // every refusal is answered; the rest wait
-			refused := 0
-			for _, a := range answers {
-				select {
-				case m := <-a:
-					if m["error"] != nil {
-						refused++
-					}
-				default:
-				}
-			}
-			peak, _ := rss()
-			b.ReportMetric(peak, "MB-peak")
-			b.ReportMetric(float64(refused), "refused")
+		peak, _ := rss()
+		b.ReportMetric(peak, "MB-peak")
+		b.ReportMetric(peak/64, "x-cap")
+	}
+}
+
+// memBigJSONResult: One call of an output "json" tool whose 59 MB JSON object fits
+// within --max-result-bytes 64 MiB: the text and the structured
+// content.
+func memBigJSONResult(b *testing.B) {
+	for b.Loop() {
+		c, rss := startMeasured(b, "--max-result-bytes", strconv.Itoa(64<<20))
+		m := c.call("tools/call", map[string]any{"name": "read_bigjson_n", "arguments": map[string]any{"bytes": strconv.Itoa(56 << 20)}})
+		res, _ := m["result"].(map[string]any)
+		if res["structuredContent"] == nil {
+			b.Fatalf("no structured content: %v", m["error"])
 		}
-	})
-	// One call whose output (96 MiB) is over --max-result-bytes 64 MiB.
-	b.Run("64MiB-result", func(b *testing.B) {
-		for b.Loop() {
-			c, rss := startMeasured(b, "--max-result-bytes", strconv.Itoa(64<<20))
-			m := c.call("tools/call", map[string]any{"name": "read_flood_n", "arguments": map[string]any{"bytes": strconv.Itoa(96 << 20)}})
-			res, _ := m["result"].(map[string]any)
-			content, _ := res["content"].([]any)
-			if len(content) == 0 {
-				b.Fatalf("no result: %v", m["error"])
-			}
-			peak, _ := rss()
-			b.ReportMetric(peak, "MB-peak")
-			b.ReportMetric(peak/64, "x-cap")
-		}
-	})
-	// One call of an output "json" tool whose 59 MB JSON object fits
-	// within --max-result-bytes 64 MiB: the text and the structured
-	// content.
-	b.Run("59MB-json-result", func(b *testing.B) {
-		for b.Loop() {
-			c, rss := startMeasured(b, "--max-result-bytes", strconv.Itoa(64<<20))
-			m := c.call("tools/call", map[string]any{"name": "read_bigjson_n", "arguments": map[string]any{"bytes": strconv.Itoa(56 << 20)}})
-			res, _ := m["result"].(map[string]any)
-			if res["structuredContent"] == nil {
-				b.Fatalf("no structured content: %v", m["error"])
-			}
-			peak, _ := rss()
-			b.ReportMetric(peak, "MB-peak")
-			b.ReportMetric(peak/64, "x-cap")
-		}
-	})
+		peak, _ := rss()
+		b.ReportMetric(peak, "MB-peak")
+		b.ReportMetric(peak/64, "x-cap")
+	}
 }

@@ -200,38 +200,9 @@ var ErrShuttingDown = errors.New("server: shutting down")
 
 // New builds the server and its tools.
 func New(cfg Config) (*Server, error) {
-	if cfg.Manifest == nil {
-		return nil, errors.New("server: no manifest")
-	}
-	if cfg.Runner == nil {
-		return nil, errors.New("server: no runner")
-	}
-	if cfg.Ceilings == (annotations.Ceilings{}) {
-		cfg.Ceilings = annotations.DefaultCeilings
-	}
-	if cfg.MaxResultBytes <= 0 {
-		cfg.MaxResultBytes = DefaultMaxResultBytes
-	}
-	if cfg.Heartbeat <= 0 {
-		cfg.Heartbeat = DefaultHeartbeat
-	}
-	if cfg.Confirm == "" {
-		cfg.Confirm = ConfirmAsk
-	}
-	if cfg.Confirm != ConfirmAsk && cfg.Confirm != ConfirmNever {
-		return nil, fmt.Errorf("server: confirm must be %q or %q, not %q", ConfirmAsk, ConfirmNever, cfg.Confirm)
-	}
-	if cfg.Printer == nil {
-		cfg.Printer = i18n.FromEnvironment()
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Version == "" {
-		cfg.Version = "dev"
-	}
-	if cfg.MaxQueued <= 0 {
-		cfg.MaxQueued = DefaultMaxQueued
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{},
 		slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
@@ -266,12 +237,24 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "aeat-mcp", Title: "aeat-mcp", Version: cfg.Version},
 		&mcp.ServerOptions{Instructions: s.instructions(), Logger: cfg.Logger, Capabilities: caps})
+	s.addTools()
+	if cfg.Manifest.WorkDir() == annotations.ScratchDir {
+		s.sweepScratch()
+	} else if _, _, _, err := s.workDir(); err != nil {
+		cfg.Logger.Warn("every call will fail until this is fixed", "error", err)
+	}
+	return s, nil
+}
+
+// addTools lists the tools the selection serves, the built-ins, and
+// refuses by name each manifest tool it hides.
+func (s *Server) addTools() {
 	for _, t := range s.Tools() {
 		s.tools[t.Name] = t
 		s.mcp.AddTool(mcpTool(t), s.handler(t))
 	}
 	s.addBuiltins()
-	for _, t := range cfg.Manifest.Tools {
+	for _, t := range s.cfg.Manifest.Tools {
 		if s.tools[t.Name] == nil {
 			s.hidden[t.Name] = t
 		}
@@ -279,12 +262,42 @@ func New(cfg Config) (*Server, error) {
 	if len(s.hidden) > 0 {
 		s.mcp.AddReceivingMiddleware(s.refuseHidden)
 	}
-	if cfg.Manifest.WorkDir() == annotations.ScratchDir {
-		s.sweepScratch()
-	} else if _, _, _, err := s.workDir(); err != nil {
-		cfg.Logger.Warn("every call will fail until this is fixed", "error", err)
+}
+
+// withDefaults is cfg checked, with every knob left zero at its default.
+func (cfg Config) withDefaults() (Config, error) {
+	switch {
+	case cfg.Manifest == nil:
+		return cfg, errors.New("server: no manifest")
+	case cfg.Runner == nil:
+		return cfg, errors.New("server: no runner")
+	case cfg.Confirm == "":
+		cfg.Confirm = ConfirmAsk
+	case cfg.Confirm != ConfirmAsk && cfg.Confirm != ConfirmNever:
+		return cfg, fmt.Errorf("server: confirm must be %q or %q, not %q", ConfirmAsk, ConfirmNever, cfg.Confirm)
 	}
-	return s, nil
+	if cfg.Ceilings == (annotations.Ceilings{}) {
+		cfg.Ceilings = annotations.DefaultCeilings
+	}
+	if cfg.MaxResultBytes <= 0 {
+		cfg.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = DefaultHeartbeat
+	}
+	if cfg.Printer == nil {
+		cfg.Printer = i18n.FromEnvironment()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	if cfg.MaxQueued <= 0 {
+		cfg.MaxQueued = DefaultMaxQueued
+	}
+	return cfg, nil
 }
 
 // bigResults is the --max-result-bytes from which SoftMemoryLimit sets a

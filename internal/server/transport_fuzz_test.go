@@ -53,79 +53,114 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, input []byte) {
-		var out bytes.Buffer
-		c := (&StdioTransport{Out: &out}).newConn()
-		type owed struct {
-			line      int
-			own       jsonrpc.ID
-			cancelled bool
-		}
-		var passed []*owed // requests the SDK was handed, in order
-		byOwn := map[jsonrpc.ID]*owed{}
-		answers := map[int][][]byte{} // ids of the answers to each line
 		lines := bytes.Split(input, []byte("\n"))
+		h := newFuzzHost()
 		for i, line := range lines {
-			out.Reset()
-			msg := c.parse(line)
-			answers[i] = append(answers[i], idsOf(t, out.Bytes())...)
-			req, ok := msg.(*jsonrpc.Request)
-			switch {
-			case !ok:
-			case req.ID.IsValid():
-				n, isInt := req.ID.Raw().(int64)
-				if !isInt || byOwn[req.ID] != nil || n <= 0 {
-					t.Fatalf("line %d: the SDK got id %v, not a new one of the transport's own", i, req.ID.Raw())
-				}
-				o := &owed{line: i, own: req.ID}
-				passed = append(passed, o)
-				byOwn[req.ID] = o
-			case req.Method == "notifications/cancelled":
-				var p struct {
-					RequestID any `json:"requestId"`
-				}
-				if err := json.Unmarshal(req.Params, &p); err != nil {
-					t.Fatalf("line %d: a cancel passed on unreadable: %v", i, err)
-				}
-				own, err := jsonrpc.MakeID(p.RequestID)
-				if err != nil || byOwn[own] == nil {
-					t.Fatalf("line %d: a cancel passed on names %v, no request the SDK was handed", i, p.RequestID)
-				}
-				byOwn[own].cancelled = true
-			}
+			h.read(t, i, line)
 		}
-		for _, o := range passed {
-			out.Reset()
-			if err := c.Write(context.Background(), &jsonrpc.Response{ID: o.own, Result: json.RawMessage(`{}`)}); err != nil {
-				t.Fatal(err)
-			}
-			answers[o.line] = append(answers[o.line], idsOf(t, out.Bytes())...)
-		}
-		cancelled := map[int]bool{}
-		for _, o := range passed {
-			cancelled[o.line] = o.cancelled
-		}
+		h.answerAll(t)
 		for i, line := range lines {
-			id, request := lineID(line)
-			got := answers[i]
-			switch {
-			case id != nil && request && cancelled[i]:
-				if len(got) != 0 {
-					t.Errorf("line %d %q: cancelled, yet answered %q", i, line, got)
-				}
-			case id != nil && request:
-				if len(got) != 1 || !bytes.Equal(got[0], id) {
-					t.Errorf("line %d %q: want one answer with id %s, got %q", i, line, id, got)
-				}
-			default: // a response, a notification, or no message at all
-				if id == nil {
-					id = json.RawMessage("null")
-				}
-				if len(got) > 1 || len(got) == 1 && !bytes.Equal(got[0], id) {
-					t.Errorf("line %d %q: want at most one answer, with id %s; got %q", i, line, id, got)
-				}
-			}
+			h.check(t, i, line)
 		}
 	})
+}
+
+// fuzzHost is a transport's connection with the SDK's side played: the
+// requests it was handed, and the answers written for each line.
+type fuzzHost struct {
+	out     bytes.Buffer
+	c       *stdioConn
+	passed  []*passedOn // requests the SDK was handed, in order
+	byOwn   map[jsonrpc.ID]*passedOn
+	answers map[int][][]byte // the ids of the answers to each line
+}
+
+// passedOn is a request the SDK was handed.
+type passedOn struct {
+	line      int
+	own       jsonrpc.ID
+	cancelled bool
+}
+
+func newFuzzHost() *fuzzHost {
+	h := &fuzzHost{byOwn: map[jsonrpc.ID]*passedOn{}, answers: map[int][][]byte{}}
+	h.c = (&StdioTransport{Out: &h.out}).newConn()
+	return h
+}
+
+// read hands line i to the transport, as its read loop does, and notes
+// what it answered and what it passed on.
+func (h *fuzzHost) read(t *testing.T, i int, line []byte) {
+	h.out.Reset()
+	msg := h.c.parse(line)
+	h.answers[i] = append(h.answers[i], idsOf(t, h.out.Bytes())...)
+	req, ok := msg.(*jsonrpc.Request)
+	switch {
+	case !ok:
+	case req.ID.IsValid():
+		if n, isInt := req.ID.Raw().(int64); !isInt || h.byOwn[req.ID] != nil || n <= 0 {
+			t.Fatalf("line %d: the SDK got id %v, not a new one of the transport's own", i, req.ID.Raw())
+		}
+		o := &passedOn{line: i, own: req.ID}
+		h.passed = append(h.passed, o)
+		h.byOwn[req.ID] = o
+	case req.Method == "notifications/cancelled":
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if err := json.Unmarshal(req.Params, &p); err != nil {
+			t.Fatalf("line %d: a cancel passed on unreadable: %v", i, err)
+		}
+		own, err := jsonrpc.MakeID(p.RequestID)
+		if err != nil || h.byOwn[own] == nil {
+			t.Fatalf("line %d: a cancel passed on names %v, no request the SDK was handed", i, p.RequestID)
+		}
+		h.byOwn[own].cancelled = true
+	}
+}
+
+// answerAll answers, as the SDK, every request it was handed.
+func (h *fuzzHost) answerAll(t *testing.T) {
+	for _, o := range h.passed {
+		h.out.Reset()
+		if err := h.c.Write(context.Background(), &jsonrpc.Response{ID: o.own, Result: json.RawMessage(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+		h.answers[o.line] = append(h.answers[o.line], idsOf(t, h.out.Bytes())...)
+	}
+}
+
+// cancelled reports whether line i was a request the client cancelled.
+func (h *fuzzHost) cancelled(i int) bool {
+	for _, o := range h.passed {
+		if o.line == i {
+			return o.cancelled
+		}
+	}
+	return false
+}
+
+// check holds the answers to line i to what the line is.
+func (h *fuzzHost) check(t *testing.T, i int, line []byte) {
+	id, request := lineID(line)
+	got := h.answers[i]
+	switch {
+	case id != nil && request && h.cancelled(i):
+		if len(got) != 0 {
+			t.Errorf("line %d %q: cancelled, yet answered %q", i, line, got)
+		}
+	case id != nil && request:
+		if len(got) != 1 || !bytes.Equal(got[0], id) {
+			t.Errorf("line %d %q: want one answer with id %s, got %q", i, line, id, got)
+		}
+	default: // a response, a notification, or no message at all
+		if id == nil {
+			id = json.RawMessage("null")
+		}
+		if len(got) > 1 || len(got) == 1 && !bytes.Equal(got[0], id) {
+			t.Errorf("line %d %q: want at most one answer, with id %s; got %q", i, line, id, got)
+		}
+	}
 }
 
 // lineID is what a line is by JSON-RPC's own rules, decoded apart from the
