@@ -181,10 +181,10 @@ func TestServe_NoWarningForAnOptionalSecret(t *testing.T) {
 	code, _, errOut := runCmd(t, "", "--manifest", m, "--log-level", "info")
 	require.Equal(t, exitOK, code, errOut)
 	assert.NotContains(t, errOut, "level=WARN")
-	assert.Contains(t, errOut, "level=INFO msg=\"variables some tools read on stdin are not set; those tools refuse until they are\" missing=A_SECRET")
+	assert.Contains(t, errOut, "level=INFO msg=\"A_SECRET is not set: a refuse until it is\"")
 	t.Setenv("STORE_ROOT", "")
 	_, _, errOut = runCmd(t, "", "--manifest", m, "--log-level", "info")
-	assert.Contains(t, errOut, "level=WARN msg=\"the CLI needs environment variables aeat-mcp was started without; every call refuses until they are set\" missing=STORE_ROOT")
+	assert.Contains(t, errOut, "level=WARN msg=\"STORE_ROOT is not set: every call refuses until it is\" fix=")
 }
 
 func TestTools_StdinKeychain(t *testing.T) {

@@ -79,7 +79,7 @@ func TestValidate(t *testing.T) {
 	code, out, _ = runCmd(t, "", "--manifest", req, "--cli", "/nonexistent/aeat", "validate")
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, out, `problem: the CLI does not resolve`)
-	assert.Contains(t, out, "problem: STORE_ROOT is not set: all 2 tools refuse until it is")
+	assert.Contains(t, out, "problem: STORE_ROOT is not set: every call refuses until it is")
 	assert.Contains(t, out, "warning: A_SECRET is not set: a refuse until it is", "a variable only one tool reads on stdin: a warning")
 	assert.Contains(t, out, "2 tools (2 read, 0 mutate, 0 live); the manifest is valid, but this machine cannot serve it yet (2 problems above)")
 
@@ -114,7 +114,7 @@ func TestDoctor(t *testing.T) {
 
 	code, out, _ = runCmd(t, "", "--demo", "--cli", "/nonexistent/aeat", "--lang", "es", "doctor")
 	assert.Equal(t, exitFailure, code)
-	assert.Contains(t, out, `PROBLEM  CLI unavailable: "/nonexistent/aeat" is not an executable file`)
+	assert.Contains(t, out, `PROBLEM  the CLI does not resolve: CLI unavailable: "/nonexistent/aeat" is not an executable file`)
 	assert.Contains(t, out, "fix: install it")
 	assert.Contains(t, out, "messages in es (--lang es)")
 	assert.Contains(t, out, "\n1 problem: fix it")

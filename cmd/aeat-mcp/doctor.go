@@ -95,10 +95,7 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 	}
 
 	fmt.Fprintf(w, "\nThe CLI\n")
-	if in.cfg.CLIError != nil {
-		problem("install it, put it next to aeat-mcp or on PATH, or pass --cli /path/to/it (GUI hosts on macOS give servers PATH=/usr/bin:/bin, so a PATH lookup that works in a terminal may fail there)",
-			"%v — a host shows the server Connected, and every call fails", in.cfg.CLIError)
-	} else {
+	if in.cfg.CLIError == nil {
 		ok("%q resolves to %s", in.manifest.CLI.Command, in.cfg.CLIPath)
 	}
 	reportQuarantine(findQuarantined(runtime.GOOS, [][2]string{{"aeat-mcp", selfPath()}, {"the CLI", in.cfg.CLIPath}}, xattr), problem)

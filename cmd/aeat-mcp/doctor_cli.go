@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,27 +27,29 @@ type doctorLines struct {
 	problem  func(fix, format string, a ...any)
 }
 
-// doctorEnv reports the variables and secrets the manifest names: a
-// missing cli.env.require is a problem (every call refuses); a variable
-// or secret only some tools read is a note (only they refuse); an
-// optional secret that is not stored is a note.
+// doctorEnv reports the variables and secrets the manifest names, and
+// what they keep from running — a problem when every call refuses, a note
+// when only some tools do (Inspection.Problems) — then what is set and
+// found, the optional secrets not stored, and anything broad passed.
 func doctorEnv(ctx context.Context, in *inspected, opts *options, store keychain.Store, l doctorLines) {
 	m := in.manifest
-	required := map[string]bool{}
-	for _, n := range m.CLI.Require {
-		required[n] = true
+	in.Secrets = server.Secrets(ctx, server.HostOS(), m, store)
+	required := false
+	for _, p := range in.Problems() {
+		switch {
+		case p.EveryCall():
+			l.problem(p.Fix, "%s", p.What)
+		default:
+			l.note("%s (%s)", p.What, p.Fix)
+		}
 	}
 	for _, v := range in.MissingEnv {
-		if required[v] {
-			l.problem("set it in the \"env\" block of this server in the host's MCP config, or in the environment aeat-mcp starts in", "%s is not set: every call refuses", v)
-			continue
-		}
-		l.note("%s is not set: %s refuse until it is (set it in the host's \"env\" block when they are wanted)", v, strings.Join(toolsMissing(in, v), ", "))
+		required = required || slices.Contains(m.CLI.Require, v)
 	}
-	if len(m.CLI.Require) > 0 && !anyRequiredMissing(in, required) {
+	if len(m.CLI.Require) > 0 && !required {
 		l.ok("required variables set: %s", strings.Join(m.CLI.Require, ", "))
 	}
-	for _, st := range server.Secrets(ctx, server.HostOS(), m, store) {
+	for _, st := range in.Secrets {
 		where := "every call"
 		if len(st.Tools) > 0 {
 			where = strings.Join(st.Tools, ", ")
@@ -54,38 +57,13 @@ func doctorEnv(ctx context.Context, in *inspected, opts *options, store keychain
 		switch {
 		case st.From != "":
 			l.ok("%s (for %s)", st, where)
-		case st.Required && len(st.Tools) == 0:
-			l.problem(fmt.Sprintf("run `%s` in a terminal, or set it in the host's \"env\" block", server.SecretSetCommand(st.Name)), "%s: every call refuses", st)
-		case st.Required:
-			l.note("%s: %s refuse until it is stored (`%s`)", st, where, server.SecretSetCommand(st.Name))
-		default:
+		case !st.Required:
 			l.note("%s: optional — used when stored (`%s`)", st, server.SecretSetCommand(st.Name))
 		}
 	}
 	for _, w := range server.PassWarnings(server.HostOS(), m.CLI.Pass, opts.passEnv) {
 		l.note("broad: %s", w)
 	}
-}
-
-func toolsMissing(in *inspected, v string) []string {
-	var out []string
-	for _, t := range in.manifest.Tools {
-		for _, n := range in.MissingEnvOf[t.Name] {
-			if n == v {
-				out = append(out, t.Name)
-			}
-		}
-	}
-	return out
-}
-
-func anyRequiredMissing(in *inspected, required map[string]bool) bool {
-	for _, v := range in.MissingEnv {
-		if required[v] {
-			return true
-		}
-	}
-	return false
 }
 
 // doctorProbe asks the CLI about itself (cli.health) through a server built

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -310,10 +311,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 	if o.demo && override == "" {
 		override, _ = os.Executable() // the demo CLI is this binary
 	}
-	cliPath, cliErr := m.ResolveCommand(override, selfDir())
-	if cliErr != nil {
-		logger.Warn("CLI unavailable; every call will say so", "error", cliErr)
-	}
+	cliPath, cliErr := m.ResolveCommand(override, selfDir()) // serve's start-up log says why (Problems)
 	return server.Config{
 		Manifest:       m,
 		CLIPath:        cliPath,
@@ -397,22 +395,15 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	if unmatched := o.selection.Unmatched(st.manifest.Tools); len(unmatched) > 0 {
 		logger.Warn("--tools patterns that select no tool of the manifest", "patterns", strings.Join(unmatched, ", "))
 	}
-	// A variable every call needs is worth a warning; one only a tool
-	// reads on stdin (an optional secret) is not: that tool says so.
-	var required, optional []string
-	for _, v := range st.server.MissingEnv() {
-		if slices.Contains(st.manifest.CLI.Require, v) {
-			required = append(required, v)
-		} else {
-			optional = append(optional, v)
+	// What makes every call refuse is a warning; what only some tools
+	// lack, information: those tools say so when called. The keychain is
+	// not read to start (a locked one would hold the host's connect).
+	for _, p := range server.Inspect(st.cfg).Problems() {
+		level := slog.LevelWarn
+		if !p.EveryCall() {
+			level = slog.LevelInfo
 		}
-	}
-	if len(required) > 0 {
-		logger.Warn("the CLI needs environment variables aeat-mcp was started without; every call refuses until they are set",
-			"missing", strings.Join(required, ", "))
-	}
-	if len(optional) > 0 {
-		logger.Info("variables some tools read on stdin are not set; those tools refuse until they are", "missing", strings.Join(optional, ", "))
+		logger.Log(context.Background(), level, p.What, "fix", p.Fix)
 	}
 	return st, nil
 }

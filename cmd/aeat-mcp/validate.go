@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -51,31 +50,12 @@ func validateReport(in *inspected, opts *options, w io.Writer) error {
 	if unmatched := opts.selection.Unmatched(in.manifest.Tools); len(unmatched) > 0 {
 		warnings = append(warnings, fmt.Sprintf("--tools patterns that select no tool: %s", strings.Join(unmatched, ", ")))
 	}
-	if in.cfg.CLIError != nil {
-		problems = append(problems, fmt.Sprintf("the CLI does not resolve: %v\n  fix: install it, put it next to aeat-mcp or on PATH, or pass --cli /path/to/%s", in.cfg.CLIError, filepath.Base(in.manifest.CLI.Command)))
-	}
-	required := map[string]bool{}
-	for _, n := range in.manifest.CLI.Require {
-		required[n] = true
-	}
-	for _, v := range in.MissingEnv {
-		tools := countTools(toolsMissing(in, v), len(in.manifest.Tools))
-		if required[v] {
-			problems = append(problems, fmt.Sprintf("%s is not set: %s refuse until it is\n  fix: set it in the \"env\" block of this server in the host's MCP config (aeat-mcp config HOST prints it), or in the environment aeat-mcp starts in",
-				v, tools))
-			continue
-		}
-		// Only the tools that read it on stdin need it: they refuse, the
-		// rest serve.
-		warnings = append(warnings, fmt.Sprintf("%s is not set: %s refuse until it is (set it in the host's \"env\" block when they are wanted)", v, tools))
-	}
-	for _, st := range server.Secrets(context.Background(), server.HostOS(), in.manifest, keychain.OS()) {
-		switch {
-		case st.From != "":
-		case st.Required && len(st.Tools) == 0:
-			problems = append(problems, fmt.Sprintf("%s: every call refuses\n  fix: run `%s` in a terminal, or set it in the host's \"env\" block", st, server.SecretSetCommand(st.Name)))
-		case st.Required:
-			warnings = append(warnings, fmt.Sprintf("%s: %s refuse until it is stored (`%s`)", st, strings.Join(st.Tools, ", "), server.SecretSetCommand(st.Name)))
+	in.Secrets = server.Secrets(context.Background(), server.HostOS(), in.manifest, keychain.OS())
+	for _, p := range in.Problems() {
+		if p.EveryCall() {
+			problems = append(problems, p.What+"\n  fix: "+p.Fix)
+		} else {
+			warnings = append(warnings, p.What+" ("+p.Fix+")")
 		}
 	}
 	warnings = append(warnings, server.PassWarnings(server.HostOS(), in.manifest.CLI.Pass, opts.passEnv)...)
@@ -97,13 +77,6 @@ func validateReport(in *inspected, opts *options, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "ok: %s; the CLI resolves to %s\n", summary, in.cfg.CLIPath)
 	return nil
-}
-
-func countTools(names []string, of int) string {
-	if len(names) == of {
-		return fmt.Sprintf("all %d tools", of)
-	}
-	return strings.Join(names, ", ")
 }
 
 // plural is "1 problem", "2 problems".

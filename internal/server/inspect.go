@@ -1,12 +1,17 @@
 package server
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 )
 
 // Inspection is what a server built from a Config would advertise, hide and
 // lack, found without starting anything: the tools, validate and doctor
-// commands read it, and [New] applies the same rules.
+// commands and serve's start-up log read it, and [New] applies the same
+// rules.
 type Inspection struct {
 	// Tools are the manifest's tools the server advertises, in order.
 	Tools []*annotations.Tool
@@ -18,11 +23,20 @@ type Inspection struct {
 	MissingEnv []string
 	// MissingEnvOf names them per tool.
 	MissingEnvOf map[string][]string
+	// CLIError is why the CLI does not resolve (Config.CLIError); nil when
+	// it does.
+	CLIError error
+	// Secrets is where each secret the manifest reads is found, for a
+	// caller that read the keychain ([Secrets]); nil leaves secrets out of
+	// [Inspection.Problems] (serve does not read the keychain to start).
+	Secrets []SecretState
+
+	manifest *annotations.Manifest
 }
 
 // Inspect looks at cfg as [New] would.
 func Inspect(cfg Config) Inspection {
-	in := Inspection{Hidden: map[string]string{}}
+	in := Inspection{Hidden: map[string]string{}, CLIError: cfg.CLIError, manifest: cfg.Manifest}
 	for _, t := range cfg.Manifest.Tools {
 		if why := hiddenBecause(&cfg, t); why != "" {
 			in.Hidden[t.Name] = why
@@ -34,6 +48,100 @@ func Inspect(cfg Config) Inspection {
 	in.MissingEnvOf, _ = checkEnv(hostOS, cfg.Manifest, env, environ)
 	in.MissingEnv = union(in.MissingEnvOf)
 	return in
+}
+
+// Problem is something on this machine that makes calls refuse, and how a
+// person fixes it: worded once, here, for doctor, validate and serve's
+// start-up log.
+type Problem struct {
+	// What is wrong, and what it does to the calls.
+	What string
+	// Fix is what a person does about it.
+	Fix string
+	// Tools are the only tools that refuse until it is fixed; nil: every
+	// call does.
+	Tools []string
+}
+
+// EveryCall reports whether every call refuses until p is fixed: a
+// problem, where one that only some tools have is a warning.
+func (p Problem) EveryCall() bool { return len(p.Tools) == 0 }
+
+// fixEnv is where a person sets a variable the server was started without.
+const fixEnv = `set it in the "env" block of this server in the host's MCP config (aeat-mcp config HOST prints it), or in the environment aeat-mcp starts in`
+
+// Problems are what would make a server of the inspected Config refuse
+// calls: the CLI not resolving, a variable the CLI needs not set, a
+// secret it needs neither in the environment nor in the keychain
+// (Secrets, when read). Each every call has comes before those only some
+// tools have.
+func (in Inspection) Problems() []Problem {
+	var out []Problem
+	if in.CLIError != nil {
+		out = append(out, Problem{
+			What: fmt.Sprintf("the CLI does not resolve: %v — a host shows the server Connected, and every call fails", in.CLIError),
+			Fix: fmt.Sprintf("install it, put it next to aeat-mcp or on PATH, or pass --cli /path/to/%s (GUI hosts on macOS give servers PATH=/usr/bin:/bin, so a PATH lookup that works in a terminal may fail there)",
+				in.command()),
+		})
+	}
+	for _, v := range in.MissingEnv {
+		if in.manifest != nil && slices.Contains(in.manifest.CLI.Require, v) {
+			out = append(out, Problem{What: v + " is not set: every call refuses until it is", Fix: fixEnv})
+			continue
+		}
+		// Only the tools that read it on stdin need it: they refuse, the
+		// rest serve.
+		tools := in.toolsMissing(v)
+		out = append(out, Problem{What: fmt.Sprintf("%s is not set: %s refuse until it is", v, strings.Join(tools, ", ")),
+			Fix: `set it in the host's "env" block when they are wanted`, Tools: tools})
+	}
+	for _, st := range in.Secrets {
+		switch {
+		case st.From != "" || !st.Required:
+		case len(st.Tools) == 0:
+			out = append(out, Problem{What: st.String() + ": every call refuses",
+				Fix: fmt.Sprintf("run `%s` in a terminal, or set it in the host's \"env\" block", SecretSetCommand(st.Name))})
+		default:
+			out = append(out, Problem{What: fmt.Sprintf("%s: %s refuse until it is stored", st, strings.Join(st.Tools, ", ")),
+				Fix: "`" + SecretSetCommand(st.Name) + "`", Tools: st.Tools})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Problem) int {
+		switch {
+		case a.EveryCall() == b.EveryCall():
+			return 0
+		case a.EveryCall():
+			return -1
+		}
+		return 1
+	})
+	return out
+}
+
+// command is the base name of the manifest's CLI, for a message.
+func (in Inspection) command() string {
+	if in.manifest == nil {
+		return "it"
+	}
+	name := in.manifest.CLI.Command
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// toolsMissing names, in the manifest's order, the tools that lack v.
+func (in Inspection) toolsMissing(v string) []string {
+	var out []string
+	if in.manifest == nil {
+		return nil
+	}
+	for _, t := range in.manifest.Tools {
+		if slices.Contains(in.MissingEnvOf[t.Name], v) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
 }
 
 // hiddenBecause is why a server with cfg does not advertise t:
