@@ -306,31 +306,25 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 // than framed in a buffer of its own.
 const bigResult = 1 << 20
 
-// encodeResponse builds a response line around the client's own id text.
-// The result is the SDK's, already valid JSON: it is copied, not re-encoded.
+// encodeResponse builds a response line around the client's own id text,
+// copied as it is: never a number that went through a float64 or an
+// int64, nor a string re-encoded (json.Marshal would write a "&" in it as
+// "\u0026"). The result is the SDK's, already valid JSON: it is copied,
+// not re-encoded either.
 func encodeResponse(id, result json.RawMessage, rerr error) []byte {
+	member := `,"result":`
 	if rerr != nil {
-		data, _ := json.Marshal(wireResponse{Version: "2.0", ID: id, Error: properCode(rerr)})
-		return data
-	}
-	if result == nil {
+		member = `,"error":`
+		result, _ = json.Marshal(properCode(rerr))
+	} else if result == nil {
 		result = json.RawMessage("null")
 	}
 	b := make([]byte, 0, len(id)+len(result)+32)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
-	b = append(b, `,"result":`...)
+	b = append(b, member...)
 	b = append(b, result...)
 	return append(b, '}')
-}
-
-// wireResponse is a response as it goes out: the id is the client's own
-// text, never a number that went through a float64 or an int64.
-type wireResponse struct {
-	Version string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *jsonrpc.Error  `json:"error,omitempty"`
 }
 
 // writeLine writes one message — the concatenation of parts — and its
