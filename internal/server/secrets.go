@@ -48,77 +48,98 @@ func (in *inputs) secret(v string) {
 // cannot be read is a refusal that says why. An optional one is left out
 // (logged at debug level, by name only).
 func (rq *request) gather(ctx context.Context, inv annotations.Invocation) (inputs, *mcp.CallToolResult) {
-	s, t := rq.s, rq.t
-	in := inputs{env: map[string]string{}}
-	cliEnv := newEnvMap(s.goos, s.env)
-	own := newEnvMap(s.goos, environ())
-	var missing []string
-	var broken []string
-	var why error
-	// lookup is a secret's value: the server's own variable, else the
-	// keychain's entry of that name.
-	lookup := func(name string, have envMap, optional bool) (string, bool) {
-		if have.has(name) {
-			return have.value(name), true
-		}
-		if optional && s.keychainResting() {
-			return "", false // it just failed: an optional secret does not wait on it again
-		}
-		v, err := keychain.Get(ctx, s.keychain, name, s.keychainWait)
-		switch {
-		case err == nil && v != "":
-			return v, true
-		case err == nil, errors.Is(err, keychain.ErrNotFound):
-			return "", false
-		}
-		s.cfg.Logger.Debug("keychain unavailable", "tool", t.Name, "secret", name, "error", err)
-		s.keychainFailed()
-		if why == nil {
-			why = err
-		}
-		broken = append(broken, name)
-		return "", false
-	}
-	for _, k := range s.cfg.Manifest.CLI.Keychain {
-		nBroken := len(broken)
-		v, ok := lookup(k.Name, cliEnv, k.Optional)
-		switch {
-		case ok:
+	g := &gathering{rq: rq, ctx: ctx, in: inputs{env: map[string]string{}}}
+	cliEnv := newEnvMap(rq.s.goos, rq.s.env)
+	for _, k := range rq.s.cfg.Manifest.CLI.Keychain {
+		if v, ok := g.need(k.Name, cliEnv, k.Optional); ok {
 			if !cliEnv.has(k.Name) {
-				in.env[k.Name] = v
+				g.in.env[k.Name] = v
 			}
-			in.secret(v)
-		case k.Optional:
-			broken = broken[:nBroken] // an optional secret may be absent, for whatever reason
-		case len(broken) == nBroken:
-			missing = append(missing, k.Name)
+			g.in.secret(v)
 		}
 	}
-	if st := t.Stdin; st != nil {
-		var v string
-		switch {
-		case st.Env != "":
-			v = s.stdinEnv[st.Env] // checked at start-up: a missing one refused the call before here
-		case st.Keychain != "":
-			nBroken := len(broken)
-			var ok bool
-			if v, ok = lookup(st.Keychain, own, false); !ok && len(broken) == nBroken {
-				missing = append(missing, st.Keychain)
-			}
-		case inv.Stdin != nil:
-			v = *inv.Stdin
-		}
-		in.stdin = st.Bytes(v)
-		in.secret(v)
-		in.secret(string(in.stdin))
+	if st := rq.t.Stdin; st != nil {
+		g.stdin(st, inv)
 	}
 	switch {
-	case len(broken) > 0:
-		return in, rq.keychainUnavailable(broken, why)
-	case len(missing) > 0:
-		return in, rq.missingSecret(missing)
+	case len(g.broken) > 0:
+		return g.in, rq.keychainUnavailable(g.broken, g.why)
+	case len(g.missing) > 0:
+		return g.in, rq.missingSecret(g.missing)
 	}
-	return in, nil
+	return g.in, nil
+}
+
+// gathering is one call's secrets being read: what it hands the CLI, and
+// what it could not find.
+type gathering struct {
+	rq  *request
+	ctx context.Context
+	in  inputs
+	// missing are the secrets the call needs that are nowhere; broken,
+	// those the keychain could not give, the first time for why.
+	missing, broken []string
+	why             error
+}
+
+// need is a secret's value, if found; optional says whether the call can
+// do without it. One it needs that is nowhere is missing; one the
+// keychain could not give is broken, unless optional.
+func (g *gathering) need(name string, have envMap, optional bool) (string, bool) {
+	n := len(g.broken)
+	v, ok := g.lookup(name, have, optional)
+	switch {
+	case ok:
+	case optional:
+		g.broken = g.broken[:n] // an optional secret may be absent, for whatever reason
+	case len(g.broken) == n:
+		g.missing = append(g.missing, name)
+	}
+	return v, ok
+}
+
+// lookup is a secret's value: the server's own variable, else the
+// keychain's entry of that name.
+func (g *gathering) lookup(name string, have envMap, optional bool) (string, bool) {
+	s := g.rq.s
+	if have.has(name) {
+		return have.value(name), true
+	}
+	if optional && s.keychainResting() {
+		return "", false // it just failed: an optional secret does not wait on it again
+	}
+	v, err := keychain.Get(g.ctx, s.keychain, name, s.keychainWait)
+	switch {
+	case err == nil && v != "":
+		return v, true
+	case err == nil, errors.Is(err, keychain.ErrNotFound):
+		return "", false
+	}
+	s.cfg.Logger.Debug("keychain unavailable", "tool", g.rq.t.Name, "secret", name, "error", err)
+	s.keychainFailed()
+	if g.why == nil {
+		g.why = err
+	}
+	g.broken = append(g.broken, name)
+	return "", false
+}
+
+// stdin is what the CLI reads: a variable of the server's own, a keychain
+// secret, or the call's stdin param — each a secret, as given and as
+// written.
+func (g *gathering) stdin(st *annotations.StdinSource, inv annotations.Invocation) {
+	var v string
+	switch {
+	case st.Env != "":
+		v = g.rq.s.stdinEnv[st.Env] // checked at start-up: a missing one refused the call before here
+	case st.Keychain != "":
+		v, _ = g.need(st.Keychain, newEnvMap(g.rq.s.goos, environ()), false)
+	case inv.Stdin != nil:
+		v = *inv.Stdin
+	}
+	g.in.stdin = st.Bytes(v)
+	g.in.secret(v)
+	g.in.secret(string(g.in.stdin))
 }
 
 // keychainRest is how long optional secrets skip a keychain that could not
