@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The keys DESIGN.md §3.1 adds for the real aeat: each loads, renders and
-// validates as the contract says, and each mistake is named by file, tool
-// and field.
+// The keys v1 gained for the real aeat (README, "The manifest"): each
+// loads, renders and validates as the contract says, and each mistake is
+// named by file, tool and field.
 
 const destructive = `"annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false}`
 

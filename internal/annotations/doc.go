@@ -11,12 +11,12 @@
 // with destructiveHint, params with both or neither of flag/positional, a
 // positional array that is not last, bad durations, bad regular expressions,
 // defaults and enums that break their own rules, and the rules between the
-// additions of DESIGN.md §3.1 (a confirm flag a param could give, a stdin
-// param on the command line, requires naming nothing). Each [Problem] names
+// keys v1 gained for the real aeat (a confirm flag a param could give, a
+// stdin param on the command line, requires naming nothing). Each [Problem] names
 // the file, the tool and the field; a JSON syntax error gives line and
 // column. Names longer than [NameBudget] only warn. The parser lives in
-// parse.go and parse_param.go; the keys of DESIGN.md §3.2 — what the real
-// CLI means: [ErrorOutput] pointers into its error document, [ErrorCode]
+// parse.go and parse_param.go; the keys that say what the real CLI means
+// (README, "The manifest": `cli`): [ErrorOutput] pointers into its error document, [ErrorCode]
 // entries keyed on its codes, [OKWithStdout], [KeychainVar] and a stdin
 // keychain secret, [Health] — in meaning.go.
 //
@@ -33,7 +33,7 @@
 // checks that name the field, then the tool's own JSON Schema (what the
 // host was told), including requires as dependentRequired — and returns
 // [Args] with defaults applied. [Tool.Render] trusts Args and builds the
-// [Invocation] exactly as DESIGN.md §4 says:
+// [Invocation] exactly as the README says ("How a call becomes an argv"):
 //
 //	argv = cli.args ++ globals ++ tool.command ++ flags ++ ["--"] ++ positionals
 //

@@ -147,7 +147,7 @@ var schemaCases = []struct {
 	{"no tools", `{"version": 1, "cli": {"command": "a"}, "tools": []}`, false},
 	{"empty command", `{"version": 1, "cli": {"command": ""}, "tools": [` + tool("a") + `]}`, false},
 	{"bad env name", `{"version": 1, "cli": {"command": "a", "env": {"pass": ["A-B"]}}, "tools": [` + tool("a") + `]}`, false},
-	// DESIGN.md §3.2.
+	// README, "The manifest": `cli`.
 	{"keychain", `{"version": 1, "cli": {"command": "a", "env": {"keychain": ["K", {"name": "L", "optional": true}]}}, "tools": [` + tool("a") + `]}`, true},
 	{"keychain bad name", `{"version": 1, "cli": {"command": "a", "env": {"keychain": ["K-1"]}}, "tools": [` + tool("a") + `]}`, false},
 	{"keychain unknown key", `{"version": 1, "cli": {"command": "a", "env": {"keychain": [{"name": "K", "opt": true}]}}, "tools": [` + tool("a") + `]}`, false},

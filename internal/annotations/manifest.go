@@ -36,7 +36,8 @@ type Manifest struct {
 // shares.
 type CLI struct {
 	// Command is the program as the manifest gives it: an absolute path, a
-	// path relative to the manifest, or a bare name (see [Manifest.Resolve]).
+	// path relative to the manifest, or a bare name (see
+	// [Manifest.ResolveCommand]).
 	Command string
 	// Args come before every tool's own command (e.g. "--format json").
 	Args []string

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The keys DESIGN.md §3.2 adds: what the real CLI means.
+// The keys that say what the real CLI means (README, "The manifest": `cli`).
 
 const meaningManifest = `{
   "version": 1,

@@ -15,7 +15,7 @@ import (
 // platform's basics, the manifest's cli.env.pass, cli.env.require and
 // cli.env.keychain names, and the --pass-env names, each taken from the
 // server's environment when set there; then cli.env.set on top. Nothing
-// else of the server's environment reaches the CLI (DESIGN.md §5). The
+// else of the server's environment reaches the CLI (README, "The CLI's environment"). The
 // target OS is a parameter of every function here, so the Windows, macOS
 // and Linux rules all run in Linux tests; the server passes [hostOS].
 

@@ -14,7 +14,7 @@ import (
 
 // The confirmation gate, attacked over raw stdio: a destructive tool never
 // runs on an answer to a question this server did not ask, whatever the
-// request claims about its protocol version or capabilities (DESIGN.md §8).
+// request claims about its protocol version or capabilities (docs/ARCHITECTURE.md, "Invariants").
 
 const (
 	newProto  = `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}`

@@ -2,21 +2,24 @@
 // advertises one tool per manifest verb over the official Go SDK and runs
 // each call through the supervised runtime.
 //
-// A call goes: arguments validated against the tool's schema (nothing is
-// spawned on failure) → its secrets gathered (the OS keychain's, its
-// stdin: secrets.go; a missing one refuses) → gates (destructive verbs ask
-// the user, or fail closed) → a slot of the tool's tier (the wait counts
-// toward its ceiling) → argv rendered → [callruntime.Runner.Run] under the
-// tier's ceiling, with the CLI's environment built per OS from an
-// allowlist (env.go) → a result with a language-free outcome in
-// _meta["aeat-mcp/outcome"] and a localized text, saying what the CLI's
-// exit and error document mean (exit.go). Every failure of the CLI is a
-// tool result with isError, never a protocol error; a panic becomes an
-// "internal" result. The work is a run that outlives its request
-// (internal/runs): a host that speaks MCP Tasks gets a MUTATE or LIVE call
-// answered with a task handle (tasks.go, transport_tasks.go,
-// internal/tasks); any other host, a result that says the run goes on once
-// --detach-after has passed.
+// A call (newRequest, request.go) goes: arguments validated
+// against the tool's schema (nothing is spawned on failure) → an identical
+// MUTATE or LIVE run in progress joined → argv rendered → its secrets
+// gathered (the OS keychain's, its stdin: secrets.go; a missing one
+// refuses) → a place among its tier's runs (or a busy refusal) → the gate
+// (destructive verbs ask a person, or fail closed: gate.go) → its run
+// (work.go): a slot of the tier (the wait counts toward the ceiling), then
+// [callruntime.Runner.Run] under the ceiling, with the CLI's environment
+// built per OS from an allowlist (env.go) → a result with a language-free
+// outcome in _meta["aeat-mcp/outcome"] and a localized text, saying what
+// the CLI's exit and error document mean (exit.go, outcome.go). Every
+// failure of the CLI is a tool result with isError, never a protocol
+// error; a panic becomes an "internal" result. The run outlives its
+// request (internal/runs): the answer step (answer.go) waits for it,
+// answers that it goes on once --detach-after has passed, or, for a host
+// that speaks MCP Tasks and a MUTATE or LIVE tool, makes it a task —
+// served by the [tasks.Transport] decorator that [Server.Connect] composes
+// over every transport. docs/ARCHITECTURE.md draws both paths.
 //
 // The package does not parse flags or own the process: cmd/aeat-mcp builds
 // a [Config] and calls [Serve]. It does not run processes itself either:
@@ -126,7 +129,7 @@ type Config struct {
 	// same tool and arguments as a run in progress joins that run.
 	NoDedupe bool
 	// NoTasks turns off MCP Tasks: by default a host that speaks them gets
-	// its MUTATE and LIVE calls as tasks (DESIGN.md §9); with NoTasks every
+	// its MUTATE and LIVE calls as tasks (docs/ARCHITECTURE.md, "A task"); with NoTasks every
 	// host gets ordinary calls, detached after DetachAfter.
 	NoTasks bool
 	// Drain is how long requests read before the host closed our stdin may

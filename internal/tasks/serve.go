@@ -168,7 +168,7 @@ func (t *Task) serveCancel(ctx context.Context) (json.RawMessage, *jsonrpc.Error
 // serveUpdate is 2026-07-28's tasks/update: each answer goes to the open
 // question with its key. An answer to a question this task did not ask —
 // never issued, already answered, or withdrawn — is ignored, never applied
-// (DESIGN.md §8); a request none of whose answers was applied is refused,
+// (docs/ARCHITECTURE.md, "Invariants"); a request none of whose answers was applied is refused,
 // so a forger learns nothing was done.
 func (t *Task) serveUpdate(responses map[string]json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
 	if len(responses) == 0 {

@@ -1,6 +1,6 @@
 // Package tasks serves MCP Tasks over runs: a long call answered with a task
 // handle at once, its state and final result collected later by polling.
-// Two generations are on the wire (DESIGN.md §9):
+// Two generations are on the wire (docs/ARCHITECTURE.md, "A task"):
 //
 //   - [V1], the 2025-11-25 experimental core tasks: the client asks for a
 //     task with a "task" param on tools/call; tasks/get, tasks/result
@@ -18,9 +18,12 @@
 // a V1 requester asked for but that never became a run (arguments refused,
 // a person declined) is a task born finished, with that result.
 //
-// The package knows the wire shapes and the task table; it does not read
-// lines or decide which calls become tasks: the server's transport routes
-// the methods here and its call handler creates the tasks.
+// The package is the one home of tasks: the wire shapes, the task table,
+// the table of protocol generations ([Generation]), and [Transport], the
+// decorator that serves tasks/* over another transport and swaps a task's
+// handle in for a call's answer. It does not frame lines (the inner
+// transport does) or decide which calls become tasks: the server's call
+// handler creates them.
 package tasks
 
 import (
