@@ -460,11 +460,15 @@ func (w *wireMessage) method() (string, *jsonrpc.Error) {
 	return method, nil
 }
 
+// jsonSpace is JSON's whitespace (RFC 8259): a line padded with anything
+// else (a vertical tab, a no-break space) is not valid JSON.
+const jsonSpace = " \t\r\n"
+
 // parse turns one line into a message for the SDK, or answers it with an
 // error itself and returns nil. A request reaches the SDK under an id of
 // our own (admit); the client's comes back on its answer (Write).
 func (c *stdioConn) parse(line []byte) jsonrpc.Message {
-	data := bytes.TrimSpace(line)
+	data := bytes.Trim(line, jsonSpace)
 	if len(data) == 0 {
 		return nil
 	}
