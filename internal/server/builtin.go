@@ -33,6 +33,20 @@ func ptr[T any](v T) *T { return &v }
 
 // addBuiltins registers the built-in tools.
 func (s *Server) addBuiltins() {
+	for _, b := range s.builtinTools() {
+		s.mcp.AddTool(b.tool, s.builtin(b.tool.Name, b.handle))
+	}
+}
+
+// builtinTool is a built-in tool as hosts see it, and its handler.
+type builtinTool struct {
+	tool   *mcp.Tool
+	handle func(context.Context, *request, builtinArgs) *mcp.CallToolResult
+}
+
+// builtinTools are the built-in tools, snapshotted like the manifest's
+// (testdata/toolsnaps/builtin).
+func (s *Server) builtinTools() []builtinTool {
 	runID := &jsonschema.Schema{Type: "string", Pattern: runIDPattern.String(),
 		Description: "The run's id, from the result that said the call goes on (r- and 16 hex digits)."}
 	waitSeconds := &jsonschema.Schema{Type: "number", Minimum: ptr(0.0), Maximum: ptr(s.maxWait().Seconds()),
@@ -40,41 +54,43 @@ func (s *Server) addBuiltins() {
 	if d := s.cfg.DetachAfter; d > 0 {
 		waitSeconds.Description = fmt.Sprintf("How long to wait at most, in seconds (default and most: %g).", d.Seconds())
 	}
-	s.mcp.AddTool(&mcp.Tool{
-		Name:  ToolWait,
-		Title: "Wait for a run's result",
-		Description: "Waits for a run that outlived its call (a result said it goes on as run r-…) and returns its final result — " +
-			"exactly what the original call would have returned — or, if it is still running when the wait ends, says so again: " +
-			"then call this tool again. Sends progress while it waits.",
-		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
-			Required: []string{"run_id"},
-			Properties: map[string]*jsonschema.Schema{
-				"run_id":       runID,
-				"wait_seconds": waitSeconds,
-			}},
-		Annotations: &mcp.ToolAnnotations{Title: "Wait for a run's result", ReadOnlyHint: true,
-			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
-	}, s.builtin(ToolWait, s.wait))
-	s.mcp.AddTool(&mcp.Tool{
-		Name:  ToolCancel,
-		Title: "Cancel a run",
-		Description: "Stops a run that outlived its call: its whole process tree (the CLI, a browser) is killed. " +
-			"A run that already ended is left as it is. A change the run was making may be partly applied. " +
-			"Every conversation of this host shares this server's runs: cancel only a run you started.",
-		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
-			Required: []string{"run_id"}, Properties: map[string]*jsonschema.Schema{"run_id": runID}},
-		Annotations: &mcp.ToolAnnotations{Title: "Cancel a run", ReadOnlyHint: false,
-			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
-	}, s.builtin(ToolCancel, s.cancelRun))
-	s.mcp.AddTool(&mcp.Tool{
-		Name:  ToolRuns,
-		Title: "List runs",
-		Description: "Lists the runs this server keeps — in progress, and ended within the last minutes — with their tool, tier, state, elapsed time and ceiling. " +
-			"They include the runs of every conversation of this host, not only yours.",
-		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},
-		Annotations: &mcp.ToolAnnotations{Title: "List runs", ReadOnlyHint: true,
-			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
-	}, s.builtin(ToolRuns, s.listRuns))
+	return []builtinTool{
+		{tool: &mcp.Tool{
+			Name:  ToolWait,
+			Title: "Wait for a run's result",
+			Description: "Waits for a run that outlived its call (a result said it goes on as run r-…) and returns its final result — " +
+				"exactly what the original call would have returned — or, if it is still running when the wait ends, says so again: " +
+				"then call this tool again. Sends progress while it waits.",
+			InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+				Required: []string{"run_id"},
+				Properties: map[string]*jsonschema.Schema{
+					"run_id":       runID,
+					"wait_seconds": waitSeconds,
+				}},
+			Annotations: &mcp.ToolAnnotations{Title: "Wait for a run's result", ReadOnlyHint: true,
+				DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
+		}, handle: s.wait},
+		{tool: &mcp.Tool{
+			Name:  ToolCancel,
+			Title: "Cancel a run",
+			Description: "Stops a run that outlived its call: its whole process tree (the CLI, a browser) is killed. " +
+				"A run that already ended is left as it is. A change the run was making may be partly applied. " +
+				"Every conversation of this host shares this server's runs: cancel only a run you started.",
+			InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+				Required: []string{"run_id"}, Properties: map[string]*jsonschema.Schema{"run_id": runID}},
+			Annotations: &mcp.ToolAnnotations{Title: "Cancel a run", ReadOnlyHint: false,
+				DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
+		}, handle: s.cancelRun},
+		{tool: &mcp.Tool{
+			Name:  ToolRuns,
+			Title: "List runs",
+			Description: "Lists the runs this server keeps — in progress, and ended within the last minutes — with their tool, tier, state, elapsed time and ceiling. " +
+				"They include the runs of every conversation of this host, not only yours.",
+			InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},
+			Annotations: &mcp.ToolAnnotations{Title: "List runs", ReadOnlyHint: true,
+				DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
+		}, handle: s.listRuns},
+	}
 }
 
 // builtinArgs are the arguments of the built-in tools.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,28 +30,50 @@ func TestToolSnapshots(t *testing.T) {
 		dir := filepath.Join("testdata", "toolsnaps", trimExt(filepath.Base(path)))
 		for _, tl := range m.Tools {
 			t.Run(tl.Name, func(t *testing.T) {
-				got := snapshot(t, tl)
-				file := filepath.Join(dir, tl.Name+".json")
-				if *update {
-					require.NoError(t, os.MkdirAll(dir, 0o755))
-					require.NoError(t, os.WriteFile(file, got, 0o644))
-					return
-				}
-				want, err := os.ReadFile(file)
-				require.NoError(t, err, "no snapshot: run go test ./internal/server -update")
-				assert.Equal(t, string(want), string(got), "stale snapshot: run go test ./internal/server -update and review the diff")
+				checkSnapshot(t, filepath.Join(dir, tl.Name+".json"), snapshot(t, mcpTool(tl)))
 			})
 		}
-		if !*update {
-			// A snapshot whose tool is gone is stale too.
-			files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-			assert.Len(t, files, len(m.Tools), "snapshots of removed tools in %s", dir)
-		}
+		checkNoStale(t, dir, len(m.Tools))
+	}
+	// The built-in tools, as a server with the shipped defaults (flags'
+	// --detach-after) advertises them.
+	s := &Server{cfg: Config{DetachAfter: DefaultDetachAfter}}
+	dir := filepath.Join("testdata", "toolsnaps", "builtin")
+	builtins := s.builtinTools()
+	for _, b := range builtins {
+		t.Run(b.tool.Name, func(t *testing.T) {
+			checkSnapshot(t, filepath.Join(dir, b.tool.Name+".json"), snapshot(t, b.tool))
+		})
+	}
+	checkNoStale(t, dir, len(builtins))
+}
+
+// checkSnapshot holds got to the snapshot in file (or, with -update,
+// writes it there).
+func checkSnapshot(t *testing.T, file string, got []byte) {
+	t.Helper()
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o755))
+		require.NoError(t, os.WriteFile(file, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(file)
+	require.NoError(t, err, "no snapshot: run go test ./internal/server -update")
+	assert.Equal(t, string(want), string(got), "stale snapshot: run go test ./internal/server -update and review the diff")
+}
+
+// checkNoStale fails for a snapshot in dir whose tool is gone: n tools
+// have one.
+func checkNoStale(t *testing.T, dir string, n int) {
+	t.Helper()
+	if !*update {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		assert.Len(t, files, n, "snapshots of removed tools in %s", dir)
 	}
 }
 
-func snapshot(t *testing.T, tl *annotations.Tool) []byte {
-	raw, err := json.Marshal(mcpTool(tl))
+func snapshot(t *testing.T, tool *mcp.Tool) []byte {
+	raw, err := json.Marshal(tool)
 	require.NoError(t, err)
 	var v any
 	require.NoError(t, json.Unmarshal(raw, &v)) // maps marshal with sorted keys
