@@ -7,8 +7,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/demo"
@@ -47,23 +49,29 @@ func main() {
 	if demo.IsDemoCLI(os.Args[1:]) {
 		demo.Run() // the built-in demo's fake CLI is this binary
 	}
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string) int {
+// run is the whole command line — args without the program's name, its
+// three streams — and its exit code: what main does, and what tests call.
+// serve and call stop on SIGTERM and Ctrl-C themselves, each its own way.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd()
 	root.SetArgs(args)
-	err := root.Execute()
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.Error() != "" {
-			fmt.Fprintln(os.Stderr, "aeat-mcp:", ee.err)
+			fmt.Fprintln(stderr, "aeat-mcp:", ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintln(os.Stderr, "aeat-mcp:", err)
+	fmt.Fprintln(stderr, "aeat-mcp:", err)
 	return exitUsage
 }

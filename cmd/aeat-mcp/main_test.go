@@ -30,23 +30,8 @@ func TestMain(m *testing.M) {
 // runCmd runs the root command as main would, capturing its output.
 func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	root := newRootCmd()
 	var out, errOut bytes.Buffer
-	root.SetArgs(args)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	err := root.Execute()
-	code = exitOK
-	if err != nil {
-		code = exitUsage
-		if ee, ok := err.(*exitError); ok {
-			code = ee.code
-		}
-		if err.Error() != "" {
-			errOut.WriteString(err.Error())
-		}
-	}
+	code = run(t.Context(), args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
