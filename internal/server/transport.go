@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -352,8 +351,11 @@ func (c *stdioConn) Close() error {
 	return nil
 }
 
-// properCode gives a JSON-RPC error a code from the spec when the SDK left it
-// at 0 (or another non-standard value for a standard condition).
+// properCode is the JSON-RPC error an answer carries. go-sdk v1.8.0 gives
+// every error of its own a code from the spec (-32601, -32602, …); one it
+// leaves at 0 — an error no code was chosen for, a plain Go error from a
+// handler — is an internal error (-32603): JSON-RPC has no code 0, and the
+// code is not guessed from the message's words.
 func properCode(err error) *jsonrpc.Error {
 	var we *jsonrpc.Error
 	if !errors.As(err, &we) {
@@ -362,18 +364,7 @@ func properCode(err error) *jsonrpc.Error {
 	if we.Code != 0 {
 		return we
 	}
-	msg := strings.ToLower(we.Message)
-	code := int64(jsonrpc.CodeInternalError)
-	switch {
-	case strings.Contains(msg, "unsupported") || strings.Contains(msg, "not handled") ||
-		strings.Contains(msg, "method not found") || strings.Contains(msg, "unknown method"):
-		code = jsonrpc.CodeMethodNotFound
-	case strings.Contains(msg, "unmarshal") || strings.Contains(msg, "invalid params") ||
-		strings.Contains(msg, "unknown tool") || strings.Contains(msg, "missing") ||
-		strings.Contains(msg, "cannot unmarshal") || strings.Contains(msg, "invalid"):
-		code = jsonrpc.CodeInvalidParams
-	}
-	return &jsonrpc.Error{Code: code, Message: we.Message, Data: we.Data}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: we.Message, Data: we.Data}
 }
 
 // readLoop reads lines until In ends, answering malformed ones itself.
