@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -300,7 +301,7 @@ func TestRun_Concurrent64(t *testing.T) {
 			defer killPids(allPids)
 			require.NoError(t, r.Close())
 			assert.NotEmpty(t, allPids)
-			requireGone(t, allPids, 2*time.Second)
+			proctest.RequireGone(t, allPids, 2*time.Second)
 			goleak.VerifyNone(t, goroutinesBefore)
 			assert.LessOrEqual(t, countFDs(t), fdsBefore, "file descriptors leaked")
 			assert.Empty(t, childrenOf(os.Getpid()), "processes left behind")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -101,7 +102,7 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.True(t, res.TreeDead)
 				assert.Equal(t, m.tree, res.Tree)
-				requireGone(t, pids, 0)
+				proctest.RequireGone(t, pids, 0)
 			})
 			t.Run("cancel", func(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
@@ -120,7 +121,7 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 				require.Len(t, pids, len(fullRoles))
 				assert.Equal(t, callruntime.Cancelled, res.End)
 				assert.True(t, res.TreeDead)
-				requireGone(t, pids, 0)
+				proctest.RequireGone(t, pids, 0)
 			})
 			t.Run("exit 0 leaving a daemon", func(t *testing.T) {
 				res := run(t, r, spec("pid", "tree setsid,daemon,holder", "sleep 200ms", "exit 0"))
@@ -130,7 +131,7 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 				assert.Equal(t, callruntime.Exited, res.End)
 				assert.Equal(t, 0, res.ExitCode)
 				assert.True(t, res.TreeDead)
-				requireGone(t, pids, 0)
+				proctest.RequireGone(t, pids, 0)
 			})
 		})
 	}
@@ -151,7 +152,7 @@ func TestRun_Escalation(t *testing.T) {
 				assert.Equal(t, "SIGKILL", res.Signal)
 				assert.GreaterOrEqual(t, res.Duration, timeout+grace)
 				assert.Less(t, res.Duration, timeout+grace+2*time.Second)
-				requireGone(t, pids, 0)
+				proctest.RequireGone(t, pids, 0)
 			})
 			t.Run("SIGTERM respected: no grace spent", func(t *testing.T) {
 				s := spec("pid", "tree plain,setsid", "hang")
@@ -162,7 +163,7 @@ func TestRun_Escalation(t *testing.T) {
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.Equal(t, "SIGTERM", res.Signal)
 				assert.Less(t, res.Duration, timeout+grace)
-				requireGone(t, pids, 0)
+				proctest.RequireGone(t, pids, 0)
 			})
 		})
 	}
@@ -359,7 +360,7 @@ func TestRun_MemoryCeiling(t *testing.T) {
 			if !r.Mechanisms().Uses(callruntime.CgroupMemory) {
 				assert.Greater(t, res.PeakRSS, s.MemoryLimit)
 			}
-			requireGone(t, pids, 0)
+			proctest.RequireGone(t, pids, 0)
 		})
 	}
 	t.Run("under the ceiling", func(t *testing.T) {
@@ -402,7 +403,7 @@ func TestRunner_CloseStopsCalls(t *testing.T) {
 	pids := reportedPids(res.Stdout.Text(nil))
 	defer killPids(pids)
 	assert.Equal(t, callruntime.Cancelled, res.End)
-	requireGone(t, pids, 0)
+	proctest.RequireGone(t, pids, 0)
 	_, err = r.Run(context.Background(), spec("ok"))
 	assert.ErrorIs(t, err, callruntime.ErrRunnerClosed)
 }
@@ -467,7 +468,7 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 					for _, res := range results {
 						pids := reportedPids(res.Stdout.Text(nil))
 						require.Len(t, pids, 3, "round %d: %s", round, res.Stdout.Text(nil))
-						requireGone(t, pids, 0)
+						proctest.RequireGone(t, pids, 0)
 					}
 				}
 			})
@@ -502,7 +503,7 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 				defer killPids(pids)
 				require.Len(t, pids, 2, res.Stdout.Text(nil))
 				assert.True(t, res.TreeDead)
-				requireGone(t, pids, 0)
+				proctest.RequireGone(t, pids, 0)
 				cancel()
 				<-cDone
 			})
@@ -526,7 +527,7 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 				res := <-long
 				assert.True(t, res.TreeDead)
 				require.Len(t, all, 20)
-				requireGone(t, all, 0)
+				proctest.RequireGone(t, all, 0)
 			})
 		})
 	}
@@ -556,7 +557,7 @@ func TestRun_GraceCap(t *testing.T) {
 			assert.Equal(t, callruntime.Cancelled, res.End)
 			assert.Equal(t, "SIGKILL", res.Signal)
 			assert.Less(t, res.Duration, s.KillGrace, "the call's own 30 s grace was not waited")
-			requireGone(t, pids, 0)
+			proctest.RequireGone(t, pids, 0)
 		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -269,7 +270,7 @@ func TestE2E_SIGTERM(t *testing.T) {
 	assert.NoError(t, err, "exit 0; stderr: %s", rs.errs.String())
 	assert.NotContains(t, rs.errs.String(), "level=ERROR", "a routine stop is no error")
 	assert.Less(t, time.Since(start), time.Second)
-	requireGone(t, pids, 500*time.Millisecond)
+	proctest.RequireGone(t, pids, 500*time.Millisecond)
 }
 
 func TestE2E_BrokenManifest(t *testing.T) {
@@ -339,7 +340,7 @@ func TestE2E_HostDies(t *testing.T) {
 
 	require.NoError(t, host.Process.Kill())
 	_ = host.Wait()
-	requireGone(t, pids, 1500*time.Millisecond)
+	proctest.RequireGone(t, pids, 1500*time.Millisecond)
 }
 
 // TestE2E_HostThreadExits: a host that spawns the server from a thread

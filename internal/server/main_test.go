@@ -5,7 +5,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,6 +20,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -158,33 +158,6 @@ func callTool(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.C
 	return res
 }
 
-// requireGone polls kill(pid, 0) until every pid answers ESRCH.
-func requireGone(t testing.TB, pids map[string]int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for role, pid := range pids {
-		for !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) && !isZombieNotOurs(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s (pid %d) still alive after %v", role, pid, within)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-}
-
-// isZombieNotOurs: a dead process whose parent is not this test process
-// (the server's, when it is a separate process) waits for its reaper; it is
-// dead all the same.
-func isZombieNotOurs(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 1 && f[0] == "Z" && f[1] != strconv.Itoa(os.Getpid())
-}
-
 func killPids(pids map[string]int) {
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -200,7 +173,7 @@ func fakecliPids() map[string]int {
 		if err != nil {
 			continue
 		}
-		if exe, err := os.Readlink("/proc/" + e.Name() + "/exe"); err == nil && exe == fakecli && !isZombieNotOurs(pid) {
+		if exe, err := os.Readlink("/proc/" + e.Name() + "/exe"); err == nil && exe == fakecli && !proctest.Gone(pid) {
 			out[e.Name()] = pid
 		}
 	}

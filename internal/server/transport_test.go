@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -120,7 +121,7 @@ func TestE2E_StdinEOF(t *testing.T) {
 	err := rs.cmd.Wait()
 	assert.NoError(t, err, "exit 0; stderr: %s", rs.errs.String())
 	assert.Less(t, time.Since(start), 2*time.Second)
-	requireGone(t, pids, 500*time.Millisecond)
+	proctest.RequireGone(t, pids, 500*time.Millisecond)
 }
 
 // TestE2E_ShutdownWhileHostDoesNotRead: a host that stops reading our
@@ -168,7 +169,7 @@ func TestE2E_ShutdownWhileHostDoesNotRead(t *testing.T) {
 				t.Fatal("the server did not exit while its stdout was full")
 			}
 			assert.Less(t, time.Since(start), 3*time.Second)
-			requireGone(t, pids, time.Second)
+			proctest.RequireGone(t, pids, time.Second)
 		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -192,7 +193,7 @@ func TestE2E_WarmFaultMatrix(t *testing.T) {
 			require.NotNil(t, o.TreeDead)
 			assert.True(t, *o.TreeDead)
 			all := f.waitPids(t, before+c.npids)
-			requireGone(t, all, 2*time.Second)
+			proctest.RequireGone(t, all, 2*time.Second)
 		})
 	}
 	t.Run("flood", func(t *testing.T) {
@@ -212,7 +213,7 @@ func TestE2E_WarmFaultMatrix(t *testing.T) {
 		all := f.waitPids(t, before+1)
 		cancel()
 		<-done
-		requireGone(t, all, 2*time.Second)
+		proctest.RequireGone(t, all, 2*time.Second)
 	})
 	// The template served every call and lives on.
 	require.NoError(t, syscall.Kill(ws.tpl, 0))
@@ -240,7 +241,7 @@ func TestE2E_WarmServerEnds(t *testing.T) {
 			case "SIGKILL":
 				require.NoError(t, ws.cmd.Process.Signal(syscall.SIGKILL))
 			}
-			requireGone(t, all, 10*time.Second)
+			proctest.RequireGone(t, all, 10*time.Second)
 		})
 	}
 }

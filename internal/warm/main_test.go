@@ -15,9 +15,9 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/aeat-mcp/aeat-mcp/internal/warm"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
 )
 
 // python is the real interpreter (not a pyenv shim) the test CLI runs in.
@@ -195,16 +195,10 @@ func pidLines(t testing.TB, out []byte) []int {
 	return pids
 }
 
-// gone waits until pid no longer exists (ESRCH), or fails.
+// gone waits until pid is gone (proctest.RequireGone), or fails.
 func gone(t testing.TB, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for unix.Kill(pid, 0) != unix.ESRCH {
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d survived its call", pid)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	proctest.RequireGone(t, map[string]int{"the call": pid}, 10*time.Second)
 }
 
 // modes are the tree mechanisms this machine offers, each tested: a cgroup

@@ -1,0 +1,67 @@
+// Package proctest is what tests use to tell that processes are gone: one
+// rule for every package that spawns trees (callruntime, server, warm), so
+// that a zombie means the same everywhere. It is for tests only; nothing in
+// the product imports it.
+package proctest
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ZombieGrace is how long past the deadline a dead child of this process
+// may wait to be reaped: its SIGCHLD is handled a little after the call
+// that killed it returns.
+const ZombieGrace = time.Second
+
+// RequireGone waits up to within until every pid in pids (by role, for
+// the message) is gone, or fails the test. A pid is gone when kill(pid, 0)
+// answers ESRCH, or when it is a zombie whose parent is another process
+// (the server under test, when it is a process of its own: the zombie
+// waits for that reaper, and is dead all the same). A zombie of this
+// process must be reaped — callruntime reaps what it adopted — within
+// ZombieGrace past the deadline.
+func RequireGone(t testing.TB, pids map[string]int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for role, pid := range pids {
+		for !Gone(pid) {
+			now := time.Now()
+			if now.After(deadline) && !(parentOfZombie(pid) == os.Getpid() && now.Before(deadline.Add(ZombieGrace))) {
+				stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+				t.Fatalf("%s (pid %d) still alive after %v; stat: %s; all: %v", role, pid, within, stat, pids)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// Gone reports whether pid is gone: no such process, or a zombie another
+// process is to reap.
+func Gone(pid int) bool {
+	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		return true
+	}
+	parent := parentOfZombie(pid)
+	return parent > 0 && parent != os.Getpid()
+}
+
+// parentOfZombie is the parent pid of pid when it is a zombie, else 0.
+func parentOfZombie(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 2 || f[0] != "Z" {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
+}
