@@ -1,7 +1,3 @@
-// Package proctest is what tests use to tell that processes are gone: one
-// rule for every package that spawns trees (callruntime, server, warm), so
-// that a zombie means the same everywhere. It is for tests only; nothing in
-// the product imports it.
 package proctest
 
 import (
