@@ -86,6 +86,9 @@ func runCall(ctx context.Context, opts *options, co *callOptions, name string, s
 	// left to collect later would be killed at exit. It never detaches.
 	one := *opts
 	one.detachAfter = 0
+	// Nor does it start warm: a template would be started for this one
+	// call, and killed with the process.
+	one.warm = false
 	st, err := one.open(stderr)
 	if err != nil {
 		return err

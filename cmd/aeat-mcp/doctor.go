@@ -46,6 +46,9 @@ secret only some tools read is a note), 2 when the manifest does not load.`,
 				store := keychain.OS()
 				doctorEnv(cmd.Context(), in, opts, store, l)
 				doctorProbe(cmd.Context(), in, r, store, l)
+				if r != nil {
+					checkWarm(opts, in, r).report(l.ok, l.note)
+				}
 			}
 			return doctorReport(cmd.OutOrStdout(), opts, in, report, err, cli)
 		},
@@ -77,7 +80,7 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 			if m.Detail != "" {
 				detail = " — " + m.Detail
 			}
-			note("%-14s %s%s", m.Mechanism, state, detail)
+			note("%-17s %s%s", m.Mechanism, state, detail)
 		}
 		doctorHostJob(w, report)
 		switch {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
+	"github.com/aeat-mcp/aeat-mcp/internal/warm"
 )
 
 // inspected is what tools, validate and doctor look at: the manifest, the
@@ -13,6 +14,11 @@ import (
 type inspected struct {
 	manifest *annotations.Manifest
 	cfg      server.Config
+	// warm: --warm (true unless turned off).
+	warm bool
+	// warmVerdict is what the last template of cli.warm's configuration
+	// left on this machine (warm.go).
+	warmVerdict func() (*warm.Verdict, bool)
 	server.Inspection
 }
 
@@ -27,5 +33,6 @@ func (o *options) inspect() (*inspected, error) {
 		return nil, err
 	}
 	cfg := o.serverConfig(m, nil, slog.New(slog.DiscardHandler))
-	return &inspected{manifest: m, cfg: cfg, Inspection: server.Inspect(cfg)}, nil
+	verdict := func() (*warm.Verdict, bool) { return warmVerdict(o, m, cfg.CLIPath) }
+	return &inspected{manifest: m, cfg: cfg, warm: o.warm, warmVerdict: verdict, Inspection: server.Inspect(cfg)}, nil
 }

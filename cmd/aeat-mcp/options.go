@@ -19,6 +19,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
+	"github.com/aeat-mcp/aeat-mcp/internal/warm"
 	"github.com/spf13/pflag"
 )
 
@@ -40,6 +41,7 @@ type options struct {
 	dedupe         bool
 	tasks          bool
 	askToExtend    bool
+	warm           bool
 	maxResultBytes int
 	maxQueued      int
 	maxMemoryMiB   int64
@@ -72,6 +74,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.askToExtend, "ask-to-extend", true, "at a run's ceiling, ask the person (where the host can) whether it may have as long again, once")
 	fs.BoolVar(&o.dedupe, "dedupe", true, "a MUTATE or LIVE call identical to one in progress joins it instead of running twice")
 	fs.BoolVar(&o.tasks, "tasks", true, "serve MUTATE and LIVE calls as MCP Tasks to hosts that speak them (2025-11-25 tasks, the 2026-07-28 extension); false: ordinary calls with detach-and-wait for every host")
+	fs.BoolVar(&o.warm, "warm", true, "start the calls of a Python CLI whose manifest has cli.warm from a warm template (false: every call starts cold)")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
 	fs.IntVar(&o.maxQueued, "max-queued", server.DefaultMaxQueued, "calls of one tier that may wait for a free slot; more are refused (busy) until some end")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
@@ -345,6 +348,7 @@ type stack struct {
 	logger   *slog.Logger
 	manifest *annotations.Manifest
 	runner   *callruntime.Runner
+	warm     *warm.Pool // nil without cli.warm
 	server   *server.Server
 	closers  []func()
 	closed   sync.Once
@@ -378,6 +382,10 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	}
 	st.closers = append(st.closers, func() { st.runner.Close() })
 	st.cfg = o.serverConfig(st.manifest, st.runner, logger)
+	if pool, cleanup := warmPool(o, st.manifest, st.cfg.CLIPath, st.runner, logger); pool != nil {
+		st.warm, st.cfg.Warm = pool, pool
+		st.closers = append(st.closers, func() { pool.Close(); cleanup() })
+	}
 	if limit := server.SoftMemoryLimit(st.cfg); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(limit) // a GOMEMLIMIT the person set wins
 	}

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
@@ -55,6 +57,23 @@ type toolsJSON struct {
 	Hidden   []hiddenJSON `json:"hidden"`
 	// MissingEnv names the variables calls need and the environment lacks.
 	MissingEnv []string `json:"missing_env"`
+	// Warm says how calls start: "none" (no cli.warm), "off" (--warm=false)
+	// or "planned" (a server starts a template and verifies it; doctor
+	// runs that check now and says why it would be off).
+	Warm string `json:"warm"`
+	// WarmVerdict is how the last template started for this configuration
+	// on this machine fared (by a server or doctor), when one was.
+	WarmVerdict *warmVerdictJSON `json:"warm_verdict,omitempty"`
+}
+
+type warmVerdictJSON struct {
+	State    string    `json:"state"` // "on" or "off"
+	Reason   string    `json:"reason,omitempty"`
+	Verified int       `json:"verified"`
+	At       time.Time `json:"at"`
+	// Current is false when the CLI's files changed since: the next
+	// template start checks again.
+	Current bool `json:"current"`
 }
 
 type cliJSON struct {
@@ -76,6 +95,9 @@ type toolJSON struct {
 	ConfirmFlag    string      `json:"confirm_flag,omitempty"`
 	Stdin          string      `json:"stdin,omitempty"` // "env:NAME", "keychain:NAME" or "param:NAME"
 	Params         []paramJSON `json:"params"`
+	// Warm: its calls start from the warm template (cli.warm), while one
+	// is ready and verified.
+	Warm bool `json:"warm"`
 }
 
 type hintsJSON struct {
@@ -115,6 +137,16 @@ func toolList(in *inspected) toolsJSON {
 	if out.Manifest == "" {
 		out.Manifest = "(built-in demo)"
 	}
+	out.Warm = "none"
+	if w := in.manifest.CLI.Warm; w != nil {
+		out.Warm = "off"
+		if in.warm {
+			out.Warm = "planned"
+			if v, current := in.warmVerdict(); v != nil {
+				out.WarmVerdict = &warmVerdictJSON{State: string(v.State), Reason: v.Reason, Verified: v.Verified, At: v.At, Current: current}
+			}
+		}
+	}
 	for _, t := range in.Tools {
 		tj := toolJSON{Name: t.Name, Title: t.Title, Tier: string(t.Tier()),
 			CeilingSeconds: t.Ceiling(in.cfg.Ceilings).Seconds(), OwnTimeout: t.Timeout > 0,
@@ -129,6 +161,9 @@ func toolList(in *inspected) toolsJSON {
 			default:
 				tj.Stdin = "param:" + s.Param
 			}
+		}
+		if w := in.manifest.CLI.Warm; w != nil && in.warm {
+			tj.Warm = slices.Contains(w.TiersOrDefault(), t.Tier())
 		}
 		for _, p := range t.Params {
 			tj.Params = append(tj.Params, paramJSON{Name: p.Name, Type: p.TypeName(), Required: p.Required, Flag: p.Flag,
@@ -185,6 +220,28 @@ func (l toolsJSON) print(w io.Writer) {
 		if names := byReason[why.reason]; len(names) > 0 {
 			fmt.Fprintf(w, "\nhidden by %s (%d): %s\n", why.by, len(names), strings.Join(names, ", "))
 		}
+	}
+	switch l.Warm {
+	case "planned":
+		var warmTools []string
+		for _, t := range l.Tools {
+			if t.Warm {
+				warmTools = append(warmTools, t.Name)
+			}
+		}
+		fmt.Fprintf(w, "\nwarm start (cli.warm): %d tools start from a warm template once the server has verified it", len(warmTools))
+		switch v := l.WarmVerdict; {
+		case v == nil:
+			fmt.Fprintf(w, "; not checked on this machine yet: aeat-mcp doctor runs that check now\n")
+		case !v.Current:
+			fmt.Fprintf(w, "; the CLI changed since the last check (%s, %s): the server checks again when it starts, aeat-mcp doctor now\n", v.At.Local().Format(time.DateTime), v.State)
+		case v.State == "on":
+			fmt.Fprintf(w, "; checked on this machine %s: %d verify call(s) identical cold and warm\n", v.At.Local().Format(time.DateTime), v.Verified)
+		default:
+			fmt.Fprintf(w, ".\nwarm start is OFF on this machine since %s, every call starts cold: %s\n(fix it, then aeat-mcp doctor checks again)\n", v.At.Local().Format(time.DateTime), v.Reason)
+		}
+	case "off":
+		fmt.Fprintf(w, "\nwarm start: off (--warm=false or AEAT_MCP_WARM=false)\n")
 	}
 	if len(l.MissingEnv) > 0 {
 		fmt.Fprintf(w, "missing variables (calls that need them refuse): %s — run aeat-mcp doctor\n", strings.Join(l.MissingEnv, ", "))

@@ -77,6 +77,8 @@ type Facts struct {
 	Meta struct {
 		Version string `json:"version"`
 		Commit  string `json:"commit"`
+		// Entrypoint is the console script's "module:function".
+		Entrypoint string `json:"entrypoint"`
 	} `json:"meta"`
 	Env []EnvVar `json:"env"`
 	// Login is the session gate.

@@ -139,6 +139,28 @@ func TestExampleMatchesFacts(t *testing.T) {
 		assert.Equal(t, []string{"--version"}, h.Version, "aeat --version (__init__.py:132)")
 	})
 
+	t.Run("warm", func(t *testing.T) {
+		w := m.CLI.Warm
+		require.NotNil(t, w)
+		assert.Equal(t, f.Meta.Entrypoint, w.Entry, "the console script's entry point (facts.json meta.entrypoint)")
+		cmds, err := aeatfacts.Commands()
+		require.NoError(t, err)
+		require.NotEmpty(t, w.Verify)
+		for _, argv := range w.Verify {
+			path := strings.Join(argv, " ")
+			_, verb := cmds[path]
+			assert.True(t, verb, "verify %s is a verb of the CLI (commands.json)", path)
+			// Verify runs at every template start, before anyone logged
+			// in, with nothing but the server's environment: local, and
+			// exempt from the login gate, so its stdout is the verb's.
+			assert.Equal(t, "false", f.NetworkOf(path), "verify %s is local", path)
+			assert.True(t, f.Exempt(path), "verify %s runs without a login", path)
+		}
+		for _, tier := range w.TiersOrDefault() {
+			assert.NotEqual(t, annotations.Live, tier, "LIVE calls drive a browser for minutes: a fork saves nothing there")
+		}
+	})
+
 	for _, tl := range m.Tools {
 		path := verbOf(tl)
 		t.Run(tl.Name, func(t *testing.T) {

@@ -66,6 +66,9 @@ type CLI struct {
 	ErrorOutput ErrorOutput
 	// Health, if set, is how doctor asks the CLI about itself.
 	Health *Health
+	// Warm, if set, starts the calls of a Python CLI from a warm template
+	// (cli.warm); nil starts every call cold.
+	Warm *Warm
 }
 
 // ExitCode is what one exit code of the CLI means (cli.exit_codes).

@@ -62,7 +62,7 @@ func TestParse_Errors(t *testing.T) {
 		{"unknown top-level key", `{"version": 1, "cli": {"command": "aeat"}, "tols": [], "tools": [` + tool("a") + `]}`,
 			[]string{"m.json: tols: unknown key (known: $schema, version, cli, tools)"}},
 		{"unknown cli key", `{"version": 1, "cli": {"command": "aeat", "enviroment": {}}, "tools": [` + tool("a") + `]}`,
-			[]string{"m.json: cli.enviroment: unknown key (known: command, args, env, cwd, params, exit_codes, error_codes, error_output, health)"}},
+			[]string{"m.json: cli.enviroment: unknown key (known: command, args, env, cwd, params, exit_codes, error_codes, error_output, health, warm)"}},
 		{"bad env names", `{"version": 1, "cli": {"command": "aeat", "env": {"pass": ["A B"], "set": {"1X": "y"}}}, "tools": [` + tool("a") + `]}`,
 			[]string{`m.json: cli.env.pass[0]: "A B" is not a variable name`, `m.json: cli.env.set: "1X" is not a variable name`}},
 		{"reserved name", string(manifestWith(tool("aeat_mcp_wait"))),

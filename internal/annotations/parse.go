@@ -148,7 +148,7 @@ var (
 
 func (p *parser) cli(raw json.RawMessage) CLI {
 	c := CLI{ErrorOutput: ErrorOutput{Format: OutputText}}
-	obj := p.object(raw, "cli", "command", "args", "env", "cwd", "params", "exit_codes", "error_codes", "error_output", "health")
+	obj := p.object(raw, "cli", "command", "args", "env", "cwd", "params", "exit_codes", "error_codes", "error_output", "health", "warm")
 	if obj == nil {
 		return c
 	}
@@ -176,6 +176,9 @@ func (p *parser) cli(raw json.RawMessage) CLI {
 	c.ErrorCodes = p.errorCodes(obj, "cli")
 	c.ErrorOutput = p.errorOutput(obj, "cli", ErrorOutput{Format: OutputText})
 	c.Health = p.health(obj)
+	if rawWarm, ok := obj["warm"]; ok {
+		c.Warm = p.warm(rawWarm)
+	}
 	return c
 }
 

@@ -25,6 +25,12 @@ const (
 	// every member at once, including a browser in a new session (Linux,
 	// where the cgroup v2 hierarchy is writable).
 	CgroupV2 Mechanism = "cgroup_v2"
+	// CloneIntoCgroup: a call's leader is forked straight into its cgroup
+	// (clone3 with CLONE_INTO_CGROUP, Linux ≥ 5.7), a warm call's too
+	// ([Adopter]); without it the child is moved there by pid, which waits
+	// for an RCU grace period (milliseconds) and leaves a window in which
+	// it runs outside the tree.
+	CloneIntoCgroup Mechanism = "clone_into_cgroup"
 	// CgroupMemory: the kernel enforces Spec.MemoryLimit through
 	// memory.max (needs the memory controller delegated to us).
 	CgroupMemory Mechanism = "cgroup_memory"
@@ -100,7 +106,7 @@ func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "platform %s, tree tracked by %s\n", r.Platform, r.Tree)
 	for _, s := range r.Mechanisms {
-		fmt.Fprintf(&b, "  %-14s %-11s %s\n", s.Mechanism, s.State(), s.Detail)
+		fmt.Fprintf(&b, "  %-17s %-11s %s\n", s.Mechanism, s.State(), s.Detail)
 	}
 	if r.Host != nil {
 		fmt.Fprintf(&b, "  host job: %s\n", r.Host)

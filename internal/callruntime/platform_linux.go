@@ -53,6 +53,7 @@ type linuxPlatform struct {
 	// yet registered as a leader must never be taken for an orphan.
 	startMu sync.RWMutex
 	leaders sync.Map // pid -> uint64: leaders of calls in flight, and their start times
+	helpers sync.Map // pid -> struct{}: helpers (adopt_linux.go), never a call's orphans
 	pgrp    int      // our own process group: children in it are not the calls'
 
 	pidnsOnce sync.Once
@@ -77,7 +78,7 @@ func newPlatform(cfg platformConfig) (platform, error) {
 			cgDetail = err.Error()
 		} else {
 			p.home = home
-			p.cloneFD.Store(true)
+			p.cloneFD.Store(!disabled[CloneIntoCgroup])
 		}
 	} else {
 		cgDetail = "disabled"
@@ -129,6 +130,14 @@ func newPlatform(cfg platformConfig) (platform, error) {
 	add(Pdeathsig, true, !disabled[Pdeathsig], "SIGKILL to the call's leader if the server dies; forked from one thread locked for the server's life")
 	add(Pidfd, p.pidfd, p.pidfd, "os.Process waits and signals through pidfds")
 	add(CgroupV2, p.home != nil, p.home != nil, cgroupDetail(p.home, cgDetail))
+	cloneDetail := "each call's leader is forked straight into its cgroup (clone3); where clone3 is refused, moved there"
+	if disabled[CloneIntoCgroup] {
+		cloneDetail = "disabled: each call's leader is moved into its cgroup after the fork"
+		if p.home != nil {
+			rep.Limits = append(rep.Limits, "a cold call's program is moved into its cgroup after it started: what it forks before the move stays outside its tree (a warm call's child waits for the move)")
+		}
+	}
+	add(CloneIntoCgroup, p.home != nil, p.cloneFD.Load(), cloneDetail)
 	memAvail := p.home != nil && p.home.memory
 	memDetail := "memory.max per call"
 	if !memAvail {
@@ -305,7 +314,7 @@ func (p *linuxPlatform) adopted(pi proc, self int) bool {
 	if pi.ppid != self || pi.pgid == p.pgrp || pi.start < p.born {
 		return false
 	}
-	if _, leader := p.leaders.Load(pi.pid); leader {
+	if _, leader := p.leaders.Load(pi.pid); leader || p.helper(pi.pid) {
 		return false
 	}
 	life := p.lifeline()

@@ -297,14 +297,24 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 	}
 
 	// The program is forked on the spawner thread (spawn_linux.go: its
-	// Pdeathsig must not fire when a goroutine's thread exits); the leader
-	// goroutine then owns the child until it is reaped.
-	cmd, err := spawn(func() (*exec.Cmd, error) { return t.start(newCmd) })
+	// Pdeathsig must not fire when a goroutine's thread exits), or by
+	// spec.Adopt (adopt.go); the leader goroutine then owns the child
+	// until it is reaped.
+	var lead leader
+	if spec.Adopt != nil {
+		lead.adoptee, err = adopt(t, &spec, outW, errW)
+	} else {
+		lead.cmd, err = spawn(func() (*exec.Cmd, error) { return t.start(newCmd) })
+	}
 	outW.Close()
 	errW.Close()
 	if err != nil {
 		outR.Close()
 		errR.Close()
+		var ae *AdoptError
+		if errors.As(err, &ae) {
+			return Result{}, err
+		}
 		return Result{}, &StartError{Path: spec.Path, Err: err}
 	}
 	// Walks follow the call while it runs where the tree is found by
@@ -319,13 +329,12 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 	}
 	exited := make(chan struct{})
 	reap := make(chan struct{})
-	reaped := make(chan *os.ProcessState, 1)
+	reaped := make(chan ExitStatus, 1)
 	go func() {
-		t.waitExit(cmd)
+		lead.waitExit(t)
 		close(exited)
 		<-reap
-		_ = cmd.Wait()
-		reaped <- cmd.ProcessState
+		reaped <- lead.reap()
 	}()
 
 	var disp *dispatcher
@@ -414,7 +423,7 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		Tree:     t.name(),
 		PeakRSS:  peak,
 	}
-	res.Signal = signalName(state)
+	res.Signal = state.Signal
 	switch {
 	case cause != nil:
 		res.Outcome = outcomeOf(cause)
@@ -422,7 +431,7 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		res.Outcome = Signaled
 	default:
 		res.Outcome = Exited
-		res.ExitCode = state.ExitCode()
+		res.ExitCode = state.Code
 	}
 	res.Duration = time.Since(s.begin)
 	return res, nil

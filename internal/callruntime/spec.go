@@ -63,6 +63,12 @@ type Spec struct {
 	// controller is available; elsewhere a watchdog samples the tree's RSS
 	// every 100 ms.
 	MemoryLimit int64
+
+	// Adopt, if set, has the program forked by someone else — a warm
+	// template ([Adopter]) — rather than started with exec; Path still
+	// names it and must exist. If the adoption fails, Run returns an
+	// [*AdoptError] and nothing of the program ran.
+	Adopt Adopter
 }
 
 // memorySampleInterval is how often the memory watchdog sums the tree's RSS.

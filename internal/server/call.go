@@ -196,7 +196,7 @@ func (c *call) execute(ctx context.Context, r *run, argv []string, in inputs) *m
 	if s.beforeRun != nil {
 		s.beforeRun(t.Name)
 	}
-	res, err := s.cfg.Runner.Run(runCtx, spec)
+	res, err := s.start(runCtx, t, spec)
 	c.o.TimeoutSeconds = roundSeconds(r.Ceiling()) // extended, perhaps
 	return c.ended(runCtx, res, err)
 }

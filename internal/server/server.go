@@ -79,6 +79,9 @@ type Config struct {
 	CLIPath  string
 	CLIError error
 	Runner   *callruntime.Runner
+	// Warm, if set, starts the calls of the tiers it serves warm (cli.warm);
+	// nil starts every call cold.
+	Warm Starter
 
 	Ceilings  annotations.Ceilings
 	KillGrace time.Duration

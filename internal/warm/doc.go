@@ -1,0 +1,111 @@
+// Package warm starts the calls of a Python CLI from a template process that
+// has already imported it (cli.warm, DESIGN.md §11): a call costs a fork and
+// the verb's own work, not an interpreter's start-up and the CLI's imports.
+// It never runs a call outside callruntime: every warm call is supervised by
+// the same [callruntime.Runner] as a cold one. It knows nothing of MCP.
+//
+// # The template
+//
+// [Start] runs the CLI's interpreter (the one on its script's #! line) with
+// the environment and working directory a call gets, and a small Python
+// program embedded in this package (template.py, run with python -c). It
+// imports the entry point, walks the Click or Typer command tree (preload
+// "click"; Typer groups are recognised by what they do, not by class, since
+// Typer ships its own copy of Click), runs the declared warm-up argvs with
+// their output discarded, and reports ready with its thread count and the
+// files it loaded from the CLI's package. It then serves fork requests over
+// a Unix socket pair (its fd 3), and nothing else.
+//
+// # One call
+//
+// The server makes a socket pair for the call and passes one end to the
+// template with SCM_RIGHTS, carrying the call's stdin, stdout and stderr and
+// the read end of a go pipe — descriptors only. The template refuses if it
+// has more than one thread (forking a threaded process is unsafe): the call
+// starts cold and warm start is off. Otherwise it freezes its objects
+// (gc.freeze: the child's collections never walk them) and forks. The child
+// makes itself a session leader (so a process group of its own), asks for
+// SIGKILL when the template dies (PR_SET_PDEATHSIG), reports its pid, closes
+// the template's descriptors and blocks on the go pipe.
+//
+// Meanwhile callruntime ([callruntime.Spec.Adopt]) checks that the pid's
+// parent is the template and that it has not exited, moves it into the call's
+// cgroup (cgroup.procs: where the template could not fork it straight into it
+// with clone3 CLONE_INTO_CGROUP, given the cgroup's directory) or registers
+// it as the call's leader with the /proc walk and the lifeline, and only
+// then writes the call's request on the go
+// pipe: its argv, working directory and whole environment. Not a line of the
+// CLI runs outside the call's tree, and the template never sees the request:
+// a secret loaded at call time (cli.env.keychain) reaches the child alone.
+// The child then takes the call's descriptors as 0, 1 and 2, its directory
+// and environment — plus what importing the CLI did to the template's
+// environment (awscli sets AWS_DATA_PATH at import), for each variable the
+// call starts with as the template did (one the call set otherwise keeps the
+// call's value, as a setdefault at import would) — resets tempfile's cached
+// directory, runs the reset hooks (a settings cache built in the template
+// would otherwise serve the template's environment), and runs the console
+// script as __main__, as a cold call does (compiled once in the template;
+// its imports are the template's, its own top-level lines run per call).
+// A script that is not Python source has its entry point called instead:
+// sys.exit(main()).
+//
+// It ends as the interpreter ends a program — non-daemon threads joined,
+// atexit functions run, stdout and stderr flushed (status 120 when stdout
+// cannot be), the exit status of SystemExit, an uncaught exception's
+// traceback, death by SIGINT for an unhandled KeyboardInterrupt — and
+// finalizes the objects the call made (an unclosed file is flushed and
+// closed, a NamedTemporaryFile removed), then calls _exit. It skips the
+// teardown of the template's modules and objects: that teardown touches every
+// object the fork shared (copying each page), which made it most of a warm
+// call's cost, and the finalizers of what the template holds belong to the
+// template. A traceback is the same as a cold call's: it starts at the
+// console script's line.
+//
+// The template reports the child's exit status on the call socket and keeps
+// it a zombie (waitid WNOWAIT) until the server closes the socket, so its pid
+// and process group are not reused while the rest of its tree is stopped;
+// then it reaps it (killing it first if it still runs).
+//
+// # Death
+//
+// Timeout, cancellation, the memory ceiling, caps, filters, progress and
+// tree_dead are callruntime's, unchanged: the tree is the call's cgroup or
+// walk set. The template is started with [callruntime.Runner.StartHelper]:
+// Pdeathsig from the runner's spawner thread (which lives as long as the
+// server), its own process group, known to the lifeline — so a SIGKILLed
+// server takes it along, and each child goes with it (its own Pdeathsig),
+// and the lifeline kills the calls' cgroups (setsid descendants included).
+// When the server closes its end of the control socket (stdin EOF, SIGTERM,
+// [Pool.Close]), the template kills its children and exits.
+//
+// # Safety nets
+//
+// A template that dies is replaced (three deaths in five minutes turn warm
+// start off); so is one whose CLI changed on disk (the script and the
+// package files it loaded: size and mtime, looked at no more than once a
+// second, by the call that notices — which starts cold), and one that served
+// cli.warm.max_calls calls (it serves until its replacement is ready). At
+// every template start the verify argvs run cold and warm, and their stdout
+// must be byte-identical, else warm start is off with the reason in
+// [Pool.Status] (doctor prints it). Each time a Pool turns on or off it
+// leaves a [Verdict] in Config.VerdictDir, so that a command that must not
+// start a template (tools) can say it too, and whether the CLI changed since. Any failure to fork a call ([*callruntime.AdoptError])
+// is logged and the call starts cold: a call never fails because warm start
+// did. While no template is ready, calls start cold.
+//
+// # Platforms
+//
+// Linux: all of the above. macOS: compiled, never run; fork and SCM_RIGHTS
+// exist, the child becomes the call's leader as a cold call's program does
+// there (the process-table walks' membership, the ledger, kqueue), the
+// template is watched by the lifeline as a helper, and clone3 does not
+// exist: the child is plain-forked. There is no Pdeathsig: a template that
+// dies leaves each running child to its call's supervision (its walk, its
+// timeout). Windows has no fork: warm start is off, every call starts cold.
+//
+// # Costs
+//
+// The template's resident memory for the life of the server (the CLI's
+// imports: for aeat 240–420 MiB), and one interpreter start-up plus the
+// verify calls, cold and warm, whenever a template starts.
+package warm

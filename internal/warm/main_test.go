@@ -1,0 +1,228 @@
+//go:build linux
+
+package warm_test
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/warm"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// python is the real interpreter (not a pyenv shim) the test CLI runs in.
+func python(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
+	require.NoError(t, err, "the warm tests need python3 with click (the machine image has both)")
+	return strings.TrimSpace(string(out))
+}
+
+// demoCLI copies testdata/warmcli into a fresh directory, with the real
+// interpreter on the script's #! line, and returns the script's path.
+func demoCLI(t testing.TB) string {
+	t.Helper()
+	py := python(t)
+	dst := t.TempDir()
+	src := "../../testdata/warmcli"
+	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if d.Name() == "__pycache__" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		mode := fs.FileMode(0o644)
+		if rel == "warmdemo-cli" {
+			b = []byte("#!" + py + strings.TrimPrefix(string(b), "#!/usr/bin/env python3"))
+			mode = 0o755
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, mode)
+	}))
+	return filepath.Join(dst, "warmdemo-cli")
+}
+
+// stateDir is a private state directory for a Runner's ledger (the /proc
+// walk's durable record of its calls' members).
+func stateDir(t testing.TB) string {
+	t.Helper()
+	d := filepath.Join(t.TempDir(), "state")
+	require.NoError(t, os.Mkdir(d, 0o700))
+	return d
+}
+
+// setup is one pool over the demo CLI.
+type setup struct {
+	script string
+	state  string // the Runner's StateDir
+	runner *callruntime.Runner
+	pool   *warm.Pool
+	env    []string
+	dir    string
+}
+
+// baseEnv is what the demo CLI's calls get: an import of importSeconds.
+func baseEnv(importSeconds string, extra ...string) []string {
+	return append([]string{"PATH=/usr/bin:/bin", "WARMDEMO_IMPORT_SECONDS=" + importSeconds, "TMPDIR=" + os.TempDir()}, extra...)
+}
+
+func newSetup(t testing.TB, w annotations.Warm, env []string, disable ...callruntime.Mechanism) *setup {
+	t.Helper()
+	return newSetupWith(t, w, env, nil, disable...)
+}
+
+// newSetupWith is newSetup with more of the pool's Config set by more.
+func newSetupWith(t testing.TB, w annotations.Warm, env []string, more func(*warm.Config), disable ...callruntime.Mechanism) *setup {
+	t.Helper()
+	script := demoCLI(t)
+	state := stateDir(t)
+	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable, StateDir: state})
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	if w.Entry == "" {
+		w.Entry = "warmdemo:main"
+	}
+	if w.Preload == "" {
+		w.Preload = annotations.PreloadClick
+	}
+	dir := t.TempDir()
+	py, err := warm.Interpreter(script, "")
+	require.NoError(t, err)
+	cfg := warm.Config{Warm: w, Python: py, Script: script, Env: env, Dir: dir, Runner: r}
+	if more != nil {
+		more(&cfg)
+	}
+	pool := warm.Start(cfg)
+	t.Cleanup(pool.Close)
+	return &setup{script: script, state: state, runner: r, pool: pool, env: env, dir: dir}
+}
+
+// settled waits until the pool is on or off.
+func (s *setup) settled(t testing.TB) warm.Status {
+	t.Helper()
+	select {
+	case <-s.pool.Settled():
+	case <-time.After(60 * time.Second):
+		t.Fatal("the pool did not settle in 60 s")
+	}
+	return s.pool.Status()
+}
+
+// waitFor polls the pool's status until ok says so.
+func (s *setup) waitFor(t testing.TB, what string, ok func(warm.Status) bool) warm.Status {
+	t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		ch := s.pool.Changed()
+		if st := s.pool.Status(); ok(st) {
+			return st
+		}
+		select {
+		case <-ch:
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("waiting for %s: status %+v", what, s.pool.Status())
+		}
+	}
+}
+
+func (s *setup) spec(args ...string) callruntime.Spec {
+	return callruntime.Spec{Path: s.script, Args: args, Env: s.env, Dir: s.dir, KillGrace: 500 * time.Millisecond}
+}
+
+func (s *setup) run(t testing.TB, ctx context.Context, spec callruntime.Spec) callruntime.Result {
+	t.Helper()
+	res, err := s.pool.Run(ctx, spec)
+	require.NoError(t, err)
+	return res
+}
+
+// whoami is the demo CLI's report of one call.
+type whoami struct {
+	Pid       int    `json:"pid"`
+	Ppid      int    `json:"ppid"`
+	ImportPid int    `json:"import_pid"`
+	Warm      bool   `json:"warm"`
+	Sid       int    `json:"sid"`
+	Pgid      int    `json:"pgid"`
+	Cwd       string `json:"cwd"`
+	Argv0     string `json:"argv0"`
+	Cgroup    string `json:"cgroup"`
+	Tmp       string `json:"tmp"`
+	Threads   int    `json:"threads"`
+}
+
+func parseWhoami(t testing.TB, res callruntime.Result) whoami {
+	t.Helper()
+	var w whoami
+	require.NoError(t, json.Unmarshal(res.Stdout.Head, &w), "stdout %q stderr %q", res.Stdout.Head, res.Stderr.Head)
+	return w
+}
+
+// pidLines reads the JSON lines of pids a verb printed.
+func pidLines(t testing.TB, out []byte) []int {
+	t.Helper()
+	var pids []int
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m map[string]int
+		if json.Unmarshal([]byte(line), &m) != nil {
+			continue
+		}
+		for _, k := range []string{"pid", "grandchild"} {
+			if p, ok := m[k]; ok {
+				pids = append(pids, p)
+			}
+		}
+	}
+	return pids
+}
+
+// gone waits until pid no longer exists (ESRCH), or fails.
+func gone(t testing.TB, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for unix.Kill(pid, 0) != unix.ESRCH {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d survived its call", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// modes are the tree mechanisms this machine offers, each tested: a cgroup
+// the child is forked into (clone3), a cgroup it is moved into (the
+// fallback where clone3 is refused), the /proc walk.
+func modes(t *testing.T) map[string][]callruntime.Mechanism {
+	t.Helper()
+	out := map[string][]callruntime.Mechanism{}
+	for name, dis := range map[string][]callruntime.Mechanism{
+		"cgroup": nil, "cgroup-moved": {callruntime.CloneIntoCgroup}, "procwalk": {callruntime.CgroupV2},
+	} {
+		r, err := callruntime.NewRunner(callruntime.Options{Disable: dis})
+		require.NoError(t, err)
+		if tree, _, _ := strings.Cut(name, "-"); r.Tree() == tree {
+			out[name] = dis
+		}
+		r.Close()
+	}
+	require.NotEmpty(t, out)
+	return out
+}

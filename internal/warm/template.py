@@ -1,0 +1,661 @@
+# aeat-mcp's warm template (internal/warm). The server runs it as
+#     PYTHON -c <this file> CONFIG_JSON
+# with fd 3 a Unix stream socket to the server (the control socket), stdin
+# the null device, stdout and stderr a pipe to the server's log. It imports
+# the CLI once, then forks one child per call. Nothing here is the CLI's.
+#
+# Control socket, server -> template: one byte "F" carrying one descriptor,
+# the template's end of a socket pair made for one call. Template -> server:
+# JSON lines ({"ready": ...} once, or {"error": ...} before exiting).
+#
+# Call socket, server -> template: one byte "C" carrying four descriptors
+# (stdin, stdout, stderr, the read end of the go pipe) and, where the call
+# has a cgroup the child can be forked into, a fifth: its directory (see
+# _fork). Then nothing, until
+# the server closes it: the call is over, and the child is killed if it
+# still runs, then reaped. The template never learns the call's argv,
+# directory or environment: the server writes them on the go pipe (a 4-byte
+# big-endian length, then that many bytes of JSON {"argv": [...], "cwd":
+# "...", "env": ["K=V", ...]}) once the child is in the call's tree, and the
+# child alone reads them — a secret loaded at call time never reaches the
+# template.
+# Template/child -> server: lines. "P pid ppid c|f" (the child, once it
+# leads a session of its own and dies with the template; c: it was born in
+# the call's cgroup, f: forked in the template's), "X e CODE" / "X s SIGNUM"
+# (the template, once the child exited; it stays a zombie until the close),
+# "T N" (no fork: the template has N threads), "E why" (no fork).
+
+import gc
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+
+_CTRL_FD = 3
+_CFG = json.loads(sys.argv[1])
+_SCRIPT = _CFG["script"]
+# The environment the template started with: exactly a call's.
+_ENV0 = dict(os.environ)
+# What importing the CLI (and the warm-up) did to it (name -> value, None
+# for removed), and the console script's code (None: not Python source).
+# Both set once the template is ready.
+_ENV_CHANGES = {}
+_SCRIPT_CODE = None
+_PR_SET_PDEATHSIG = 1
+
+
+def _send(sock, obj):
+    sock.sendall((json.dumps(obj) + "\n").encode())
+
+
+def _entry():
+    mod_name, _, attr = _CFG["entry"].partition(":")
+    mod = __import__(mod_name, fromlist=["_"])
+    obj = mod
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return mod_name, obj
+
+
+def _as_command(obj):
+    """The Click command behind obj: obj itself, or a Typer app's (Typer
+    groups are not click.Group, and Typer 0.27 ships its own copy of Click as
+    typer._click, so commands are recognised by what they do, not by class)."""
+    typer = sys.modules.get("typer")
+    if typer is not None and isinstance(obj, getattr(typer, "Typer", ())):
+        return typer.main.get_command(obj)
+    if not isinstance(obj, type) and hasattr(obj, "make_context") and hasattr(obj, "context_class"):
+        return obj
+    return None
+
+
+def _walk(cmd, ctx):
+    n = 1
+    if hasattr(cmd, "list_commands") and hasattr(cmd, "get_command"):
+        for name in cmd.list_commands(ctx):
+            try:
+                sub = cmd.get_command(ctx, name)
+                if sub is None:
+                    continue
+                subctx = sub.context_class(sub, parent=ctx, info_name=name, resilient_parsing=True)
+                n += _walk(sub, subctx)
+            except Exception:
+                pass  # a command that cannot load now fails the same way in the call
+    return n
+
+
+def _preload(mod_name, obj):
+    """Walks the command tree: the entry itself when it is a command, else
+    every command or Typer app its module holds (a console script's main()
+    usually just calls one)."""
+    if _CFG.get("preload") != "click":
+        return 0
+    roots = [obj]
+    if _as_command(obj) is None:
+        roots = list(vars(sys.modules[mod_name]).values())
+    n = 0
+    seen = set()
+    for root in roots:
+        cmd = _as_command(root)
+        if cmd is None or id(cmd) in seen:
+            continue
+        seen.add(id(cmd))
+        try:
+            ctx = cmd.context_class(cmd, info_name=os.path.basename(_SCRIPT), resilient_parsing=True)
+            n += _walk(cmd, ctx)
+        except Exception:
+            pass  # a preload is an optimisation: the call loads what it needs
+    return n
+
+
+def _call(obj):
+    """What the console script does: sys.exit(main())."""
+    sys.exit(obj())
+
+
+def _script_code():
+    """The console script compiled, to run as __main__ in each call as a cold
+    call runs it (its top-level lines too: aws's fixes LC_CTYPE there). None
+    when it is not Python source: the entry point is called instead."""
+    try:
+        with open(_SCRIPT, "rb") as f:
+            return compile(f.read(), _SCRIPT, "exec", dont_inherit=True)
+    except Exception:
+        return None
+
+
+def _run_main():
+    """Runs the CLI as its console script does: the script's code as
+    __main__ (its imports are the template's), else sys.exit(entry())."""
+    if _SCRIPT_CODE is None:
+        _call(_entry()[1])
+        return
+    import types
+    from importlib.machinery import SourceFileLoader
+
+    main = types.ModuleType("__main__")
+    main.__file__ = _SCRIPT
+    main.__cached__ = None
+    main.__loader__ = SourceFileLoader("__main__", _SCRIPT)
+    main.__builtins__ = __builtins__
+    sys.modules["__main__"] = main
+    exec(_SCRIPT_CODE, main.__dict__)
+
+
+def _warmup(obj):
+    for argv in _CFG.get("warmup") or []:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = [os.dup(1), os.dup(2)]
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        os.close(null)
+        sys.argv = [_SCRIPT] + list(argv)
+        try:
+            _call(obj)
+        except BaseException:
+            pass
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+    sys.argv = [_SCRIPT]
+
+
+def _threads():
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        import threading
+
+        return threading.active_count()
+
+
+def _watched(mod_name):
+    """The files whose change means the CLI was upgraded: the script and
+    every loaded module of the entry's top-level package."""
+    top = mod_name.split(".")[0]
+    files = [_SCRIPT]
+    for name, mod in list(sys.modules.items()):
+        if name == top or name.startswith(top + "."):
+            f = getattr(mod, "__file__", None)
+            if f:
+                files.append(f)
+    pkg = sys.modules.get(top)
+    if pkg is not None and getattr(pkg, "__file__", None):
+        files.append(os.path.dirname(pkg.__file__))
+    return files[:5000]
+
+
+_libc = None
+
+
+def _load_libc():
+    """libc, loaded once in the template (not per child) for prctl and
+    clone3."""
+    global _libc, _clone3
+    if sys.platform.startswith("linux") and _libc is None:
+        import ctypes
+
+        _libc = ctypes.CDLL(None, use_errno=True)
+        _clone3 = _clone3_setup(ctypes)
+
+
+# clone3 straight into the call's cgroup (Linux ≥ 5.7): the child is born in
+# the call's tree, and the server does not move it there — a move waits for
+# an RCU grace period, milliseconds on an idle machine. None where it cannot
+# be used; then os.fork, and the server moves the child.
+_clone3 = None
+_SYS_CLONE3 = 435  # the same number on every 64-bit architecture listed below
+_CLONE_INTO_CGROUP = 0x200000000
+_CLONE3_MACHINES = ("x86_64", "aarch64", "arm64", "riscv64", "ppc64le", "s390x")
+
+
+def _clone3_setup(ctypes):
+    """What _fork needs to call clone3 as os.fork calls fork: Python's own
+    before/after-fork work around it (PyOS_BeforeFork, PyOS_AfterFork_*:
+    the import lock, os.register_at_fork hooks such as random's reseed,
+    threading's state), with the GIL held (PyDLL), as os.fork holds it. Only
+    with glibc 2.25 or later, whose getpid, gettid and raise ask the kernel
+    (no cached pid or tid to go stale), on a machine listed above."""
+    try:
+        name, _, version = os.confstr("CS_GNU_LIBC_VERSION").partition(" ")
+        if name != "glibc" or tuple(int(x) for x in version.split(".")[:2]) < (2, 25):
+            return None
+        if os.uname().machine not in _CLONE3_MACHINES:
+            return None
+        lib = ctypes.PyDLL(None, use_errno=True)
+        syscall = lib.syscall
+        syscall.restype = ctypes.c_long
+        syscall.argtypes = [ctypes.c_long, ctypes.c_void_p, ctypes.c_size_t]
+        hooks = []
+        for name in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"):
+            fn = getattr(ctypes.pythonapi, name)
+            fn.restype, fn.argtypes = None, []
+            hooks.append(fn)
+        args = (ctypes.c_uint64 * 11)()  # struct clone_args, CLONE_ARGS_SIZE_VER2
+        return ctypes, syscall, hooks, args
+    except Exception:
+        return None
+
+
+def _fork(cgroup):
+    """Forks the call's child: into cgroup (a directory descriptor) by
+    clone3 where it can, else with os.fork. It returns the pid (0 in the
+    child) and whether the child was born in the cgroup."""
+    global _clone3
+    if cgroup is None or _clone3 is None:
+        return os.fork(), False
+    ctypes, syscall, (before, parent, child), args = _clone3
+    for i in range(len(args)):
+        args[i] = 0
+    args[0] = _CLONE_INTO_CGROUP
+    args[4] = signal.SIGCHLD  # exit_signal
+    args[10] = cgroup
+    before()
+    pid = syscall(_SYS_CLONE3, ctypes.addressof(args), ctypes.sizeof(args))
+    if pid == 0:
+        child()
+        return 0, True
+    err = ctypes.get_errno()
+    parent()
+    if pid > 0:
+        return pid, True
+    # Refused here (seccomp, an old kernel, a cgroup that cannot take it):
+    # fork from now on, and the server moves each child.
+    _clone3 = None
+    sys.stderr.write("clone3 into the call's cgroup refused (%s): forking instead\n" % os.strerror(err))
+    sys.stderr.flush()
+    return os.fork(), False
+
+
+def _pdeathsig():
+    """The child dies (SIGKILL) when the template does (Linux)."""
+    if _libc is not None:
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+class _Job:
+    def __init__(self, req, fds):
+        self.req, self.fds = req, fds
+
+
+def _status_line(pid):
+    """Whether pid exited, as an X line, leaving it a zombie where waitid
+    allows (so its pid and group cannot be reused before the server is done)."""
+    waitid = getattr(os, "waitid", None)
+    if waitid is not None and hasattr(os, "WNOWAIT"):
+        try:
+            r = waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return "X s %d" % signal.SIGKILL, True
+        if r is None:
+            return None, False
+        if r.si_code == os.CLD_EXITED:
+            return "X e %d" % r.si_status, False
+        return "X s %d" % r.si_status, False
+    try:
+        got, status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return "X s %d" % signal.SIGKILL, True
+    if got == 0:
+        return None, False
+    if os.WIFEXITED(status):
+        return "X e %d" % os.WEXITSTATUS(status), True
+    return "X s %d" % os.WTERMSIG(status), True
+
+
+def serve():
+    ctrl = socket.socket(fileno=_CTRL_FD)
+    me = os.getpid()
+    try:
+        sys.argv = [_SCRIPT]
+        if sys.path and sys.path[0] == "":
+            # A console script has its own directory first, not ours.
+            sys.path[0] = os.path.dirname(os.path.realpath(_SCRIPT))
+        began = time.monotonic()
+        mod_name, obj = _entry()
+        imported = time.monotonic()
+        commands = _preload(mod_name, obj)
+        _warmup(obj)
+        global _ENV_CHANGES, _SCRIPT_CODE
+        _ENV_CHANGES = {k: os.environ.get(k) for k in set(_ENV0) | set(os.environ) if os.environ.get(k) != _ENV0.get(k)}
+        _SCRIPT_CODE = _script_code()
+        ready = {
+            "ready": True,
+            "pid": me,
+            "threads": _threads(),
+            "commands": commands,
+            "import_ms": int((imported - began) * 1000),
+            "preload_ms": int((time.monotonic() - imported) * 1000),
+            "files": _watched(mod_name),
+            "runs": "entry" if _SCRIPT_CODE is None else "script",
+        }
+    except BaseException as e:  # the CLI failed to import: say why, and go
+        import traceback
+
+        _send(ctrl, {"error": "%s: %s" % (type(e).__name__, e), "trace": traceback.format_exc()[-4000:]})
+        return None
+    _load_libc()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    _send(ctrl, ready)
+
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_w)
+    calls = {}  # call socket fd -> [socket, child pid or 0, status sent, reaped]
+    children = {}  # pid -> call socket fd
+
+    def owned():
+        return [ctrl.fileno(), wake_r, wake_w] + list(calls)
+
+    def finish(fd):
+        sock, pid, _, reaped = calls.pop(fd)
+        if pid:
+            children.pop(pid, None)
+            if not reaped:
+                for target in (-pid, pid):
+                    try:
+                        os.kill(target, signal.SIGKILL)
+                    except OSError:
+                        pass
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
+        sock.close()
+
+    while True:
+        try:
+            readable, _, _ = select.select([ctrl.fileno(), wake_r] + list(calls), [], [])
+        except InterruptedError:
+            continue
+        for fd in readable:
+            if fd == wake_r:
+                try:
+                    while os.read(wake_r, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+                for pid, cfd in list(children.items()):
+                    entry = calls[cfd]
+                    if entry[2]:
+                        continue
+                    line, reaped = _status_line(pid)
+                    if line is None:
+                        continue
+                    entry[2], entry[3] = True, reaped
+                    try:
+                        entry[0].sendall((line + "\n").encode())
+                    except OSError:
+                        pass
+            elif fd == ctrl.fileno():
+                try:
+                    msg, fds, _, _ = socket.recv_fds(ctrl, 1, 1)
+                except OSError:
+                    msg, fds = b"", []
+                if not msg:
+                    # The server is gone: so are its calls.
+                    for cfd in list(calls):
+                        finish(cfd)
+                    return None
+                for extra in fds[1:]:
+                    os.close(extra)
+                if fds:
+                    sock = socket.socket(fileno=fds[0])
+                    calls[sock.fileno()] = [sock, 0, False, False]
+                    got = _accept(sock, me, owned)
+                    if isinstance(got, _Job):  # the child, on its way to the CLI
+                        return got
+                    if got:
+                        calls[sock.fileno()][1] = got
+                        children[got] = sock.fileno()
+            else:
+                # The server wrote nothing more on a call socket: this is its
+                # close, the end of the call.
+                try:
+                    data = calls[fd][0].recv(64)
+                except OSError:
+                    data = b""
+                if not data:
+                    finish(fd)
+
+
+def _accept(sock, me, owned):
+    """Takes one call's descriptors and forks its child. In the template it
+    returns the child's pid (None when nothing was forked); in the child, the
+    _Job it is to run."""
+    try:
+        msg, fds, _, _ = socket.recv_fds(sock, 1, 5)
+    except Exception as e:
+        try:
+            sock.sendall(("E reading the request: %s\n" % e).encode())
+        except OSError:
+            pass
+        return None
+    if msg != b"C" or len(fds) not in (4, 5):
+        for fd in fds:
+            os.close(fd)
+        try:
+            sock.sendall(b"E expected C with 4 or 5 descriptors\n")
+        except OSError:
+            pass
+        return None
+    threads = _threads()
+    if threads > 1:
+        for fd in fds:
+            os.close(fd)
+        sock.sendall(("T %d\n" % threads).encode())
+        return None
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # What the template holds is frozen: the child's collections never walk
+    # it (nor touch its pages), and at exit the child finalizes only what
+    # the call made (see _finalize_call).
+    gc.freeze()
+    pid, born = _fork(fds[4] if len(fds) == 5 else None)
+    if pid == 0:
+        if len(fds) == 5:
+            os.close(fds.pop())  # the call's cgroup: nothing of the CLI's
+        return _child_setup(fds, sock, me, owned(), born)
+    gc.unfreeze()
+    for fd in fds:
+        os.close(fd)
+    return pid
+
+
+def _child_setup(fds, sock, template, owned, born):
+    """In the child, before it may run the CLI: a session of its own, death
+    with the template, the server told, then the go pipe: the call's
+    request, written once the child is in the call's tree."""
+    os.setsid()
+    _pdeathsig()
+    if os.getppid() != template:
+        os._exit(1)
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    try:
+        sock.sendall(("P %d %d %s\n" % (os.getpid(), template, "c" if born else "f")).encode())
+    except OSError:
+        os._exit(1)
+    mine = sock.fileno()
+    for fd in owned:
+        if fd != mine:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    sock.close()
+    go = fds[3]
+    try:
+        (n,) = struct.unpack(">I", _read_exact(go, 4))
+        req = json.loads(_read_exact(go, n))
+    except (OSError, EOFError, ValueError):
+        os._exit(0)  # never started: the server gave up on this call
+    os.close(go)
+    return _Job(req, fds[:3])
+
+
+def _read_exact(fd, n):
+    buf = b""
+    while len(buf) < n:
+        chunk = os.read(fd, n - len(buf))
+        if not chunk:
+            raise EOFError("go pipe closed")
+        buf += chunk
+    return buf
+
+
+def _run_child(job):
+    req = job.req
+    for target, fd in enumerate(job.fds):
+        os.dup2(fd, target)
+    for fd in job.fds:
+        if fd > 2:
+            os.close(fd)
+    os.chdir(req["cwd"] or os.getcwd())
+    env = dict(kv.split("=", 1) for kv in req["env"] if "=" in kv)
+    # What importing the CLI did to its environment (awscli sets
+    # AWS_DATA_PATH), as it would have done in this call — where the call
+    # starts from what the template started from; where it does not, the
+    # import would have seen another value, and the call's wins.
+    for k, v in _ENV_CHANGES.items():
+        if env.get(k) == _ENV0.get(k):
+            if v is None:
+                env.pop(k, None)
+            else:
+                env[k] = v
+    os.environ.clear()
+    os.environ.update(env)
+    import tempfile
+
+    tempfile.tempdir = None  # a call's TMPDIR, not the template's
+    sys.argv = [_SCRIPT] + list(req["argv"])
+    for hook in _CFG.get("reset") or []:
+        mod_name, _, attr = hook.partition(":")
+        fn = __import__(mod_name, fromlist=["_"])
+        for part in attr.split("."):
+            fn = getattr(fn, part)
+        fn()
+
+
+def _exit_status(e):
+    """The status the interpreter exits with for an uncaught exception e
+    (Python/pythonrun.c: handle_system_exit, PyErr_Print)."""
+    if isinstance(e, SystemExit):
+        code = e.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code & 0xFF
+        try:
+            sys.stderr.write(str(code) + "\n")
+        except Exception:
+            pass
+        return 1
+    tb = e.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == "<string>":
+        tb = tb.tb_next  # the template's own frames: the traceback starts in the CLI
+    try:
+        sys.excepthook(type(e), e.with_traceback(tb), tb)
+    except Exception:
+        pass
+    return 1
+
+
+def _unraisable(what):
+    try:
+        import traceback
+
+        sys.stderr.write("Exception ignored in: %s\n" % what)
+        traceback.print_exc()
+    except Exception:
+        pass
+
+
+def _finalize_call():
+    """What the interpreter's teardown does for the objects the call made:
+    each one's finalizer (__del__: a file's close, which flushes it; a
+    NamedTemporaryFile's removal; a generator's close), the newest first.
+    The template's objects are frozen (gc.freeze before the fork), so
+    gc.get_objects() holds only the call's; they are kept referenced until
+    the exit, so none is finalized twice."""
+    objs = []
+    for gen in (0, 1, 2):
+        objs.extend(reversed(gc.get_objects(gen)))
+    finalizers = {}  # type -> its __del__ or None: one lookup per type
+    for o in objs:
+        t = type(o)
+        fin = finalizers.get(t, finalizers)
+        if fin is finalizers:
+            fin = finalizers[t] = getattr(t, "__del__", None)
+        if fin is None or o is sys.stdout or o is sys.stderr:
+            continue
+        try:
+            fin(o)
+        except Exception:
+            _unraisable(type(o).__name__)
+    return objs
+
+
+def _exit(status, interrupted):
+    """Ends the child as the interpreter ends a program (Py_FinalizeEx):
+    non-daemon threads joined, atexit functions run, stdout and stderr
+    flushed (120 when stdout cannot be), the call's own objects finalized —
+    then _exit, without tearing down the template's modules and objects.
+    That teardown is most of an exit's cost for a large CLI (it touches
+    every object, copying each page the fork shared), and it would run the
+    finalizers of what the template holds, which belong to the template."""
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        try:
+            threading._shutdown()
+        except Exception:
+            _unraisable("threading._shutdown")
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and not stream.closed:
+                stream.flush()
+        except Exception:
+            if stream is sys.stdout:
+                _unraisable("sys.stdout")
+            status = 120
+    keep = _finalize_call()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None and not stream.closed:
+                stream.flush()
+        except Exception:
+            pass
+    if interrupted:
+        # An unhandled KeyboardInterrupt ends the process by SIGINT.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    del keep
+    os._exit(status)
+
+
+_job = serve()
+if _job is None:
+    sys.exit(0)
+_run_child(_job)
+del _job
+try:
+    _run_main()
+except BaseException as _e:  # SystemExit, as sys.exit(main()) raises it, or what main raised
+    _exit(_exit_status(_e), isinstance(_e, KeyboardInterrupt))
+_exit(0, False)

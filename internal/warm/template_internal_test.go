@@ -1,0 +1,76 @@
+//go:build linux
+
+package warm
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Where clone3 into the call's cgroup is refused (a seccomp filter, an old
+// kernel, a descriptor that is no cgroup), the template forks instead, from
+// then on, and says so in its log: the server moves each child (Run checks
+// where it is either way). Here the "cgroup" is the null device.
+func TestTemplateForksWhenClone3IsRefused(t *testing.T) {
+	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
+	require.NoError(t, err, "the warm tests need python3 with click")
+	script, err := filepath.Abs("../../testdata/warmcli/warmdemo-cli")
+	require.NoError(t, err)
+	r, err := callruntime.NewRunner(callruntime.Options{StateDir: t.TempDir()})
+	require.NoError(t, err)
+	defer r.Close()
+	log := &syncWriter{w: &strings.Builder{}}
+	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cfg := &Config{Warm: annotations.Warm{Entry: "warmdemo:main"}, Python: strings.TrimSpace(string(out)), Script: script,
+		Env: []string{"PATH=/usr/bin:/bin", "WARMDEMO_IMPORT_SECONDS=0"}, Dir: t.TempDir()}
+	tpl, err := startTemplate(context.Background(), r, cfg, logger)
+	require.NoError(t, err)
+	defer tpl.close()
+
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer null.Close()
+	for i := 0; i < 2; i++ {
+		a, born, err := tpl.fork([]string{"hello"}, cfg.Dir, cfg.Env, null, null, null, null)
+		require.NoError(t, err, "the template forked instead")
+		assert.False(t, born, "not born in a cgroup")
+		require.NotZero(t, a.Pid())
+		a.Close() // never started: it reads EOF and leaves
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(log.String(), "clone3 into the call's cgroup refused") {
+		require.True(t, time.Now().Before(deadline), "the template did not say it: %s", log.String())
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.Equal(t, 1, strings.Count(log.String(), "clone3 into the call's cgroup refused"), "once, then it forks")
+}
+
+// syncWriter serialises writes to w, and reads of it through String.
+type syncWriter struct {
+	mu sync.Mutex
+	w  *strings.Builder
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.String()
+}

@@ -1,0 +1,215 @@
+"""warmdemo: a Click CLI whose import costs about a second (as a large CLI's
+does), for aeat-mcp's warm-start tests and benchmarks. Each verb is one thing
+a test needs a call to do; the verbs that report pids print them as JSON
+lines before they do anything else."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+IMPORT_PID = os.getpid()
+IMPORTS = int(os.environ.get("WARMDEMO_IMPORTS", "0")) + 1
+time.sleep(float(os.environ.get("WARMDEMO_IMPORT_SECONDS", "1")))
+if os.environ.get("WARMDEMO_THREAD") == "1":
+    threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+if os.environ.get("WARMDEMO_THREAD_AFTER"):
+    # A thread that appears later, as a library's background worker would:
+    # the template must refuse to fork once it is there.
+    signal.signal(signal.SIGALRM, lambda *_: threading.Thread(target=time.sleep, args=(3600,), daemon=True).start())
+    signal.setitimer(signal.ITIMER_REAL, float(os.environ["WARMDEMO_THREAD_AFTER"]))
+
+# What a CLI does to its own environment at import (awscli sets
+# AWS_DATA_PATH so botocore finds its data): a warm call must see it too.
+os.environ.setdefault("WARMDEMO_DEFAULTED", "by the import")
+os.environ["WARMDEMO_DATA_PATH"] = os.pathsep.join(filter(None, [os.environ.get("WARMDEMO_DATA_PATH"), "warmdemo-data"]))
+
+import click  # noqa: E402
+
+from . import settings  # noqa: E402
+
+
+def _say(**kw):
+    print(json.dumps(kw), flush=True)
+    if os.environ.get("WARMDEMO_PIDFILE"):
+        with open(os.environ["WARMDEMO_PIDFILE"], "a") as f:
+            f.write(json.dumps(kw) + "\n")
+
+
+@click.group()
+def cli():
+    """The warm-start test CLI."""
+
+
+@cli.command()
+@click.option("--name", default="world")
+def hello(name):
+    click.echo("hello %s" % name)
+
+
+@cli.command()
+def whoami():
+    """Where and how this call runs."""
+    cg = ""
+    if os.path.exists("/proc/self/cgroup"):
+        with open("/proc/self/cgroup") as f:
+            cg = f.read()
+    _say(pid=os.getpid(), ppid=os.getppid(), import_pid=IMPORT_PID, warm=IMPORT_PID != os.getpid(),
+         sid=os.getsid(0), pgid=os.getpgid(0), cwd=os.getcwd(), argv0=sys.argv[0], cgroup=cg,
+         tmp=tempfile.gettempdir(), threads=threading.active_count())
+
+
+@cli.command("env")
+@click.argument("name")
+def env_(name):
+    click.echo(os.environ.get(name, ""))
+
+
+@cli.command()
+@click.argument("name")
+def envsum(name):
+    """The SHA-256 of a variable's value: proof a secret arrived, without
+    printing it."""
+    import hashlib
+
+    _say(sha256=hashlib.sha256(os.environ.get(name, "").encode()).hexdigest(), warm=IMPORT_PID != os.getpid())
+
+
+@cli.command()
+def setting():
+    click.echo(settings.get_settings()["greeting"])
+
+
+@cli.command("sleep")
+@click.argument("seconds", type=float)
+def sleep_(seconds):
+    _say(pid=os.getpid())
+    time.sleep(seconds)
+
+
+@cli.command()
+@click.argument("seconds", type=float)
+def termproof(seconds):
+    """Ignores SIGTERM."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _say(pid=os.getpid())
+    time.sleep(seconds)
+
+
+@cli.command()
+@click.option("--stay", type=float, default=0)
+def daemon(stay):
+    """Starts a grandchild in a session of its own (as Playwright starts a
+    browser), then stays or exits."""
+    p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"], start_new_session=True,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _say(pid=os.getpid(), grandchild=p.pid)
+    time.sleep(stay)
+
+
+@cli.command()
+@click.argument("mib", type=int)
+def flood(mib):
+    line = b"x" * 1023 + b"\n"
+    out = sys.stdout.buffer
+    for _ in range(mib * 1024):
+        out.write(line)
+    out.flush()
+
+
+@cli.command()
+@click.argument("mib", type=int)
+def alloc(mib):
+    _say(pid=os.getpid())
+    held = bytearray(mib << 20)
+    for i in range(0, len(held), 4096):
+        held[i] = 1
+    time.sleep(60)
+
+
+@cli.command("stdin")
+def stdin_():
+    data = sys.stdin.read()
+    click.echo("%d:%s" % (len(data), data))
+
+
+@cli.command()
+def startmode():
+    """Says how it started: what a verify call must never do."""
+    click.echo("warm" if IMPORT_PID != os.getpid() else "cold")
+
+
+@cli.command("exit")
+@click.argument("code", type=int)
+def exit_(code):
+    click.echo("exiting %d" % code)
+    sys.exit(code)
+
+
+_KEEP = []  # what a verb leaves for the interpreter's exit to finalize
+
+
+@cli.command()
+@click.argument("kind")
+@click.argument("path", required=False)
+def ending(kind, path):
+    """Leaves something for the interpreter's exit to do, as CLIs do: a warm
+    call must end exactly as a cold one."""
+    if kind == "atexit":
+        import atexit
+
+        atexit.register(lambda: sys.stdout.write("atexit ran\n"))
+    elif kind == "thread":
+        def late():
+            time.sleep(0.3)
+            print("the thread finished", flush=True)
+
+        threading.Thread(target=late).start()
+    elif kind == "unclosed":
+        f = open(path, "w")
+        f.write("x" * 100000)
+        f.write("end\n")  # left in the buffer
+        _KEEP.append(f)
+    elif kind == "tempfile":
+        t = tempfile.NamedTemporaryFile(dir=path, prefix="warmdemo-")
+        _KEEP.append(t)
+        click.echo(os.path.basename(t.name))
+    elif kind == "message":
+        sys.exit("goodbye from sys.exit")
+    elif kind == "raise":
+        raise RuntimeError("boom")
+    elif kind == "unflushed":
+        sys.stdout.write("no newline, never flushed")
+        sys.stderr.write("stderr, never flushed")
+    elif kind == "returns":
+        sys.exit(None)
+
+
+@cli.group()
+def lazy():
+    """A group whose commands load on first use, as a large CLI's do."""
+
+
+class _Lazy(click.Group):
+    def list_commands(self, ctx):
+        return ["report"]
+
+    def get_command(self, ctx, name):
+        if name != "report":
+            return None
+        from . import lazy_report
+
+        return lazy_report.report
+
+
+lazy.add_command(_Lazy("more"))
+
+
+def main():
+    if os.environ.get("WARMDEMO_INTERRUPT") == "1":
+        raise KeyboardInterrupt  # what Ctrl-C in a console script's main does
+    return cli()

@@ -1,0 +1,6 @@
+import click
+
+
+@click.command()
+def report():
+    click.echo("a lazily loaded report")
