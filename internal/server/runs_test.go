@@ -120,7 +120,9 @@ func TestRuns_CancelDetached(t *testing.T) {
 }
 
 func TestRuns_UnknownAndExpired(t *testing.T) {
-	s := detachingServer(t, func(c *Config) { c.KeepResults = 300 * time.Millisecond })
+	// A READ call that ends long before it would detach, even on a loaded
+	// machine (at 300 ms it once came back "running" under -race).
+	s := detachingServer(t, func(c *Config) { c.KeepResults, c.DetachAfter = 300*time.Millisecond, 10*time.Second })
 	cs := connect(t, s, "", nil)
 	for _, args := range []map[string]any{
 		{"run_id": "r-0123456789abcdef"},

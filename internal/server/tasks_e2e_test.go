@@ -304,7 +304,7 @@ func TestE2E_TasksV1_TimeoutAndExpiry(t *testing.T) {
 }
 
 func TestE2E_TasksV2(t *testing.T) {
-	rs := startRaw(t, "--timeout-live", "4s", "--kill-grace", "200ms")
+	rs := startRaw(t, "--timeout-live", "8s", "--kill-grace", "200ms")
 	c := &taskClient{rs: rs, meta: v2Meta(true, false)}
 	caps := c.ok(t, "server/discover", "")["capabilities"].(map[string]any)
 	assert.Equal(t, map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}, caps["extensions"])
