@@ -4,11 +4,9 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,145 +15,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
-	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
-	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-	"golang.org/x/text/language"
 )
 
-// fakecli and binary are built once for the package: the fake CLI the test
-// manifest runs, and aeat-mcp itself for the end-to-end tests.
-var fakecli, fakeaeat, binary string
-
-func TestMain(m *testing.M) {
-	switch os.Getenv("SERVER_TEST_HELPER") {
-	case "parent":
-		os.Exit(helperParent())
-	case "naive":
-		os.Exit(naiveMain())
-	}
-	if os.Getenv("PARENT_WATCH_ROLE") != "" {
-		os.Exit(m.Run()) // a helper of TestWatchParentExit: it needs no binaries
-	}
-	dir, err := os.MkdirTemp("", "server-test")
-	if err != nil {
-		panic(err)
-	}
-	fakecli = filepath.Join(dir, "fakecli")
-	fakeaeat = filepath.Join(dir, "aeat")
-	binary = filepath.Join(dir, "aeat-mcp")
-	for out, pkg := range map[string]string{fakecli: "../../testdata/fakecli", fakeaeat: "../../testdata/fakeaeat", binary: "../../cmd/aeat-mcp"} {
-		build := exec.Command("go", "build", "-o", out, pkg)
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building", pkg, err)
-			os.Exit(2)
-		}
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// Protocol eras a test runs in: the SDK's default (session-less) and the
-// initialize handshake today's hosts send.
-var eras = []string{"", "2025-11-25"}
-
-func eraName(v string) string {
-	if v == "" {
-		return "2026-07-28"
-	}
-	return v
-}
-
-// testManifestPath writes the test manifest with the fake CLI's path in it.
-func testManifestPath(t testing.TB) string {
-	t.Helper()
-	raw, err := os.ReadFile("testdata/test.manifest.json")
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "test.manifest.json")
-	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(raw), "FAKECLI", fakecli)), 0o644))
-	return path
-}
-
-func loadManifest(t testing.TB) *annotations.Manifest {
-	t.Helper()
-	m, err := annotations.Load(testManifestPath(t))
-	require.NoError(t, err)
-	return m
-}
-
-// newServer builds a server over the test manifest; adjust may change the
-// config first.
-func newServer(t testing.TB, adjust func(*Config)) *Server {
-	t.Helper()
-	r, err := callruntime.NewRunner(callruntime.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { r.Close() })
-	m := loadManifest(t)
-	cfg := Config{
-		Manifest:  m,
-		CLIPath:   fakecli,
-		Runner:    r,
-		Ceilings:  annotations.Ceilings{Read: 10 * time.Second, Mutate: 10 * time.Second, Live: 10 * time.Second},
-		KillGrace: 300 * time.Millisecond,
-		Printer:   i18n.For(language.English),
-	}
-	if adjust != nil {
-		adjust(&cfg)
-	}
-	s, err := New(cfg)
-	require.NoError(t, err)
-	t.Cleanup(s.Shutdown)
-	return s
-}
-
-// connect opens a client session to s over in-memory transports, in the
-// given protocol era ("" for the SDK's default).
-func connect(t testing.TB, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-// outcome reads a result's _meta["aeat-mcp/outcome"].
-func outcome(t testing.TB, res *mcp.CallToolResult) Outcome {
-	t.Helper()
-	require.NotNil(t, res.Meta, "no _meta on the result")
-	raw, err := json.Marshal(res.Meta[OutcomeKey])
-	require.NoError(t, err)
-	var o Outcome
-	require.NoError(t, json.Unmarshal(raw, &o))
-	return o
-}
-
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
-func callTool(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
-	require.NoError(t, err)
-	return res
+func init() {
+	testMainHelpers["parent"] = helperParent
+	testMainHelpers["naive"] = naiveMain
 }
 
 func killPids(pids map[string]int) {
@@ -211,25 +78,6 @@ func helperParent() int {
 	fmt.Println(cmd.Process.Pid)
 	for {
 		time.Sleep(time.Hour)
-	}
-}
-
-// progressMessages is a client that records the progress messages it is
-// sent, and a function that returns them so far.
-func progressMessages() (*mcp.ClientOptions, func() []string) {
-	var mu sync.Mutex
-	var msgs []string
-	opts := &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			msgs = append(msgs, req.Params.Message)
-			mu.Unlock()
-		},
-	}
-	return opts, func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), msgs...)
 	}
 }
 
