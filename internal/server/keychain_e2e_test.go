@@ -218,36 +218,12 @@ func TestE2E_KeychainSecretEchoedIsRedacted(t *testing.T) {
 				id := i + 1
 				params, _ := json.Marshal(map[string]any{"name": c.tool, "arguments": c.args, "_meta": map[string]any{"progressToken": id}})
 				rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params))
-				var lines, progress []string
-				var result map[string]any
-				for result == nil {
-					line, err := rs.out.ReadString('\n')
-					require.NoError(t, err, "stderr: %s", rs.errs.String())
-					lines = append(lines, line)
-					var m map[string]any
-					require.NoError(t, json.Unmarshal([]byte(line), &m))
-					if p, ok := m["params"].(map[string]any); ok && m["method"] == "notifications/progress" {
-						msg, _ := p["message"].(string)
-						progress = append(progress, msg)
-					}
-					if m["id"] == float64(id) {
-						result, _ = m["result"].(map[string]any)
-						require.NotNil(t, result, line)
-					}
-				}
+				lines, progress, result := rs.answerTo(t, id)
 				raw, _ := json.Marshal(result)
 				isError, _ := result["isError"].(bool)
 				require.Equal(t, c.isError, isError, "%s: %s", c.tool, raw)
-				for _, line := range lines {
-					var v any
-					require.NoError(t, json.Unmarshal([]byte(line), &v))
-					decoded := strings.Join(stringsIn(v, nil), "\n")
-					for _, secret := range []string{master, cert} {
-						for _, f := range forms(secret) {
-							assert.NotContains(t, line, f, "%s: a line the server wrote", c.tool)
-						}
-						assert.NotContains(t, decoded, secret, "%s: a decoded string of %s", c.tool, line)
-					}
+				for _, secret := range []string{master, cert} {
+					assertNotWritten(t, c.tool, lines, secret, forms(secret))
 				}
 				// Each part the model sees, decoded on its own.
 				meta, _ := result["_meta"].(map[string]any)
@@ -278,5 +254,41 @@ func TestE2E_KeychainSecretEchoedIsRedacted(t *testing.T) {
 				assert.NotContains(t, rs.errs.String(), secret, "logs")
 			}
 		})
+	}
+}
+
+// answerTo reads what the server writes until its answer to request id:
+// every line, the progress messages among them, and the result.
+func (rs *rawServer) answerTo(t *testing.T, id int) (lines, progress []string, result map[string]any) {
+	t.Helper()
+	for result == nil {
+		line, err := rs.out.ReadString('\n')
+		require.NoError(t, err, "stderr: %s", rs.errs.String())
+		lines = append(lines, line)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &m))
+		if p, ok := m["params"].(map[string]any); ok && m["method"] == "notifications/progress" {
+			msg, _ := p["message"].(string)
+			progress = append(progress, msg)
+		}
+		if m["id"] == float64(id) {
+			result, _ = m["result"].(map[string]any)
+			require.NotNil(t, result, line)
+		}
+	}
+	return lines, progress, result
+}
+
+// assertNotWritten checks that no line holds secret in any of its forms,
+// nor, decoded, the secret itself.
+func assertNotWritten(t *testing.T, tool string, lines []string, secret string, forms []string) {
+	t.Helper()
+	for _, line := range lines {
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(line), &v))
+		for _, f := range forms {
+			assert.NotContains(t, line, f, "%s: a line the server wrote", tool)
+		}
+		assert.NotContains(t, strings.Join(stringsIn(v, nil), "\n"), secret, "%s: a decoded string of %s", tool, line)
 	}
 }
