@@ -1,6 +1,7 @@
 package annotations_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -60,9 +61,48 @@ func TestInvariants(t *testing.T) {
 				require.NotNil(t, tl.InputSchema(), tl.Name)
 				_, err := tl.InputSchema().CloneSchemas().Resolve(nil)
 				assert.NoError(t, err, tl.Name)
+				sameSchema(t, tl)
 			}
 		})
 	}
+}
+
+// sameSchema holds InputSchemaJSON (encoded at load, what a server may
+// hand hosts) to InputSchema marshalled: the same JSON value, and the
+// properties in the same order.
+func sameSchema(t *testing.T, tl *annotations.Tool) {
+	t.Helper()
+	want, err := json.Marshal(tl.InputSchema())
+	require.NoError(t, err)
+	got := tl.InputSchemaJSON()
+	var w, g any
+	require.NoError(t, json.Unmarshal(want, &w))
+	require.NoError(t, json.Unmarshal(got, &g), "%s: InputSchemaJSON is not JSON: %s", tl.Name, got)
+	assert.Equal(t, w, g, "%s: InputSchemaJSON and InputSchema differ", tl.Name)
+	assert.Equal(t, propertyOrder(t, want), propertyOrder(t, got), "%s: the properties' order", tl.Name)
+}
+
+// propertyOrder is the order of the keys of a schema's "properties".
+func propertyOrder(t *testing.T, schema []byte) []string {
+	t.Helper()
+	var top map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(schema, &top))
+	raw, ok := top["properties"]
+	if !ok {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var keys []string
+	_, err := dec.Token() // {
+	require.NoError(t, err)
+	for dec.More() {
+		k, err := dec.Token()
+		require.NoError(t, err)
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		require.NoError(t, dec.Decode(&skip))
+	}
+	return keys
 }
 
 func manifestSchema(t testing.TB) *jsonschema.Resolved {
@@ -187,6 +227,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		for _, tl := range m.Tools {
 			require.NotNil(t, tl.InputSchema())
+			sameSchema(t, tl)
 			// Load no longer resolves the schema: whatever loads must
 			// still give hosts a schema a validator accepts.
 			_, err := tl.InputSchema().CloneSchemas().Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -127,9 +128,11 @@ type Tool struct {
 	// written by aeat-mcp generate): Load warns, naming every such tool.
 	HintsGuessed []string
 
-	cli    *CLI
-	schema *jsonschema.Schema
-	byName map[string]*Param
+	cli        *CLI
+	schemaJSON json.RawMessage
+	schemaMu   sync.Mutex // guards schema, built on first use
+	schema     *jsonschema.Schema
+	byName     map[string]*Param
 }
 
 // StdinSource is where a tool's stdin comes from: exactly one of Env (the

@@ -52,6 +52,10 @@ func TestParse_Errors(t *testing.T) {
 	}{
 		{"syntax error", "{\n  \"version\": 1,\n  \"cli\": {\"command\": \"aeat\"},,\n}",
 			[]string{`m.json: invalid JSON at line 3, column 31: invalid character ',' looking for beginning of object key string`}},
+		{"data after the manifest", "{\"version\": 1}\n{}",
+			[]string{`m.json: invalid JSON at line 2, column 2: invalid character '{' after top-level value`}},
+		{"cut short", "{\"version\": 1,\n \"cli\": {",
+			[]string{`m.json: invalid JSON at line 2, column 10: unexpected end of JSON input`}},
 		{"not an object", `[]`, []string{"m.json: must be an object"}},
 		{"wrong version", `{"version": 2, "cli": {"command": "aeat"}, "tools": [` + tool("a") + `]}`,
 			[]string{"m.json: version: is 2; this loader reads version 1"}},
