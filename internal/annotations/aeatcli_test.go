@@ -2,6 +2,7 @@ package annotations_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -40,8 +41,16 @@ func TestExampleMatchesRealCLI(t *testing.T) {
 	cmds := commandsJSON(t)
 	facts, err := aeatfacts.Load()
 	require.NoError(t, err)
-	m, err := annotations.Load("../../examples/aeat.manifest.json")
-	require.NoError(t, err)
+	for _, path := range aeatManifests {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			m, err := annotations.Load(path)
+			require.NoError(t, err)
+			matchesRealCLI(t, cmds, facts, m)
+		})
+	}
+}
+
+func matchesRealCLI(t *testing.T, cmds map[string]*cliCommand, facts *aeatfacts.Facts, m *annotations.Manifest) {
 	assert.GreaterOrEqual(t, len(m.Tools), 15)
 	for i := 0; i < len(m.CLI.Args); i++ {
 		choices, ok := rootOptions[m.CLI.Args[i]]
@@ -99,19 +108,33 @@ func TestExampleMatchesRealCLI(t *testing.T) {
 				case prm.Stdin:
 				case prm.Positional:
 					if assert.Less(t, positional, len(arguments), "%s: %s takes fewer arguments", prm.Name, cmd.Path) {
-						assert.Equal(t, arguments[positional].Name, prm.Name, "positional %d", positional)
+						// Its name is the argument's, unless a shared param
+						// has that name (a generated manifest then numbers it).
+						arg := arguments[positional].Name
+						shared := slices.ContainsFunc(m.CLI.Params, func(c annotations.Param) bool { return c.Name == arg })
+						if !shared || !strings.HasPrefix(prm.Name, arg+"_") {
+							assert.Equal(t, arg, prm.Name, "positional %d", positional)
+						}
 					}
 					positional++
 				default:
 					checkOption(t, prm, options, cmd)
 				}
 			}
+			var positionals []annotations.Param
+			for _, q := range tl.Params {
+				if q.Positional {
+					positionals = append(positionals, q)
+				}
+			}
+			for i, p := range arguments {
+				if p.Required && (i >= len(positionals) || !positionals[i].Required) {
+					t.Errorf("%s requires the argument %s; the positional param in its place is not required", cmd.Path, p.Name)
+				}
+			}
 			for _, p := range cmd.Params {
 				if p.Required && p.Kind == "option" && !gives(tl, p.Opts[0]) {
 					t.Errorf("%s requires %s; the tool neither gives it nor requires a param for it", cmd.Path, p.Opts[0])
-				}
-				if p.Required && p.Kind == "argument" && !slices.ContainsFunc(tl.Params, func(q annotations.Param) bool { return q.Positional && q.Name == p.Name && q.Required }) {
-					t.Errorf("%s requires the argument %s; no required positional param has that name", cmd.Path, p.Name)
 				}
 			}
 			c := cmd.Classification
@@ -147,7 +170,11 @@ func checkOption(t *testing.T, prm *annotations.Param, options map[string]cliPar
 		}
 	}
 	if strings.HasPrefix(o.Type, "int") {
-		assert.Equal(t, "integer", prm.Type, "%s: %s takes an integer", prm.Name, prm.Flag)
+		typ := prm.Type
+		if prm.IsArray() {
+			typ = prm.Items
+		}
+		assert.Equal(t, "integer", typ, "%s: %s takes an integer", prm.Name, prm.Flag)
 	}
 	if o.Min != nil {
 		assert.True(t, prm.Minimum != nil && *prm.Minimum >= *o.Min, "%s: %s has a minimum of %v", prm.Name, prm.Flag, *o.Min)

@@ -129,7 +129,7 @@ func (p *parser) manifest(data []byte) *Manifest {
 		}
 		return nil
 	}
-	top := p.object(raw, "", "$schema", "version", "cli", "tools")
+	top := p.object(raw, "", "$schema", "version", "cli", "surface", "tools")
 	if top == nil {
 		return nil
 	}
@@ -161,7 +161,38 @@ func (p *parser) manifest(data []byte) *Manifest {
 		seen[t.Name] = i
 		m.Tools = append(m.Tools, t)
 	}
+	if rawSurface, ok := top["surface"]; ok {
+		m.Surface = p.surface(rawSurface, seen)
+	}
 	return m
+}
+
+// surface reads the surface key: core names tools of the manifest (tools
+// by name, as tools[i]), each once.
+func (p *parser) surface(raw any, tools map[string]int) Surface {
+	var s Surface
+	obj := p.object(raw, "surface", "core")
+	if obj == nil {
+		return s
+	}
+	if !p.decode(obj, "surface", "core", &s.Core, "a list of tool names") {
+		return s
+	}
+	if len(s.Core) == 0 {
+		p.fail("surface.core", "is empty: name the tools a small surface lists, or leave surface out")
+	}
+	listed := map[string]bool{}
+	for i, name := range s.Core {
+		f := fmt.Sprintf("surface.core[%d]", i)
+		switch _, ok := tools[name]; {
+		case listed[name]:
+			p.fail(f, "%q is listed twice", name)
+		case !ok:
+			p.fail(f, "%q is not a tool of this manifest", name)
+		}
+		listed[name] = true
+	}
+	return s
 }
 
 // position turns a byte offset into a 1-based line and column.
