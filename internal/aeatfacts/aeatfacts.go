@@ -34,15 +34,18 @@ func SharedDir() string {
 
 // Command is one verb of the real CLI (commands.json).
 type Command struct {
-	Path     []string `json:"path"`
-	ClassKey string   `json:"class_key"`
-	Params   []Param  `json:"params"`
+	Path       []string `json:"path"`
+	ClassKey   string   `json:"class_key"`
+	Hidden     bool     `json:"hidden"`
+	Deprecated bool     `json:"deprecated"`
+	Params     []Param  `json:"params"`
 	// Classification is the CLI's own.
 	Classification struct {
 		ReadOnly    bool `json:"read_only"`
 		Destructive bool `json:"destructive"`
 		Idempotent  bool `json:"idempotent"`
 		OpenWorld   bool `json:"open_world"`
+		LiveWrite   bool `json:"live_write"`
 	} `json:"classification"`
 }
 

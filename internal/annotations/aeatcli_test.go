@@ -192,3 +192,45 @@ func gives(t *annotations.Tool, flag string) bool {
 	}
 	return slices.ContainsFunc(t.Params, func(p annotations.Param) bool { return p.Flag == flag && p.Required })
 }
+
+// TestFullManifestCoversTheCLI: examples/aeat.full.manifest.json has a tool
+// for every verb of the real aeat it does not hide, deprecate or keep from
+// MCP (live_write), but those it cannot serve: a verb that
+// reads several secrets on stdin (facts.json stdin; no manifest key gives
+// several, and without them it asks at a console). Its surface.core is
+// the curated core, examples/aeat.manifest.json, tool for tool.
+func TestFullManifestCoversTheCLI(t *testing.T) {
+	cmds := commandsJSON(t)
+	facts, err := aeatfacts.Load()
+	require.NoError(t, err)
+	full, err := annotations.Load("../../examples/aeat.full.manifest.json")
+	require.NoError(t, err)
+	served := map[string]string{}
+	for _, tl := range full.Tools {
+		served[verbOf(tl)] = tl.Name
+	}
+	for path, c := range cmds {
+		if _, ok := served[path]; ok || c.Hidden || c.Deprecated || c.Classification.LiveWrite {
+			continue // hidden, deprecated and live_write verbs are left out (DESIGN.md §10)
+		}
+		shape, stdin := facts.StdinShape(path)
+		assert.True(t, stdin && len(shape) > 1, "%s: no tool serves it", path)
+	}
+	assert.Len(t, full.Tools, len(served), "one tool per verb")
+
+	core, err := annotations.Load("../../examples/aeat.manifest.json")
+	require.NoError(t, err)
+	var names []string
+	for _, tl := range core.Tools {
+		names = append(names, tl.Name)
+		f := toolNamed(t, full, tl.Name)
+		assert.Equal(t, tl.Description, f.Description, tl.Name)
+		assert.Equal(t, tl.InputSchemaJSON(), f.InputSchemaJSON(), tl.Name)
+		assert.Equal(t, tl.Hints, f.Hints, tl.Name)
+		assert.Equal(t, tl.Command, f.Command, tl.Name)
+	}
+	assert.Equal(t, names, full.Surface.Core, "the full manifest's core is the curated one")
+	assert.Equal(t, core.CLI.Args, full.CLI.Args)
+	assert.Equal(t, core.CLI.ExitCodes, full.CLI.ExitCodes)
+	assert.Equal(t, core.CLI.ErrorCodes, full.CLI.ErrorCodes)
+}
