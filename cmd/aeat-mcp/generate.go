@@ -28,6 +28,7 @@ type generateOptions struct {
 	overrides string
 	facts     string
 	core      bool
+	only      []string
 	output    string
 	check     string
 }
@@ -35,7 +36,7 @@ type generateOptions struct {
 func newGenerateCmd() *cobra.Command {
 	o := &generateOptions{}
 	cmd := &cobra.Command{
-		Use:   "generate --from tree:FILE|click:PROGRAM|cobra:PROGRAM [--facts FILE] [--overrides FILE] [--core] [-o FILE | --check MANIFEST]",
+		Use:   "generate --from tree:FILE|click:PROGRAM|cobra:PROGRAM [--facts FILE] [--overrides FILE] [--core | --only NAME,…] [-o FILE | --check MANIFEST]",
 		Short: "Write a manifest for every verb of a CLI, from its command tree",
 		Long: `generate writes a manifest with one tool per verb of a CLI:
 
@@ -56,7 +57,7 @@ stdin, and the rules between their options. They are applied before the
 overrides. --overrides is a manifest-shaped file of changes merged over
 what was generated, by tool name or glob, or whole tools by their command
 (see the README). --core writes only the tools of the overrides'
-surface.core. The manifest goes to stdout, or -o FILE; what was left out or
+surface.core; --only NAME,… only the tools named, in that order. The manifest goes to stdout, or -o FILE; what was left out or
 changed goes to stderr.
 
 --check MANIFEST writes nothing: it exits 1 and shows each difference when
@@ -77,6 +78,7 @@ with its CLI).`,
 	f.StringVar(&o.overrides, "overrides", "", "a manifest-shaped file of changes merged over what is generated")
 	f.StringVar(&o.facts, "facts", "", "what is known of the CLI beyond its tree (the format of aeat's facts.json), applied before the overrides")
 	f.BoolVar(&o.core, "core", false, "write only the tools of the overrides' surface.core")
+	f.StringSliceVar(&o.only, "only", nil, "write only these tools, in this order (repeatable, or a comma list)")
 	f.StringVarP(&o.output, "output", "o", "", "write the manifest here (default: stdout)")
 	f.StringVar(&o.check, "check", "", "compare this manifest with a fresh generation; exit 1 and show the difference when they differ")
 	return cmd
@@ -99,7 +101,7 @@ func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writ
 	case o.python != "" && src.Kind != "click":
 		return &exitError{exitUsage, errors.New("--python is for --from click:PROGRAM")}
 	}
-	opts := generate.Options{OverridesName: o.overrides, Core: o.core}
+	opts := generate.Options{OverridesName: o.overrides, Core: o.core, Only: o.only}
 	if o.overrides != "" {
 		if opts.Overrides, err = os.ReadFile(o.overrides); err != nil {
 			return &exitError{exitUsage, err}

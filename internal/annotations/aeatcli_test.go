@@ -197,8 +197,9 @@ func gives(t *annotations.Tool, flag string) bool {
 // for every verb of the real aeat it does not hide, deprecate or keep from
 // MCP (live_write), but those it cannot serve: a verb that
 // reads several secrets on stdin (facts.json stdin; no manifest key gives
-// several, and without them it asks at a console). Its surface.core is
-// the curated core, examples/aeat.manifest.json, tool for tool.
+// several, and without them it asks at a console). The curated example,
+// examples/aeat.manifest.json, is its tools, tool for tool, and its
+// surface.core (what --surface catalog lists) is among them.
 func TestFullManifestCoversTheCLI(t *testing.T) {
 	cmds := commandsJSON(t)
 	facts, err := aeatfacts.Load()
@@ -218,10 +219,12 @@ func TestFullManifestCoversTheCLI(t *testing.T) {
 	}
 	assert.Len(t, full.Tools, len(served), "one tool per verb")
 
-	core, err := annotations.Load("../../examples/aeat.manifest.json")
+	// The curated example is the full manifest's tools, tool for tool; the
+	// core a catalog lists is among them.
+	curated, err := annotations.Load("../../examples/aeat.manifest.json")
 	require.NoError(t, err)
 	var names []string
-	for _, tl := range core.Tools {
+	for _, tl := range curated.Tools {
 		names = append(names, tl.Name)
 		f := toolNamed(t, full, tl.Name)
 		assert.Equal(t, tl.Description, f.Description, tl.Name)
@@ -229,8 +232,9 @@ func TestFullManifestCoversTheCLI(t *testing.T) {
 		assert.Equal(t, tl.Hints, f.Hints, tl.Name)
 		assert.Equal(t, tl.Command, f.Command, tl.Name)
 	}
-	assert.Equal(t, names, full.Surface.Core, "the full manifest's core is the curated one")
-	assert.Equal(t, core.CLI.Args, full.CLI.Args)
-	assert.Equal(t, core.CLI.ExitCodes, full.CLI.ExitCodes)
-	assert.Equal(t, core.CLI.ErrorCodes, full.CLI.ErrorCodes)
+	require.NotEmpty(t, full.Surface.Core)
+	assert.Subset(t, names, full.Surface.Core, "the full manifest's core is curated")
+	assert.Equal(t, curated.CLI.Args, full.CLI.Args)
+	assert.Equal(t, curated.CLI.ExitCodes, full.CLI.ExitCodes)
+	assert.Equal(t, curated.CLI.ErrorCodes, full.CLI.ErrorCodes)
 }

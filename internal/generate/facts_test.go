@@ -267,4 +267,15 @@ func TestCore(t *testing.T) {
 	assert.ErrorContains(t, err, "--core: the overrides give no surface.core")
 	_, err = Generate(tree, Options{Overrides: []byte(`{"surface": {"core": ["nope"]}}`), Core: true})
 	assert.ErrorContains(t, err, "surface.core names tools the manifest does not have: nope")
+
+	// --only: a hand-picked set, in its order, whatever the core.
+	only, err := Generate(tree, Options{Overrides: ov, Only: []string{"ledger_list", "sync"}})
+	require.NoError(t, err)
+	require.Len(t, only.Loaded.Tools, 2)
+	assert.Equal(t, "ledger_list", only.Loaded.Tools[0].Name)
+	assert.Empty(t, only.Loaded.Surface.Core)
+	_, err = Generate(tree, Options{Overrides: ov, Only: []string{"nope"}})
+	assert.ErrorContains(t, err, "--only names tools the manifest does not have: nope")
+	_, err = Generate(tree, Options{Overrides: ov, Core: true, Only: []string{"sync"}})
+	assert.ErrorContains(t, err, "--core and --only: give one")
 }

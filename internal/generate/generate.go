@@ -30,6 +30,9 @@ type Options struct {
 	// surface.core, in its order, and no surface key — the curated core as
 	// a manifest of its own.
 	Core bool
+	// Only: the manifest holds only these tools, in this order, and no
+	// surface key (--only; a hand-picked set such as the curated example).
+	Only []string
 }
 
 // Result is a generated manifest.
@@ -140,8 +143,19 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	}
 	top := map[string]any{"version": 1, "cli": cli, "tools": tools}
 	mergeInto(top, ov.top)
-	if opts.Core {
+	switch {
+	case opts.Core && len(opts.Only) > 0:
+		return nil, errors.New("--core and --only: give one")
+	case opts.Core:
 		if err := onlyCore(top); err != nil {
+			return nil, err
+		}
+	case len(opts.Only) > 0:
+		names := make([]any, len(opts.Only))
+		for i, n := range opts.Only {
+			names[i] = n
+		}
+		if err := onlyTools(top, names, "--only"); err != nil {
 			return nil, err
 		}
 	}
@@ -162,13 +176,19 @@ func onlyCore(top map[string]any) error {
 	if len(core) == 0 {
 		return errors.New(`--core: the overrides give no surface.core ({"surface": {"core": ["tool", …]}})`)
 	}
+	return onlyTools(top, core, "--core: surface.core")
+}
+
+// onlyTools keeps the tools named, in their order, and drops the surface
+// key; what names the list (for errors) is by.
+func onlyTools(top map[string]any, names []any, by string) error {
 	byName := map[any]any{}
 	for _, t := range top["tools"].([]any) {
 		byName[t.(map[string]any)["name"]] = t
 	}
 	var keep []any
 	var missing []string
-	for _, n := range core {
+	for _, n := range names {
 		if t, ok := byName[n]; ok {
 			keep = append(keep, t)
 		} else {
@@ -176,7 +196,7 @@ func onlyCore(top map[string]any) error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("--core: surface.core names tools the manifest does not have: %s", strings.Join(missing, ", "))
+		return fmt.Errorf("%s names tools the manifest does not have: %s", by, strings.Join(missing, ", "))
 	}
 	top["tools"] = keep
 	delete(top, "surface")
