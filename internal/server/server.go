@@ -94,6 +94,9 @@ type Config struct {
 	// Select chooses the tools advertised (--tools); the zero value keeps
 	// them all. The built-in aeat_mcp_* tools are never filtered out.
 	Select annotations.Selection
+	// Surface is SurfaceAll ("" too: every served tool listed) or
+	// SurfaceCatalog (catalog.go).
+	Surface string
 	// Confirm is ConfirmAsk (default) or ConfirmNever.
 	Confirm string
 	// Slots caps concurrent calls per tier. Missing tiers use 8 (read), 1 (mutate), 2 (live).
@@ -167,6 +170,8 @@ type Server struct {
 	questions   *questions
 	confirmWait time.Duration
 	askWait     time.Duration // for an answer to the extension question
+	// catalog is the catalog surface's state; nil on SurfaceAll.
+	catalog *catalog
 	// beforeRun, set by tests, runs just before the CLI starts.
 	beforeRun func(tool string)
 
@@ -202,6 +207,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Confirm != ConfirmAsk && cfg.Confirm != ConfirmNever {
 		return nil, fmt.Errorf("server: confirm must be %q or %q, not %q", ConfirmAsk, ConfirmNever, cfg.Confirm)
+	}
+	if err := CheckSurface(cfg.Surface); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
 	}
 	if cfg.Printer == nil {
 		cfg.Printer = i18n.FromEnvironment()
@@ -255,6 +263,9 @@ func New(cfg Config) (*Server, error) {
 	if len(s.hidden) > 0 {
 		s.mcp.AddReceivingMiddleware(s.refuseHidden)
 	}
+	if cfg.Surface == SurfaceCatalog {
+		s.addCatalog()
+	}
 	if cfg.Manifest.WorkDir() == annotations.ScratchDir {
 		s.sweepScratch()
 	} else if _, _, _, err := s.workDir(); err != nil {
@@ -287,21 +298,31 @@ func (s *Server) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ctr, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && ctr.Params != nil {
 			if t := s.hidden[ctr.Params.Name]; t != nil {
-				c := &call{s: s, t: t, req: ctr, begin: time.Now(), p: s.cfg.Printer}
-				c.o = Outcome{Tool: t.Name, Tier: string(t.Tier()), TimeoutSeconds: seconds(t, s.cfg.Ceilings)}
-				if s.hiddenBecause(t) == ReasonReadOnly {
-					return c.refuse(ReasonReadOnly, i18n.RefusedReadOnly), nil
-				}
-				return c.refuse(ReasonNotSelected, i18n.RefusedNotSelected), nil
+				return s.hiddenRefusal(t, ctr), nil
 			}
 		}
 		return next(ctx, method, req)
 	}
 }
 
+// hiddenRefusal is the answer to a call of t, a tool --read-only or --tools
+// hides (directly, or through aeat_mcp_call).
+func (s *Server) hiddenRefusal(t *annotations.Tool, req *mcp.CallToolRequest) *mcp.CallToolResult {
+	c := &call{s: s, t: t, req: req, begin: time.Now(), p: s.cfg.Printer}
+	c.o = Outcome{Tool: t.Name, Tier: string(t.Tier()), TimeoutSeconds: seconds(t, s.cfg.Ceilings)}
+	if s.hiddenBecause(t) == ReasonReadOnly {
+		return c.refuse(ReasonReadOnly, i18n.RefusedReadOnly)
+	}
+	return c.refuse(ReasonNotSelected, i18n.RefusedNotSelected)
+}
+
 // taskTool reports whether a tool may run as a task: an advertised MUTATE
-// or LIVE tool (a READ call is quick, and answered as it is).
+// or LIVE tool (a READ call is quick, and answered as it is), and
+// aeat_mcp_call when it can reach one.
 func (s *Server) taskTool(name string) bool {
+	if name == ToolCall && s.catalog != nil {
+		return s.tasks != nil && !s.callHints().ReadOnly
+	}
 	t := s.tools[name]
 	return s.tasks != nil && t != nil && t.Tier() != annotations.Read
 }
@@ -366,7 +387,7 @@ func mcpTool(t *annotations.Tool) *mcp.Tool {
 // behave.
 func (s *Server) instructions() string {
 	tiers := map[annotations.Tier][]*annotations.Tool{}
-	for _, t := range s.Tools() {
+	for _, t := range Listed(s.cfg) {
 		tiers[t.Tier()] = append(tiers[t.Tier()], t)
 	}
 	var b strings.Builder
@@ -398,5 +419,6 @@ func (s *Server) instructions() string {
 	b.WriteString(". Live tools reach the AEAT portal through a browser and are slow: expect progress updates, and do not call the same live tool twice in parallel. ")
 	b.WriteString("A call that runs out of time is stopped with everything it started, and the result says so: retry once, then ask the user. ")
 	b.WriteString("Destructive tools may ask the user to confirm. Every result carries a language-free outcome in _meta[\"aeat-mcp/outcome\"].")
+	b.WriteString(s.catalogInstructions())
 	return b.String()
 }
