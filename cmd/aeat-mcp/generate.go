@@ -184,16 +184,8 @@ func checkManifest(path string, res *generate.Result, summary string, w io.Write
 // generateSummary counts the tools by tier and those whose hints were
 // guessed.
 func generateSummary(m *annotations.Manifest) string {
-	tiers := map[annotations.Tier]int{}
-	guessed := 0
-	for _, t := range m.Tools {
-		tiers[t.Tier()]++
-		if len(t.HintsGuessed) > 0 {
-			guessed++
-		}
-	}
-	s := fmt.Sprintf("%d tools (%d read, %d mutate, %d live)", len(m.Tools), tiers[annotations.Read], tiers[annotations.Mutate], tiers[annotations.Live])
-	if guessed > 0 {
+	s := toolCount(m.Tools)
+	if guessed := guessedCount(m.Tools); guessed > 0 {
 		s += fmt.Sprintf(", %d with guessed hints", guessed)
 	}
 	return s
