@@ -372,7 +372,7 @@ func mcpTool(t *annotations.Tool) *mcp.Tool {
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
-		InputSchema: t.InputSchema(),
+		InputSchema: t.InputSchemaJSON(), // encoded at load: a 300-tool manifest builds no schema structs
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    t.Hints.ReadOnly,
