@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 )
 
 //go:embed click_walk.py
@@ -62,18 +64,17 @@ func WalkClick(ctx context.Context, program, python string) ([]Command, error) {
 	return ParseTree(data)
 }
 
-// lookProgram is program's path: as given when it names a file, else found
-// on PATH.
+// lookProgram is program's path, found by the server's own command
+// resolution ([annotations.Resolver]): a path as given (relative to the
+// working directory), a bare name on PATH. On Windows that means only an
+// .exe or .com: exec.LookPath honours PATHEXT and would find npm's .cmd
+// shims, which Windows runs through cmd.exe, where the verb names read
+// from the CLI's own help become shell syntax.
 func lookProgram(program string) (string, error) {
-	if strings.ContainsAny(program, `/\`) {
-		if _, err := os.Stat(program); err != nil {
-			return "", fmt.Errorf("program %s: %w", program, err)
-		}
-		return program, nil
-	}
-	path, err := exec.LookPath(program)
+	cwd, _ := os.Getwd()
+	path, err := annotations.HostResolver(cwd).Resolve(&annotations.Manifest{}, program, "")
 	if err != nil {
-		return "", fmt.Errorf("program %s is not on PATH: give its path", program)
+		return "", fmt.Errorf("program %s: %w: give its path", program, err)
 	}
 	return path, nil
 }

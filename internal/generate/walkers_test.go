@@ -175,7 +175,7 @@ func TestWalkClick_Errors(t *testing.T) {
 	assert.ErrorContains(t, err, "this Python imported neither click nor typer")
 
 	_, err = WalkClick(walkCtx(t), "no-such-program-here", "")
-	assert.ErrorContains(t, err, "program no-such-program-here is not on PATH")
+	assert.ErrorContains(t, err, "program no-such-program-here: CLI unavailable")
 }
 
 // TestWalkCobra walks testdata/cobracli through its help alone.
