@@ -21,12 +21,13 @@ import (
 // model can be shown, so with --surface catalog tools/list holds only the
 // manifest's core (surface.core) and two built-ins, aeat_mcp_find and
 // aeat_mcp_call, through which the model reaches every other tool the
-// server serves. Nothing else changes: every selected tool stays registered
-// (a direct tools/call of an unlisted one works), --read-only and --tools
-// still decide what is served, and aeat_mcp_call hands its inner call to the
-// very handler a direct call of that tool runs — validation, secrets, the
-// tool's confirmation gate, its tier and ceiling, detach and aeat_mcp_wait,
-// tasks — so its result is that tool's result.
+// server serves. Only the listed tools are registered with the SDK (at 300
+// tools, registering is most of a server's start-up); a direct tools/call
+// of an unlisted one is routed through aeat_mcp_call. --read-only and
+// --tools still decide what is served, and aeat_mcp_call hands its inner
+// call to the very handler a direct call of that tool runs — validation,
+// secrets, the tool's confirmation gate, its tier and ceiling, detach and
+// aeat_mcp_wait, tasks — so its result is that tool's result.
 
 // Surfaces (--surface, AEAT_MCP_SURFACE).
 const (
@@ -90,14 +91,27 @@ func Listed(cfg Config) []*annotations.Tool {
 	return out
 }
 
-// addCatalog registers aeat_mcp_find and aeat_mcp_call and narrows
-// tools/list to the listed tools; New calls it on the catalog surface, once
-// every served tool is registered.
-func (s *Server) addCatalog() {
-	s.catalog = &catalog{listed: map[string]bool{}}
-	for _, t := range Listed(s.cfg) {
-		s.catalog.listed[t.Name] = true
+// newCatalog is the catalog surface's state for cfg; nil on the default
+// surface.
+func newCatalog(cfg Config) *catalog {
+	if cfg.Surface != SurfaceCatalog {
+		return nil
 	}
+	c := &catalog{listed: map[string]bool{}}
+	for _, t := range Listed(cfg) {
+		c.listed[t.Name] = true
+	}
+	return c
+}
+
+// lists reports whether tools/list holds the served tool called name:
+// every one on the default surface (a nil catalog).
+func (c *catalog) lists(name string) bool { return c == nil || c.listed[name] }
+
+// addCatalog registers aeat_mcp_find and aeat_mcp_call, and routes a
+// direct call of an unlisted tool through aeat_mcp_call; New calls it on
+// the catalog surface, once the served tools are known.
+func (s *Server) addCatalog() {
 	hints := s.callHints()
 	s.mcp.AddTool(&mcp.Tool{
 		Name:  ToolFind,
@@ -128,7 +142,7 @@ func (s *Server) addCatalog() {
 		Annotations: &mcp.ToolAnnotations{Title: "Call a tool by name", ReadOnlyHint: hints.ReadOnly,
 			DestructiveHint: ptr(hints.Destructive), IdempotentHint: hints.Idempotent, OpenWorldHint: ptr(hints.OpenWorld)},
 	}, s.callThrough)
-	s.mcp.AddReceivingMiddleware(s.listCatalog)
+	s.mcp.AddReceivingMiddleware(s.callUnlisted)
 }
 
 // callHints are aeat_mcp_call's own hints: the most cautious of the tools
@@ -145,23 +159,32 @@ func (s *Server) callHints() annotations.Hints {
 	return h
 }
 
-// listCatalog narrows the SDK's tools/list to the listed tools and the
-// built-ins. The others stay registered: a direct call of one works.
-func (s *Server) listCatalog(next mcp.MethodHandler) mcp.MethodHandler {
+// callUnlisted routes a direct tools/call of a served tool that is not
+// listed (so not registered with the SDK) through aeat_mcp_call, which runs
+// it as the tool's own handler: the same path, and the SDK's own handling of
+// the result (input requests, an empty content), as any call.
+func (s *Server) callUnlisted(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		lr, ok := res.(*mcp.ListToolsResult)
-		if method != "tools/list" || err != nil || !ok {
-			return res, err
+		ctr, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok || ctr.Params == nil || s.tools[ctr.Params.Name] == nil || s.catalog.lists(ctr.Params.Name) {
+			return next(ctx, method, req)
 		}
-		out := *lr
-		out.Tools = make([]*mcp.Tool, 0, len(s.catalog.listed)+5)
-		for _, t := range lr.Tools {
-			if s.catalog.listed[t.Name] || strings.HasPrefix(t.Name, annotations.ReservedPrefix) {
-				out.Tools = append(out.Tools, t)
-			}
+		args := ctr.Params.Arguments
+		if len(bytes.TrimSpace(args)) == 0 {
+			args = nil
 		}
-		return &out, nil
+		wrapped, err := json.Marshal(struct {
+			Tool      string          `json:"tool"`
+			Arguments json.RawMessage `json:"arguments,omitempty"`
+		}{ctr.Params.Name, args})
+		if err != nil { // arguments the SDK read as JSON always encode
+			return next(ctx, method, req)
+		}
+		params := *ctr.Params
+		params.Name, params.Arguments = ToolCall, wrapped
+		routed := *ctr
+		routed.Params = &params
+		return next(ctx, method, &routed)
 	}
 }
 

@@ -112,6 +112,12 @@ func TestE2E_CatalogTasks(t *testing.T) {
 	assert.Equal(t, CodeOK, outcomeOf(res)["code"])
 	assert.Equal(t, "read_echo", outcomeOf(res)["tool"])
 
+	// A direct call of the unlisted tool is a task too.
+	created = c.ok(t, "tools/call", `"name":"live_quick","arguments":{},"task":{}`)
+	id = created["task"].(map[string]any)["taskId"].(string)
+	res = c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
+	sameResult(t, sync, res)
+
 	// A refusal of aeat_mcp_call's own is a task born finished too.
 	created = c.ok(t, "tools/call", fmt.Sprintf(`"name":%q,"arguments":{"tool":"nope"},"task":{}`, ToolCall))
 	id = created["task"].(map[string]any)["taskId"].(string)

@@ -248,6 +248,21 @@ func TestCatalog_ConfirmThroughCall(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ReasonUnverified, outcome(t, res).Reason, text(res))
 	assert.Equal(t, int32(1), started.Load(), "a forged yes: nothing ran")
+
+	// A direct call of the unlisted destructive tool asks the same way —
+	// its question is an input request, which this client's person
+	// declines — and nothing runs.
+	declined := 0
+	cs3 := connect(t, s, "", &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			declined++
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}})
+	res, err = cs3.CallTool(context.Background(), &mcp.CallToolParams{Name: "destroy", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	assert.Equal(t, 1, declined, "asked")
+	assert.Equal(t, ReasonDeclined, outcome(t, res).Reason, text(res))
+	assert.Equal(t, int32(1), started.Load())
 }
 
 // TestCatalog_DetachThenWait: a long call through aeat_mcp_call detaches

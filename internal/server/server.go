@@ -250,9 +250,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "aeat-mcp", Title: "aeat-mcp", Version: cfg.Version},
 		&mcp.ServerOptions{Instructions: s.instructions(), Logger: cfg.Logger, Capabilities: caps})
+	s.catalog = newCatalog(cfg)
 	for _, t := range s.Tools() {
 		s.tools[t.Name] = t
-		s.mcp.AddTool(mcpTool(t), s.handler(t))
+		if s.catalog.lists(t.Name) {
+			s.mcp.AddTool(mcpTool(t), s.handler(t))
+		}
 	}
 	s.addBuiltins()
 	for _, t := range cfg.Manifest.Tools {
@@ -263,7 +266,7 @@ func New(cfg Config) (*Server, error) {
 	if len(s.hidden) > 0 {
 		s.mcp.AddReceivingMiddleware(s.refuseHidden)
 	}
-	if cfg.Surface == SurfaceCatalog {
+	if s.catalog != nil {
 		s.addCatalog()
 	}
 	if cfg.Manifest.WorkDir() == annotations.ScratchDir {
