@@ -5,6 +5,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -284,4 +285,19 @@ func TestCatalog_DetachThenWait(t *testing.T) {
 	}
 	require.Equal(t, CodeOK, outcome(t, got).Code, text(got))
 	assert.Equal(t, "live_quick", outcome(t, got).Tool)
+}
+
+// TestCatalog_ProgressThroughCall: a call through aeat_mcp_call sends the
+// inner tool's progress to the request's progress token.
+func TestCatalog_ProgressThroughCall(t *testing.T) {
+	s, _ := catalogServer(t, nil, func(c *Config) { c.Heartbeat = 100 * time.Millisecond })
+	opts, msgs := progressMessages()
+	cs := connect(t, s, "", opts)
+	params := &mcp.CallToolParams{Name: ToolCall, Arguments: map[string]any{"tool": "live_quick"}}
+	params.SetProgressToken("p")
+	res, err := cs.CallTool(context.Background(), params)
+	require.NoError(t, err)
+	require.False(t, res.IsError, text(res))
+	require.NotEmpty(t, msgs(), "progress arrived")
+	assert.Contains(t, strings.Join(msgs(), "\n"), "live_quick", "about the inner tool")
 }
