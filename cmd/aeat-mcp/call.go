@@ -335,8 +335,18 @@ func (co *callOptions) arguments(t *annotations.Tool) (map[string]any, error) {
 		if len(co.args) > 0 {
 			return nil, fmt.Errorf("give --arg or --args-json, not both")
 		}
-		if err := json.Unmarshal([]byte(co.argsJSON), &args); err != nil {
+		// Numbers stay as written (json.Number), exactly as a host's call
+		// and --arg pass them: 9007199254740993 and 1e-400 survive.
+		dec := json.NewDecoder(strings.NewReader(co.argsJSON))
+		dec.UseNumber()
+		if err := dec.Decode(&args); err != nil {
 			return nil, fmt.Errorf("--args-json: %w", err)
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			return nil, fmt.Errorf("--args-json: one JSON object, and nothing after it")
+		}
+		if args == nil {
+			args = map[string]any{} // null: no arguments
 		}
 	}
 	for _, a := range co.args {

@@ -209,3 +209,24 @@ func TestCall_CtrlCAtPrompt(t *testing.T) {
 	assert.Less(t, time.Since(start), 3*time.Second, "at once, not after the confirmation wait")
 	assert.Empty(t, demoCLIs(t), "nothing ran")
 }
+
+// TestCall_ArgsJSONNumbersExact: --args-json passes numbers as written, as
+// a host's call and --arg do: no rounding through float64.
+func TestCall_ArgsJSONNumbersExact(t *testing.T) {
+	manifest := filepath.Join(t.TempDir(), "m.json")
+	require.NoError(t, os.WriteFile(manifest, []byte(`{"version":1,"cli":{"command":"/bin/echo"},"tools":[{"name":"nums","title":"Nums","description":"Echoes numbers.","command":["nums"],
+"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},
+"params":[{"name":"n","type":"integer","flag":"--n"},{"name":"x","type":"number","flag":"--x"},{"name":"xs","type":"array","items":"number","flag":"--xs"}]}]}`), 0o644))
+	want := "nums --n=9007199254740993 --x=1e-400 --xs=0.10000000000000000001 --xs=-12345678901234567890\n"
+	code, out, errOut := runCmd(t, "", "--manifest", manifest, "--log-level", "error", "call", "nums",
+		"--args-json", `{"n": 9007199254740993, "x": 1e-400, "xs": [0.10000000000000000001, -12345678901234567890]}`)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, want, out)
+	code, out, errOut = runCmd(t, "", "--manifest", manifest, "--log-level", "error", "call", "nums",
+		"--arg", "n=9007199254740993", "--arg", "x=1e-400", "--arg", "xs=0.10000000000000000001", "--arg", "xs=-12345678901234567890")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, want, out, "the same as --arg")
+	code, _, errOut = runCmd(t, "", "--manifest", manifest, "--log-level", "error", "call", "nums", "--args-json", `{"n": 1} }`)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--args-json: one JSON object, and nothing after it")
+}

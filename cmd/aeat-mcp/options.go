@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -42,6 +43,7 @@ type options struct {
 	askToExtend    bool
 	warm           bool
 	maxResultBytes int
+	maxQueued      int
 	maxMemoryMiB   int64
 	passEnv        []string
 	readOnly       bool
@@ -75,6 +77,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.tasks, "tasks", true, "serve MUTATE and LIVE calls as MCP Tasks to hosts that speak them (2025-11-25 tasks, the 2026-07-28 extension); false: ordinary calls with detach-and-wait for every host")
 	fs.BoolVar(&o.warm, "warm", true, "start the calls of a Python CLI whose manifest has cli.warm from a warm template (false: every call starts cold)")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
+	fs.IntVar(&o.maxQueued, "max-queued", server.DefaultMaxQueued, "calls of one tier that may wait for a free slot; more are refused (busy) until some end")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
 	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see, by name (repeatable; no * or prefixes)")
 	fs.BoolVar(&o.readOnly, "read-only", false, "advertise and allow only read-only tools")
@@ -112,6 +115,9 @@ func (o *options) check() error {
 	}
 	if o.maxResultBytes < minResultBytes {
 		problems = append(problems, fmt.Sprintf("--max-result-bytes %d: must be at least %d", o.maxResultBytes, minResultBytes))
+	}
+	if o.maxQueued < 1 {
+		problems = append(problems, fmt.Sprintf("--max-queued %d: must be at least 1", o.maxQueued))
 	}
 	if o.maxMemoryMiB < 0 {
 		problems = append(problems, fmt.Sprintf("--max-memory %d: must be 0 (no ceiling) or more", o.maxMemoryMiB))
@@ -327,6 +333,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		NoTasks:        !o.tasks,
 		AskToExtend:    o.askToExtend,
 		MaxResultBytes: o.maxResultBytes,
+		MaxQueued:      o.maxQueued,
 		MemoryLimit:    o.maxMemoryMiB << 20,
 		PassEnv:        o.passEnv,
 		ReadOnly:       o.readOnly,
@@ -384,6 +391,9 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	if pool, cleanup := warmPool(o, st.manifest, st.cfg.CLIPath, st.runner, logger); pool != nil {
 		st.warm, st.cfg.Warm = pool, pool
 		st.closers = append(st.closers, func() { pool.Close(); cleanup() })
+	}
+	if limit := server.SoftMemoryLimit(st.cfg); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit) // a GOMEMLIMIT the person set wins
 	}
 	if st.server, err = server.New(st.cfg); err != nil {
 		st.close()

@@ -1,6 +1,7 @@
 package callruntime
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -25,16 +26,32 @@ func (o Output) Omitted() int64 { return o.Total - int64(len(o.Head)) - int64(le
 
 // Text returns the kept output as valid UTF-8 (invalid sequences become
 // U+FFFD, never dropped). When bytes were omitted, marker(omitted) is put
-// between head and tail; a nil marker gives a plain English one.
+// between head and tail; a nil marker gives a plain English one. The text
+// is built in one allocation of its exact size: a capture of tens of
+// megabytes is copied once.
 func (o Output) Text(marker func(omitted int64) string) string {
-	head := strings.ToValidUTF8(string(o.Head), string(utf8.RuneError))
-	if o.Omitted() == 0 {
-		return head + strings.ToValidUTF8(string(o.Tail), string(utf8.RuneError))
+	var m string
+	if o.Omitted() > 0 {
+		if marker == nil {
+			marker = defaultMarker
+		}
+		m = marker(o.Omitted())
 	}
-	if marker == nil {
-		marker = defaultMarker
+	return JoinValid(o.Head, m, o.Tail)
+}
+
+// JoinValid is a, then m, then b, as one string of valid UTF-8 (invalid
+// sequences of a and b become U+FFFD), built in one allocation.
+func JoinValid(a []byte, m string, b []byte) string {
+	if utf8.Valid(a) && utf8.Valid(b) {
+		var sb strings.Builder
+		sb.Grow(len(a) + len(m) + len(b))
+		sb.Write(a)
+		sb.WriteString(m)
+		sb.Write(b)
+		return sb.String()
 	}
-	return head + marker(o.Omitted()) + strings.ToValidUTF8(string(o.Tail), string(utf8.RuneError))
+	return strings.ToValidUTF8(string(a), string(utf8.RuneError)) + m + strings.ToValidUTF8(string(b), string(utf8.RuneError))
 }
 
 func defaultMarker(n int64) string {
@@ -63,11 +80,16 @@ func (h *headTail) Write(p []byte) {
 	h.total += int64(len(p))
 	if room := h.headMax - len(h.head); room > 0 {
 		n := min(room, len(p))
-		h.head = append(h.head, p[:n]...)
+		h.head = appendCapped(h.head, p[:n], h.headMax)
 		p = p[n:]
 	}
 	if h.tailMax == 0 || len(p) == 0 {
 		return
+	}
+	if h.tail == nil {
+		// The head is full: the stream is at least as long as the tail
+		// will be, so the ring is made at its size once, never regrown.
+		h.tail = make([]byte, 0, h.tailMax)
 	}
 	if len(p) >= h.tailMax {
 		// The write alone fills the tail: keep its end.
@@ -92,12 +114,36 @@ func (h *headTail) Write(p []byte) {
 	}
 }
 
+// appendCapped appends p to b, growing b by doubling but never beyond max:
+// a capture of max bytes leaves less garbage behind, and holds no more than
+// it keeps.
+func appendCapped(b, p []byte, limit int) []byte {
+	if need := len(b) + len(p); need > cap(b) {
+		grown := make([]byte, len(b), min(limit, max(need, 2*cap(b), 4096)))
+		copy(grown, b)
+		b = grown
+	}
+	return append(b, p...)
+}
+
+// output is what was kept. It puts the ring in order in place (it is
+// called once, when the stream has ended): no second copy of the tail.
 func (h *headTail) output() Output {
 	o := Output{Head: h.head, Total: h.total}
 	if len(h.tail) > 0 {
-		o.Tail = make([]byte, 0, len(h.tail))
-		o.Tail = append(o.Tail, h.tail[h.tailPos:]...)
-		o.Tail = append(o.Tail, h.tail[:h.tailPos]...)
+		rotate(h.tail, h.tailPos)
+		h.tailPos = 0
+		o.Tail = h.tail
 	}
 	return o
+}
+
+// rotate turns b left by k in place: b[k:] then b[:k].
+func rotate(b []byte, k int) {
+	if k == 0 || k == len(b) {
+		return
+	}
+	slices.Reverse(b[:k])
+	slices.Reverse(b[k:])
+	slices.Reverse(b)
 }

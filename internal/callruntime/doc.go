@@ -33,8 +33,13 @@
 //     and counted when it falls behind), change the result, or crash the
 //     run (a panic is contained). It is never called after Run returns.
 //  6. A [Spec.Filter] with per-stream state rewrites each stream before the
-//     capture and the observer see it; [RedactPrivateKeys] removes PEM
-//     private-key blocks, also when split across reads.
+//     capture and the observer see it; [RedactPrivateKeys] removes armored
+//     private-key blocks (however their markers are mangled), PuTTY private
+//     lines and JWK private members, also when split across reads.
+//     [Spec.Secrets] —
+//     what the program was given on stdin, a keychain value — are replaced
+//     with [RedactedSecret] before any filter, in the forms a program
+//     prints them in ([RedactSecrets]), also when split across reads.
 //  7. [Spec.MemoryLimit] bounds the whole tree: the kernel enforces it
 //     through cgroup v2 memory.max where the controller is delegated,
 //     otherwise a watchdog sums the tree's RSS every

@@ -1,6 +1,7 @@
 package callruntime
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,6 +40,27 @@ func TestRedactPrivateKeys(t *testing.T) {
 		{"carriage returns", "-----BEGIN EC PRIVATE KEY-----\r\nx\r\n-----END EC PRIVATE KEY-----\r\nok\r\n", "[redacted private key]\r\nok\r\n"},
 		{"pgp public block is not a key", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nx\n", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nx\n"},
 		{"marker at the very end", "x -----BEGIN RSA PRIVATE KEY-----", "x [redacted private key]"},
+		// Issue 22 item 9.
+		{"legacy pgp secret key block", "k:\n-----BEGIN PGP SECRET KEY BLOCK-----\nVersion: 2.6\n\nlQHPBF\n-----END PGP SECRET KEY BLOCK-----\nz", "k:\n[redacted private key]\nz"},
+		{"json-escaped dashes", `{"key":"\u002d\u002d\u002d\u002d\u002dBEGIN RSA PRIVATE KEY\u002D\u002D\u002D\u002D\u002D\nMIIE\n\u002d\u002d\u002d\u002d\u002dEND RSA PRIVATE KEY\u002d\u002d\u002d\u002d\u002d\n"}`, `{"key":"[redacted private key]\n"}`},
+		{"json-escaped letters", `"\u002d\u002d\u002d\u002d\u002d\u0042EGIN PRIVATE KEY-----\nAA\n-----END PRIVATE KEY-----"`, `"[redacted private key]"`},
+		{"unicode hyphens", "a \u2010\u2010\u2010\u2010\u2010BEGIN RSA PRIVATE KEY\u2011\u2011\u2011\u2011\u2011\nMIIE\n\u2013\u2013\u2013\u2013\u2013END RSA PRIVATE KEY\u2014\u2014\u2014\u2014\u2014\nb", "a [redacted private key]\nb"},
+		{"minus signs and no-break spaces", "\u2212\u2212\u2212\u2212\u2212BEGIN\u00a0EC\u00a0PRIVATE KEY\uff0d\uff0d\uff0d\uff0d\uff0d\nx\n-----END EC PRIVATE KEY-----", "[redacted private key]"},
+		{"zero-width inside", "-----BEGIN RSA PRI\u200bVATE KEY-----\nx\n-----END RSA PRIVATE KEY-----\n", "[redacted private key]\n"},
+		{"en dashes that are not a marker", "2020\u20132025 \u2014 done\n", "2020\u20132025 \u2014 done\n"},
+		{"ppk", "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: k\nPublic-Lines: 2\nAAAAC3Nz\naC1lZDI1\nPrivate-Lines: 2\nAAAAIGh1\nbnRlcjI=\nPrivate-MAC: 5b1c\n",
+			"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: k\nPublic-Lines: 2\nAAAAC3Nz\naC1lZDI1\n[redacted private key]\nPrivate-MAC: 5b1c\n"},
+		{"ppk with crlf", "Private-Lines: 1\r\nAAAAIGh1\r\nPrivate-MAC: 5b\r\n", "[redacted private key]\nPrivate-MAC: 5b\r\n"},
+		{"ppk in json", `{"ppk":"PuTTY-User-Key-File-2: ssh-rsa\nPrivate-Lines: 1\nAAAAIGh1\nPrivate-MAC: 5b"}`, `{"ppk":"PuTTY-User-Key-File-2: ssh-rsa\n[redacted private key]\nPrivate-MAC: 5b"}`},
+		{"ppk at the end", "Private-Lines: 3\nAAAA\nBBBB", "[redacted private key]"},
+		{"not a ppk count", "Private-Lines: many\nok\n", "Private-Lines: many\nok\n"},
+		{"jwk d", `{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}`,
+			`{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"[redacted private key]"}`},
+		{"jwk sorted keys, spaces, rsa members", `{"d": "X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH-HLLKD9M7dx5oo7GURknchnrRweUkC7hT5fJLM0WbFAKNLWY2vv7B6NqXSzUvxT0_YSfqijwp3RTzlBaCxWp4doFk5N2o8Gy_nHNKroADIkJ46pRUohsXywbReAdYaMwFs9tv8d_cPVY3i07a3t8MN6TNwm0dSawm9v47UiCl3Sk5ZiG7xojPLu4sbg1U2jx4IBTNBznbJSzFHK66jT8bgkuqsk0GjskDJk19Z4qwjwbsnn4j2WBii3RL-Us2lGVkY8fkFzme1z0HbIkfz0Y6mqnOYtqc0X4jfcKoAC8Q", "dp": "G4sPXkc6Ya9y8oJW9_ILj4xuppu0lzi_H7VTkS8xj5SdX3coE0oimYwxIi2emTAue0UOa5dpgFGyBJ4c8tQ2VF402XRugKDTP8akYhFo5tAA77Qe_NmtuYZc3C3m3I24G2GvR5sSDxUyAN2zq8Lfn9EUms6rY3Ob8YeiKkTiBj0", "e": "AQAB", "kty": "RSA"}`,
+			`{"d": "[redacted private key]", "dp": "[redacted private key]", "e": "AQAB", "kty": "RSA"}`},
+		{"jwk in json in json", `"{\"kty\":\"oct\",\"k\":\"GawgguFyGrWKav7AX4VKUg\"}"`, `"{\"kty\":\"oct\",\"k\":\"[redacted private key]\"}"`},
+		{"jwk in python repr", `{'kty': 'OKP', 'd': 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A'}`, `{'kty': 'OKP', 'd': '[redacted private key]'}`},
+		{"d that is not a key", `{"d":"2025-01-31","k":"app_ledger_list_entries","p":"1","q":"lowercaseonlyandlong"}`, `{"d":"2025-01-31","k":"app_ledger_list_entries","p":"1","q":"lowercaseonlyandlong"}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,24 +86,50 @@ func TestRedactPrivateKeys_HoldsBackOnlyPossibleMarkers(t *testing.T) {
 func FuzzRedactPrivateKeys(f *testing.F) {
 	f.Add("-----BEGIN RSA PRIVATE KEY-----\nsecret\n-----END RSA PRIVATE KEY-----\n", 5)
 	f.Add("plain", 2)
+	// Issue 22 item 9's gaps.
+	f.Add("-----BEGIN PGP SECRET KEY BLOCK-----\nlQHPBF\n-----END PGP SECRET KEY BLOCK-----\n", 9)
+	f.Add(`"\u002d\u002d\u002d\u002d\u002dBEGIN RSA PRIVATE KEY\u002d\u002d\u002d\u002d\u002d\nMIIE"`, 14)
+	f.Add("\u2010\u2010\u2010\u2010\u2010BEGIN RSA PRIVATE KEY\u2010\u2010\u2010\u2010\u2010\nx", 4)
+	f.Add("Private-Lines: 2\nAAAA\nBBBB\nPrivate-MAC: 00\n", 15)
+	f.Add(`{"kty":"EC","d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}`, 20)
 	f.Fuzz(func(t *testing.T, in string, cut int) {
 		if cut < 0 || cut > len(in) {
 			cut = len(in) / 2
 		}
 		whole := filterAll(RedactPrivateKeys(), in)
 		assert.Equal(t, whole, filterAll(RedactPrivateKeys(), in, cut))
-		// Without the letters of PRIVATEKEY in a row (blanks, escapes
-		// and case aside), nothing can be a marker: nothing changes.
+		// Without the letters of PRIVATEKEY or SECRETKEY in a row (blanks,
+		// escapes and case aside), nothing can be a marker; without
+		// "Private-Lines:" no PuTTY key; without a quote no JWK member:
+		// nothing changes.
 		letters := strings.Map(func(r rune) rune {
 			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
 				return r
 			}
 			return -1
-		}, in)
-		if !strings.Contains(strings.ToUpper(letters), "PRIVATEKEY") {
+		}, unescapeJSON(in))
+		upper := strings.ToUpper(letters)
+		if !strings.Contains(upper, "PRIVATEKEY") && !strings.Contains(upper, "SECRETKEY") &&
+			!strings.Contains(in, "Private-Lines:") && !strings.ContainsAny(in, `"'`) {
 			assert.Equal(t, in, whole)
 		}
 	})
+}
+
+// unescapeJSON resolves the \uXXXX escapes in s, as markers are read.
+func unescapeJSON(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+6 <= len(s) && s[i+1] == 'u' {
+			if v, err := strconv.ParseUint(s[i+2:i+6], 16, 32); err == nil {
+				b.WriteRune(rune(v))
+				i += 5
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 func TestHeadTail(t *testing.T) {
@@ -130,5 +178,31 @@ func TestLineSplitter(t *testing.T) {
 		assert.Len(t, got[2].Text, MaxLineBytes)
 		assert.Equal(t, "three", got[3].Text)
 		assert.Equal(t, Stderr, got[3].Stream)
+	}
+}
+
+// BenchmarkFilters measures the output filters' throughput on a CLI's
+// typical JSON output (quotes, dashes, accented letters, escaped
+// newlines), 32 KiB per write as the pipe readers deliver it.
+func BenchmarkFilters(b *testing.B) {
+	line := `{"fecha":"2025-01-31","concepto":"Cuota IVA — 1T","importe":-123.45,"nif":"B12345678","nota":"línea\nsegunda"}` + "\n"
+	data := []byte(strings.Repeat(line, (4<<20)/len(line)))
+	for _, tc := range []struct {
+		name   string
+		filter func() Filter
+	}{
+		{"private-keys", RedactPrivateKeys},
+		{"secrets", RedactSecrets([][]byte{[]byte(`{"secret":"hunter2-pässwörd"}`), []byte("hunter2-pässwörd")}).Filter},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				f := tc.filter()
+				for i := 0; i < len(data); i += 32 << 10 {
+					f.Write(data[i:min(i+32<<10, len(data))])
+				}
+				f.Flush()
+			}
+		})
 	}
 }

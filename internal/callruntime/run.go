@@ -148,7 +148,7 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		// Never start what is already over.
 		return Result{Outcome: outcomeOf(context.Cause(ctx)), ExitCode: -1, TreeDead: true, Duration: time.Since(begin)}, nil
 	}
-	s := &supervision{spec: spec, begin: begin}
+	s := &supervision{spec: spec, begin: begin, secrets: RedactSecrets(spec.Secrets)}
 	return s.run(ctx, r.plat)
 }
 
@@ -234,8 +234,9 @@ func nullDevice() io.Reader {
 
 // supervision is the state of one Run.
 type supervision struct {
-	spec  Spec
-	begin time.Time
+	spec    Spec
+	begin   time.Time
+	secrets *SecretRedactor // of spec.Secrets; nil when none
 }
 
 // readersBackstop bounds how long Run waits for the pipes to close once the
@@ -441,10 +442,14 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 // never stall stdout or the other way round.
 func (s *supervision) read(wg *sync.WaitGroup, r io.Reader, stream Stream, capture *headTail, disp *dispatcher) {
 	defer wg.Done()
-	var f Filter
-	if s.spec.Filter != nil {
-		f = s.spec.Filter()
+	var chain []Filter
+	if s.secrets != nil {
+		chain = append(chain, s.secrets.Filter())
 	}
+	if s.spec.Filter != nil {
+		chain = append(chain, s.spec.Filter())
+	}
+	f := chainFilters(chain)
 	var lines *lineSplitter
 	if disp != nil {
 		lines = &lineSplitter{stream: stream, d: disp}

@@ -31,7 +31,8 @@ type Spec struct {
 	// timeout of its own (the ctx may still end the call).
 	Timeout time.Duration
 	// KillGrace is how long the tree is given to exit after SIGTERM before
-	// it is killed. If zero, [DefaultKillGrace].
+	// it is killed. If zero, [DefaultKillGrace]. A [GraceCap] in the cause
+	// that stops the call bounds it.
 	KillGrace time.Duration
 
 	// MaxStdout and MaxStderr cap what is kept of each stream (half from the
@@ -41,6 +42,13 @@ type Spec struct {
 	// Filter, if set, is called once per stream for a [Filter] that rewrites
 	// that stream before it is captured or observed.
 	Filter func() Filter
+	// Secrets are values the program must not show: what it was given on
+	// Stdin, a key from a keychain. Each is replaced with [RedactedSecret]
+	// in both streams — before the Filter, the capture and the observer see
+	// them, also when split across writes — in every form [RedactSecrets]
+	// knows (as it is, JSON-escaped, base64, hex, URL-escaped). Empty values
+	// are ignored.
+	Secrets [][]byte
 	// OnLine, if set, is called with each output line while the process
 	// runs, from a goroutine of its own. It can never block the readers:
 	// when it falls behind, lines are dropped and counted in

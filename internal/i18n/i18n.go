@@ -59,16 +59,22 @@ const (
 	RunsNone       Key = "runs.none"
 	RunsHeader     Key = "runs.header"
 
-	ExtendPrompt       Key = "extend.prompt"
-	ExtendField        Key = "extend.field"
-	TimeoutNotExtended Key = "call.timeout.not_extended"
-	TimeoutExtended    Key = "call.timeout.extended"
+	ExtendPrompt    Key = "extend.prompt"
+	ExtendField     Key = "extend.field"
+	TimeoutExtended Key = "call.timeout.extended"
+	// How the question at the ceiling went, when it did not extend the
+	// run; each takes the seconds the person had to answer.
+	TimeoutExtendDeclined  Key = "call.timeout.extend_declined"
+	TimeoutExtendDismissed Key = "call.timeout.extend_dismissed"
+	TimeoutExtendNoAnswer  Key = "call.timeout.extend_no_answer"
+	TimeoutExtendNotAsked  Key = "call.timeout.extend_not_asked"
 
 	ExitCodeMeaning    Key = "call.exit.meaning"
 	ExitHint           Key = "call.exit.hint"
 	CLIError           Key = "call.cli_error"
 	MissingEnv         Key = "call.missing_env"
 	RefusedNotSelected Key = "gate.not_selected"
+	RefusedBusy        Key = "gate.busy"
 	ConfirmRuns        Key = "gate.confirm_runs"
 )
 

@@ -9,6 +9,15 @@
 // observers. A [Registry] starts runs, finds them by id, joins an identical
 // run in progress, lists them, and forgets finished ones after a while.
 //
+// # Who may stop a run
+//
+// A run is stopped by [Run.Cancel] (a client asked, by its id), or when it
+// is abandoned: the last request waiting for it went away ([Run.Abandon]) —
+// never while another request, a join or a task still waits for it, and
+// never once its id was handed out ([Run.Hold]: a client was told it goes
+// on, and may collect it later). Joining and abandoning are atomic: a join
+// either waits for a run that goes on, or starts a run of its own.
+//
 // The package knows nothing of MCP or of processes: the work is a function
 // and the result a value of the caller's type. It keeps runs in memory only.
 package runs
@@ -53,7 +62,9 @@ type Run[R any] struct {
 
 	mu        sync.Mutex
 	ceiling   time.Duration
-	observers map[*observer]struct{}
+	observers map[any]struct{}
+	held      bool // its id was handed out: only Cancel stops it
+	stopping  bool // cancelled: nothing joins it any more
 	state     State
 	finished  time.Time
 	result    R
@@ -77,24 +88,31 @@ func (r *Run[R]) Extend(d time.Duration) {
 	r.wake()
 }
 
-type observer struct{ v any }
-
-// Attach records v as an observer of the run — a request waiting for it —
-// until the returned function is called. The work may look for one that can
-// do something for it (ask a person a question).
+// Attach records v (a pointer: observers are told apart by identity) as an
+// observer of the run — a request waiting for it, a task following it —
+// until the returned function or [Run.Detach] is called. The work may look
+// for one that can do something for it (ask a person a question), and a
+// run with an observer is never abandoned.
 func (r *Run[R]) Attach(v any) (detach func()) {
-	o := &observer{v: v}
 	r.mu.Lock()
-	if r.observers == nil {
-		r.observers = map[*observer]struct{}{}
-	}
-	r.observers[o] = struct{}{}
+	r.attach(v)
 	r.mu.Unlock()
-	return func() {
-		r.mu.Lock()
-		delete(r.observers, o)
-		r.mu.Unlock()
+	return func() { r.Detach(v) }
+}
+
+// attach adds an observer; r.mu is held.
+func (r *Run[R]) attach(v any) {
+	if r.observers == nil {
+		r.observers = map[any]struct{}{}
 	}
+	r.observers[v] = struct{}{}
+}
+
+// Detach removes the observer v; it does nothing when v is not attached.
+func (r *Run[R]) Detach(v any) {
+	r.mu.Lock()
+	delete(r.observers, v)
+	r.mu.Unlock()
 }
 
 // Observers returns the values attached now.
@@ -102,10 +120,38 @@ func (r *Run[R]) Observers() []any {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := make([]any, 0, len(r.observers))
-	for o := range r.observers {
-		out = append(out, o.v)
+	for v := range r.observers {
+		out = append(out, v)
 	}
 	return out
+}
+
+// Hold records that the run's id was handed out — a client was told the run
+// goes on and may collect it (or cancel it) by its id — so that it is never
+// abandoned: from now on only [Run.Cancel] or its own end stops it.
+func (r *Run[R]) Hold() {
+	r.mu.Lock()
+	r.held = true
+	r.mu.Unlock()
+}
+
+// Abandon detaches the observer v, whose request went away (the client
+// cancelled it), and cancels the run when that leaves nobody waiting for
+// it: no other observer (request, join, task) and its id never handed out
+// ([Run.Hold]). It reports whether it cancelled the run. A run being
+// cancelled is joined no more: an identical call starts a run of its own.
+func (r *Run[R]) Abandon(v any) bool {
+	r.mu.Lock()
+	delete(r.observers, v)
+	abandoned := len(r.observers) == 0 && !r.held && !r.state.Terminal()
+	if abandoned {
+		r.stopping = true
+	}
+	r.mu.Unlock()
+	if abandoned {
+		r.cancel(ErrCancelled)
+	}
+	return abandoned
 }
 
 // Done is closed when the run has its result.
@@ -133,7 +179,26 @@ func (r *Run[R]) State() State {
 
 // Cancel stops the run: its context ends with [ErrCancelled]; the work
 // decides what its result is then. It does not wait.
-func (r *Run[R]) Cancel() { r.cancel(ErrCancelled) }
+func (r *Run[R]) Cancel() {
+	r.mu.Lock()
+	r.stopping = true
+	r.mu.Unlock()
+	r.cancel(ErrCancelled)
+}
+
+// join attaches v (if not nil) and reports true, unless the run is being
+// stopped; r.mu is not held.
+func (r *Run[R]) join(v any) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopping {
+		return false
+	}
+	if v != nil {
+		r.attach(v)
+	}
+	return true
+}
 
 // Status is what observers show of a run in progress.
 func (r *Run[R]) Status() (line string, waiting bool) {
@@ -223,18 +288,26 @@ type Registry[R any] struct {
 	// Max bounds the runs kept; the oldest finished go first, and a run in
 	// progress is never dropped. If zero, DefaultMax.
 	Max int
+	// MaxBytes, with Size, bounds the finished results kept, by their
+	// Size: the oldest finished go first while the results kept weigh
+	// more, but the newest finished result is always kept. If zero, or
+	// Size is nil, results are bounded by Max alone.
+	MaxBytes int64
+	Size     func(R) int64
 
 	mu     sync.Mutex
 	runs   map[string]*Run[R]
 	byKey  map[string]*Run[R] // runs in progress that may be joined
 	ended  []ended            // finished runs kept, in the order they finished
+	bytes  int64              // the Size of the finished results kept
 	active sync.WaitGroup
 }
 
 // ended is a finished run in the eviction queue.
 type ended struct {
-	id string
-	at time.Time
+	id   string
+	at   time.Time
+	size int64
 }
 
 // Spec describes a run to start.
@@ -244,6 +317,9 @@ type Spec struct {
 	Join    bool   // join a run in progress with the same Key
 	Tier    string
 	Ceiling time.Duration
+	// Observer, if not nil, is attached (see [Run.Attach]) to the run Start
+	// returns — new or joined — before any other call can abandon it.
+	Observer any
 }
 
 // Work is a run's work. It gets the run (to report progress) and a context
@@ -262,13 +338,16 @@ func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (ru
 	}
 	g.evict(time.Now())
 	if spec.Join && spec.Key != "" {
-		if r := g.byKey[spec.Key]; r != nil {
+		if r := g.byKey[spec.Key]; r != nil && r.join(spec.Observer) {
 			return r, true
 		}
 	}
 	ctx, cancel := context.WithCancelCause(parent)
 	r := &Run[R]{ID: newID(), Tool: spec.Tool, Key: spec.Key, Tier: spec.Tier, ceiling: spec.Ceiling,
 		Started: time.Now(), cancel: cancel, done: make(chan struct{}), state: Working}
+	if spec.Observer != nil {
+		r.attach(spec.Observer)
+	}
 	g.runs[r.ID] = r
 	if spec.Join && spec.Key != "" {
 		g.byKey[spec.Key] = r
@@ -282,11 +361,17 @@ func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (ru
 		r.mu.Lock()
 		r.result, r.state, r.finished = res, state, now
 		r.mu.Unlock()
+		var size int64
+		if g.Size != nil {
+			size = g.Size(res)
+		}
 		g.mu.Lock()
 		if g.byKey[r.Key] == r {
 			delete(g.byKey, r.Key)
 		}
-		g.ended = append(g.ended, ended{id: r.ID, at: now})
+		g.ended = append(g.ended, ended{id: r.ID, at: now, size: size})
+		g.bytes += size
+		g.evict(now)
 		g.mu.Unlock()
 		close(r.done)
 		r.wake()
@@ -294,13 +379,17 @@ func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (ru
 	return r, false
 }
 
-// Joinable returns the run in progress with this key that a Start asking to
-// join would join.
-func (g *Registry[R]) Joinable(key string) (*Run[R], bool) {
+// Join finds the run in progress with this key that a Start asking to join
+// would join, and attaches v (if not nil) to it, atomically: a run being
+// stopped is not joined.
+func (g *Registry[R]) Join(key string, v any) (*Run[R], bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	r, ok := g.byKey[key]
-	return r, ok && key != ""
+	if !ok || key == "" || !r.join(v) {
+		return nil, false
+	}
+	return r, true
 }
 
 // Get finds a run by id; a run forgotten (or never started) is not found.
@@ -331,8 +420,9 @@ func (g *Registry[R]) List() []Snapshot {
 func (g *Registry[R]) Wait() { g.active.Wait() }
 
 // evict forgets finished runs kept longer than Keep, then the oldest
-// finished while more than Max are kept. Called with g.mu held, on every
-// Start: it looks only at the runs it drops (the queue is in finishing
+// finished while more than Max are kept or their results weigh more than
+// MaxBytes (the newest always stays). Called with g.mu held, on every
+// Start and every end: it looks only at the runs it drops (the queue is in finishing
 // order), never at the runs it keeps.
 func (g *Registry[R]) evict(now time.Time) {
 	keep, max := g.Keep, g.Max
@@ -343,8 +433,10 @@ func (g *Registry[R]) evict(now time.Time) {
 		max = DefaultMax
 	}
 	n := 0
-	for n < len(g.ended) && (now.Sub(g.ended[n].at) > keep || len(g.runs) > max) {
+	heavy := func() bool { return g.MaxBytes > 0 && g.bytes > g.MaxBytes && n < len(g.ended)-1 }
+	for n < len(g.ended) && (now.Sub(g.ended[n].at) > keep || len(g.runs) > max || heavy()) {
 		delete(g.runs, g.ended[n].id)
+		g.bytes -= g.ended[n].size
 		n++
 	}
 	if n > 0 {

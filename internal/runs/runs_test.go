@@ -139,3 +139,67 @@ func TestRun_Watch(t *testing.T) {
 		assert.True(t, waiting)
 	})
 }
+
+// TestRun_Abandon: a run is stopped when the last request waiting for it
+// goes away — not while a join still waits, not once its id was handed out —
+// and a run being stopped is joined no more.
+func TestRun_Abandon(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var g Registry[string]
+		spec := Spec{Tool: "submit", Key: "submit\x00{}", Join: true}
+		first, retry := new(int), new(int)
+		spec.Observer = first
+		r, _ := g.Start(context.Background(), spec, sleeper(time.Minute, "done"))
+		joined, ok := g.Join(spec.Key, retry)
+		require.True(t, ok)
+		require.Same(t, r, joined)
+		assert.False(t, r.Abandon(first), "the retry still waits")
+		assert.Equal(t, Working, r.State())
+		assert.True(t, r.Abandon(retry), "nobody waits any more")
+		<-r.Done()
+		assert.Equal(t, Cancelled, r.State())
+
+		spec.Observer = first
+		a, _ := g.Start(context.Background(), spec, sleeper(time.Minute, "a"))
+		a.Cancel()
+		_, ok = g.Join(spec.Key, retry)
+		assert.False(t, ok, "a run being stopped is not joined")
+		spec.Observer = retry
+		b, joined2 := g.Start(context.Background(), spec, sleeper(time.Second, "b"))
+		assert.False(t, joined2)
+		assert.NotSame(t, a, b, "an identical call starts a run of its own")
+		<-b.Done()
+
+		spec.Observer = first
+		h, _ := g.Start(context.Background(), spec, sleeper(time.Second, "held"))
+		h.Hold()
+		assert.False(t, h.Abandon(first), "its id was handed out: only Cancel stops it")
+		<-h.Done()
+		res, _ := h.Result()
+		assert.Equal(t, "held", res)
+	})
+}
+
+// TestRegistry_MaxBytes: finished results are kept by weight too — the
+// oldest go first — but the newest is always kept, however heavy.
+func TestRegistry_MaxBytes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := Registry[string]{MaxBytes: 10, Size: func(s string) int64 { return int64(len(s)) }}
+		var ids []string
+		for _, out := range []string{"aaaa", "bbbb", "cccc", "dddddddddddddddd"} {
+			r, _ := g.Start(context.Background(), Spec{Tool: "t"}, sleeper(time.Second, out))
+			<-r.Done()
+			ids = append(ids, r.ID)
+		}
+		for i, want := range []bool{false, false, false, true} {
+			_, found := g.Get(ids[i])
+			assert.Equal(t, want, found, "run %d", i)
+		}
+		r, _ := g.Start(context.Background(), Spec{Tool: "t"}, sleeper(time.Second, "ee"))
+		<-r.Done()
+		_, found := g.Get(ids[3])
+		assert.False(t, found, "no longer the newest, and over the weight")
+		_, found = g.Get(r.ID)
+		assert.True(t, found)
+	})
+}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,10 +35,9 @@ func ptr[T any](v T) *T { return &v }
 func (s *Server) addBuiltins() {
 	runID := &jsonschema.Schema{Type: "string", Pattern: runIDPattern.String(),
 		Description: "The run's id, from the result that said the call goes on (r- and 16 hex digits)."}
-	waitSeconds := &jsonschema.Schema{Type: "number", Minimum: ptr(0.0),
-		Description: "How long to wait at most, in seconds (default: until the run ends)."}
+	waitSeconds := &jsonschema.Schema{Type: "number", Minimum: ptr(0.0), Maximum: ptr(s.maxWait().Seconds()),
+		Description: fmt.Sprintf("How long to wait at most, in seconds (default: until the run ends; at most %g).", s.maxWait().Seconds())}
 	if d := s.cfg.DetachAfter; d > 0 {
-		waitSeconds.Maximum = ptr(d.Seconds())
 		waitSeconds.Description = fmt.Sprintf("How long to wait at most, in seconds (default and most: %g).", d.Seconds())
 	}
 	s.mcp.AddTool(&mcp.Tool{
@@ -58,16 +59,18 @@ func (s *Server) addBuiltins() {
 		Name:  ToolCancel,
 		Title: "Cancel a run",
 		Description: "Stops a run that outlived its call: its whole process tree (the CLI, a browser) is killed. " +
-			"A run that already ended is left as it is. A change the run was making may be partly applied.",
+			"A run that already ended is left as it is. A change the run was making may be partly applied. " +
+			"Every conversation of this host shares this server's runs: cancel only a run you started.",
 		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 			Required: []string{"run_id"}, Properties: map[string]*jsonschema.Schema{"run_id": runID}},
 		Annotations: &mcp.ToolAnnotations{Title: "Cancel a run", ReadOnlyHint: false,
 			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, s.builtin(ToolCancel, s.cancelRun))
 	s.mcp.AddTool(&mcp.Tool{
-		Name:        ToolRuns,
-		Title:       "List runs",
-		Description: "Lists the runs this server keeps — in progress, and ended within the last minutes — with their tool, tier, state, elapsed time and ceiling.",
+		Name:  ToolRuns,
+		Title: "List runs",
+		Description: "Lists the runs this server keeps — in progress, and ended within the last minutes — with their tool, tier, state, elapsed time and ceiling. " +
+			"They include the runs of every conversation of this host, not only yours.",
 		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},
 		Annotations: &mcp.ToolAnnotations{Title: "List runs", ReadOnlyHint: true,
 			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
@@ -76,8 +79,98 @@ func (s *Server) addBuiltins() {
 
 // builtinArgs are the arguments of the built-in tools.
 type builtinArgs struct {
-	RunID       string   `json:"run_id"`
-	WaitSeconds *float64 `json:"wait_seconds"`
+	RunID       string
+	WaitSeconds *float64
+}
+
+// maxWaitWithoutDetach bounds wait_seconds when requests never detach
+// (--detach-after 0): longer than any ceiling a run may have, and a value
+// that is no mistake.
+const maxWaitWithoutDetach = 24 * time.Hour
+
+// maxWait is the longest wait_seconds aeat_mcp_wait takes: --detach-after,
+// or maxWaitWithoutDetach when requests never detach.
+func (s *Server) maxWait() time.Duration {
+	if d := s.cfg.DetachAfter; d > 0 {
+		return d
+	}
+	return maxWaitWithoutDetach
+}
+
+// parseBuiltinArgs reads a built-in tool's arguments strictly, saying in
+// the model's terms what is wrong — the field, the JSON type expected and
+// given, the bounds — never a Go decoder's message ("cannot unmarshal
+// number into Go struct field builtinArgs.run_id").
+func (s *Server) parseBuiltinArgs(tool string, raw json.RawMessage) (builtinArgs, *annotations.ValidationError) {
+	var a builtinArgs
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return a, nil
+	}
+	var fields map[string]json.RawMessage
+	if raw[0] != '{' || json.Unmarshal(raw, &fields) != nil {
+		return a, &annotations.ValidationError{Msg: "the arguments must be a JSON object, not " + jsonKind(raw)}
+	}
+	takes := map[string]bool{"run_id": tool != ToolRuns, "wait_seconds": tool == ToolWait}
+	names := make([]string, 0, len(fields))
+	for k := range fields {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if !takes[k] {
+			return a, &annotations.ValidationError{Field: k, Msg: "unknown argument; " + tool + " takes " + takesList(takes)}
+		}
+	}
+	if v, ok := fields["run_id"]; ok {
+		if json.Unmarshal(v, &a.RunID) != nil {
+			return a, &annotations.ValidationError{Field: "run_id", Msg: "must be a string (r- and 16 hex digits), not " + jsonKind(v)}
+		}
+	}
+	if v, ok := fields["wait_seconds"]; ok && string(v) != "null" {
+		if kind := jsonKind(v); kind != "a number" {
+			return a, &annotations.ValidationError{Field: "wait_seconds", Msg: "must be a number of seconds, not " + kind}
+		}
+		f, err := strconv.ParseFloat(string(bytes.TrimSpace(v)), 64) // out of range: ±Inf and an error
+		if max := s.maxWait().Seconds(); err != nil || f < 0 || f > max {
+			return a, &annotations.ValidationError{Field: "wait_seconds", Msg: fmt.Sprintf("must be between 0 and %g seconds, not %s", max, bytes.TrimSpace(v))}
+		}
+		a.WaitSeconds = &f
+	}
+	return a, nil
+}
+
+// takesList names the arguments a built-in tool takes.
+func takesList(takes map[string]bool) string {
+	var out []string
+	for _, k := range []string{"run_id", "wait_seconds"} {
+		if takes[k] {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		return "no arguments"
+	}
+	return strings.Join(out, " and ")
+}
+
+// jsonKind names the JSON type of a value, for a message.
+func jsonKind(v json.RawMessage) string {
+	switch v = bytes.TrimSpace(v); {
+	case len(v) == 0:
+		return "nothing"
+	case v[0] == '"':
+		return "a string"
+	case v[0] == '{':
+		return "an object"
+	case v[0] == '[':
+		return "an array"
+	case v[0] == 't' || v[0] == 'f':
+		return "a boolean"
+	case v[0] == 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // builtin wraps a built-in tool's handler: strict arguments (a problem is
@@ -93,13 +186,9 @@ func (s *Server) builtin(name string, h func(context.Context, *call, builtinArgs
 				res, err = c.finish(c.p.Sprintf(i18n.Internal, name, fmt.Sprint(r)), nil), nil
 			}
 		}()
-		var a builtinArgs
-		if raw := bytes.TrimSpace(req.Params.Arguments); len(raw) > 0 && string(raw) != "null" {
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&a); err != nil {
-				return c.invalid(&annotations.ValidationError{Msg: "arguments: " + err.Error()}), nil
-			}
+		a, verr := s.parseBuiltinArgs(name, req.Params.Arguments)
+		if verr != nil {
+			return c.invalid(verr), nil
 		}
 		if name != ToolRuns && !runIDPattern.MatchString(a.RunID) {
 			return c.invalid(&annotations.ValidationError{Field: "run_id", Msg: fmt.Sprintf("%q is not a run id (r- and 16 hex digits)", a.RunID)}), nil
@@ -133,12 +222,13 @@ func (s *Server) wait(ctx context.Context, c *call, a builtinArgs) *mcp.CallTool
 		return notFound
 	}
 	d := s.cfg.DetachAfter
-	if a.WaitSeconds != nil && (d <= 0 || time.Duration(*a.WaitSeconds*float64(time.Second)) < d) {
-		d = time.Duration(*a.WaitSeconds * float64(time.Second))
+	if a.WaitSeconds != nil {
+		d = time.Duration(*a.WaitSeconds * float64(time.Second)) // within maxWait: no overflow
 	}
 	if _, done := r.Result(); done {
 		return resultOf(r)
 	}
+	r.Hold() // whoever has its id may collect it: no request's end stops it now
 	defer r.Attach(&observer{req: c.req})()
 	prog := newProgress(s, c.req, r)
 	defer prog.close()

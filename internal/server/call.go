@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
@@ -58,6 +60,9 @@ type call struct {
 	cliError map[string]any
 	// mark is set when the host may be answered with a task (tasks.go).
 	mark *tasks.Mark
+	// secrets redacts what the CLI was given as a secret (secrets.go); nil
+	// when it was given none.
+	secrets *callruntime.SecretRedactor
 }
 
 // run takes a call through its stages: validate → secrets → gate → run
@@ -77,13 +82,17 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	if missing := s.missingEnv[t.Name]; len(missing) > 0 {
 		return c.missingEnv(missing)
 	}
+	// This request waits for its run as obs from the moment it finds or
+	// starts it: a run is stopped only when nobody waits for it any more.
+	obs := &observer{req: c.req}
 	var key string
 	join := !s.cfg.NoDedupe && t.Tier() != annotations.Read
 	if join {
 		key = c.binding(args)
 		// A run already under way was confirmed when it started.
-		if r, ok := s.runs.Joinable(key); ok {
-			return c.follow(ctx, r, true, false)
+		if r, ok := s.runs.Join(key, obs); ok {
+			s.cfg.Logger.Debug("call joined a run", "tool", t.Name, "run_id", r.ID)
+			return c.follow(ctx, r, obs, true)
 		}
 	}
 	// The secrets first: a call that would refuse for a missing one must
@@ -96,6 +105,22 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 	if refusal != nil {
 		return refusal
 	}
+	// A place among the tier's runs, running or queued — taken before a
+	// person is asked, who must not say yes to a call then refused: beyond
+	// them the call is refused, not queued without bound. It is the run's
+	// from Start on; any other way out gives it back.
+	admitted := s.admitted[t.Tier()]
+	select {
+	case admitted <- struct{}{}:
+	default:
+		return c.busy(cap(admitted))
+	}
+	started := false
+	defer func() {
+		if !started {
+			<-admitted
+		}
+	}()
 	confirmed, ask, refusal := c.gate(ctx, args)
 	if ask != nil {
 		return ask
@@ -107,8 +132,9 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 			return c.invalid(err)
 		}
 	}
-	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings)}
+	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings), Observer: obs}
 	r, joined := s.runs.Start(s.lifetime, spec, func(rctx context.Context, r *run) (res *mcp.CallToolResult, st runs.State) {
+		defer func() { <-admitted }()
 		defer func() {
 			// The run has its own goroutine: the handler's recover does
 			// not cover it, and a panic here would take the server down.
@@ -121,7 +147,12 @@ func (c *call) run(ctx context.Context) *mcp.CallToolResult {
 		res = c.execute(rctx, r, inv.Argv, in)
 		return res, stateOf(res)
 	})
-	return c.follow(ctx, r, joined, !joined)
+	started = true
+	if joined {
+		<-admitted // the run it joined holds a place already
+		s.cfg.Logger.Debug("call joined a run", "tool", t.Name, "run_id", r.ID)
+	}
+	return c.follow(ctx, r, obs, joined)
 }
 
 // execute is a run's work: a slot of the tool's tier, the working
@@ -146,6 +177,8 @@ func (c *call) execute(ctx context.Context, r *run, argv []string, in inputs) *m
 		return c.unavailable(err.Error())
 	}
 	defer cleanup()
+	secrets := in.redacted()
+	c.secrets = callruntime.RedactSecrets(secrets)
 	spec := callruntime.Spec{
 		Path:        s.cfg.CLIPath,
 		Args:        argv,
@@ -156,7 +189,8 @@ func (c *call) execute(ctx context.Context, r *run, argv []string, in inputs) *m
 		MaxStdout:   s.cfg.MaxResultBytes,
 		MaxStderr:   s.cfg.MaxResultBytes / 4,
 		Filter:      callruntime.RedactPrivateKeys,
-		OnLine:      lineObserver(r, t.Progress),
+		Secrets:     secrets,
+		OnLine:      lineObserver(r, t.Progress, c.secrets),
 		MemoryLimit: s.cfg.MemoryLimit,
 	}
 	if s.beforeRun != nil {
@@ -167,13 +201,15 @@ func (c *call) execute(ctx context.Context, r *run, argv []string, in inputs) *m
 	return c.ended(runCtx, res, err)
 }
 
-// observe waits for r on behalf of this request: its result when it ends;
-// a "running" result when the request has waited --detach-after (the run
-// goes on, and aeat_mcp_wait collects it); and, when the client cancels the
-// request, for the request that started the run (own), the run's end too:
-// cancelling it kills its tree. Progress goes to this request meanwhile.
-func (c *call) observe(ctx context.Context, r *run, joined, own bool) *mcp.CallToolResult {
-	defer r.Attach(&observer{req: c.req})()
+// observe waits for r on behalf of this request, attached to it as obs:
+// its result when it ends; a "running" result when the request has waited
+// --detach-after (the run goes on, held for aeat_mcp_wait to collect); and,
+// when the client cancels the request, the run's end too if nobody else
+// waits for it (runs.Run.Abandon): its tree is killed. A run that another
+// request, a join or a task still waits for goes on. Progress goes to this
+// request meanwhile.
+func (c *call) observe(ctx context.Context, r *run, obs *observer, joined bool) *mcp.CallToolResult {
+	defer r.Detach(obs)
 	prog := newProgress(c.s, c.req, r)
 	var detach <-chan time.Time
 	if d := c.s.cfg.DetachAfter; d > 0 {
@@ -185,10 +221,10 @@ func (c *call) observe(ctx context.Context, r *run, joined, own bool) *mcp.CallT
 	case <-r.Done():
 	case <-detach:
 		prog.close()
+		r.Hold()
 		return c.running(r)
 	case <-ctx.Done():
-		if own {
-			r.Cancel()
+		if r.Abandon(obs) {
 			<-r.Done()
 		} else {
 			prog.close()
@@ -318,10 +354,12 @@ func (c *call) stopped(cause error, r *callruntime.Result) *mcp.CallToolResult {
 	}
 	text := c.p.Sprintf(key, c.t.Name, c.p.Tier(tier), formatSeconds(c.o.TimeoutSeconds), tier)
 	if c.ext != nil {
-		if asked, extended := c.ext.get(); extended > 0 {
+		if answer, extended := c.ext.get(); extended > 0 {
 			text += c.p.Sprintf(i18n.TimeoutExtended, int(extended.Seconds()))
-		} else if asked {
-			text += c.p.Sprintf(i18n.TimeoutNotExtended, int(c.s.askWait.Seconds()))
+		} else if answer == noAnswer {
+			text += c.p.Sprintf(refusalKeys[answer], int(c.s.askWait.Seconds()))
+		} else if key, ok := refusalKeys[answer]; ok {
+			text += c.p.Sprintf(key)
 		}
 	}
 	if !c.t.Hints.ReadOnly {
@@ -368,6 +406,15 @@ func (c *call) missingEnv(names []string) *mcp.CallToolResult {
 	return c.finish(c.p.Sprintf(i18n.MissingEnv, c.t.Name, strings.Join(names, ", ")), nil)
 }
 
+// busy is the result of a call refused because n runs of its tier are
+// running or waiting for a slot already.
+func (c *call) busy(n int) *mcp.CallToolResult {
+	c.o.Code = CodeRefused
+	c.o.Reason = ReasonBusy
+	c.o.Retryable = true
+	return c.finish(c.p.Sprintf(i18n.RefusedBusy, c.t.Name, n, c.p.Tier(string(c.t.Tier()))), nil)
+}
+
 // refuse is the result of a gate that said no.
 func (c *call) refuse(reason string, key i18n.Key) *mcp.CallToolResult {
 	c.o.Code = CodeRefused
@@ -389,20 +436,32 @@ func (c *call) output(o callruntime.Output, budget int) string {
 }
 
 // structured is stdout as structuredContent: only for output "json", only
-// when stdout is whole and a valid JSON object.
-func (c *call) structured(r callruntime.Result) any {
+// when stdout is whole and a valid JSON object. It is the bytes of stdout
+// themselves — the capture, not a decoded copy: a map of a large document
+// holds several times its size — unless they must be decoded: invalid
+// UTF-8 (which decoding replaces), or secrets to look for (see secrets.go)
+// — decoding may reveal one the stream held in a form not redacted
+// ("\u0068unter2"): it is redacted from the value, and found says so.
+func (c *call) structured(r callruntime.Result) (v json.RawMessage, found bool) {
 	if c.t.Output != annotations.OutputJSON || r.Stdout.Omitted() > 0 {
-		return nil
+		return nil, false
 	}
-	whole := r.Stdout.Head
-	if len(r.Stdout.Tail) > 0 {
-		whole = append(append(make([]byte, 0, len(whole)+len(r.Stdout.Tail)), whole...), r.Stdout.Tail...)
+	whole := joinBytes(r.Stdout.Head, r.Stdout.Tail)
+	if trimmed := bytes.TrimSpace(whole); len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+		return nil, false
+	} else if c.secrets == nil && utf8.Valid(trimmed) {
+		return trimmed, false
 	}
-	var v map[string]any
-	if json.Unmarshal(whole, &v) != nil || v == nil {
-		return nil
+	var m map[string]any
+	if json.Unmarshal(whole, &m) != nil || m == nil {
+		return nil, false
 	}
-	return v
+	_, found = redactValue(c.secrets, m)
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, false
+	}
+	return raw, found
 }
 
 // finish stamps the outcome, cleans the text of control sequences, keeps it
@@ -410,7 +469,8 @@ func (c *call) structured(r callruntime.Result) any {
 // (arguments and output hold tax ids).
 func (c *call) finish(text string, structured any) *mcp.CallToolResult {
 	c.o.DurationMS = time.Since(c.begin).Milliseconds()
-	text = fit(cleanText(text), c.s.cfg.MaxResultBytes, func(n int) string { return c.p.Sprintf(i18n.Truncated, n) })
+	// Cleaning can join a secret the stream kept apart with an escape.
+	text = fit(c.secrets.RedactString(cleanText(text)), c.s.cfg.MaxResultBytes, func(n int) string { return c.p.Sprintf(i18n.Truncated, n) })
 	attrs := []any{"tool", c.o.Tool, "tier", c.o.Tier, "code", c.o.Code, "duration_ms", c.o.DurationMS}
 	if c.o.ExitCode != nil {
 		attrs = append(attrs, "exit_code", *c.o.ExitCode)

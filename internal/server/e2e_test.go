@@ -26,7 +26,7 @@ import (
 // spoken to over real stdio.
 
 // serverCmd is the aeat-mcp command line for the test manifest.
-func serverCmd(t *testing.T, env []string, args ...string) *exec.Cmd {
+func serverCmd(t testing.TB, env []string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"--manifest", testManifestPath(t), "--log-level", "warn"}, args...)...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
@@ -152,7 +152,13 @@ func (s *syncBuffer) String() string {
 
 func startRaw(t *testing.T, args ...string) *rawServer {
 	t.Helper()
-	rs := &rawServer{cmd: serverCmd(t, nil, args...)}
+	return startRawEnv(t, nil, args...)
+}
+
+// startRawEnv is startRaw with more variables in the server's environment.
+func startRawEnv(t *testing.T, env []string, args ...string) *rawServer {
+	t.Helper()
+	rs := &rawServer{cmd: serverCmd(t, env, args...)}
 	var err error
 	rs.in, err = rs.cmd.StdinPipe()
 	require.NoError(t, err)

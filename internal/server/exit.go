@@ -30,12 +30,21 @@ func (c *call) exited(r callruntime.Result) *mcp.CallToolResult {
 		c.o.Code = CodeOK
 		c.o.ExitMeaning = ec.Meaning
 		text := c.okText(r)
+		structured, found := c.structured(r)
+		if found {
+			// stdout held a secret in a form only decoding showed: the
+			// model gets the decoded document, redacted, instead.
+			text = string(structured)
+		}
 		if mapped && code != 0 && ec.Hint != "" {
 			// A verdict, not a failure (findings, a report with issues):
 			// the model still needs to be told what to do with it.
 			text += "\n\n" + c.p.Sprintf(i18n.ExitHint, ec.Hint)
 		}
-		return c.finish(text, c.structured(r))
+		if structured == nil {
+			return c.finish(text, nil)
+		}
+		return c.finish(text, structured)
 	}
 	c.o.Code = CodeExit
 	ec, mapped := c.t.FailedExitCode(code)
@@ -150,6 +159,9 @@ func (c *call) jsonError(o callruntime.Output) (doc map[string]any, compact stri
 	if !ok || json.Unmarshal(raw, &doc) != nil {
 		last := strings.TrimRight(text, " \t\r\n")
 		return nil, "", o.Omitted() > 0 && strings.HasSuffix(last, "}") && !strings.Contains(last, "\n")
+	}
+	if _, found := redactValue(c.secrets, doc); found {
+		raw, _ = json.Marshal(doc) // a secret only decoding showed
 	}
 	var buf bytes.Buffer
 	_ = json.Compact(&buf, raw)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -36,14 +37,35 @@ type observer struct {
 // extension records what happened at a run's ceiling, for the refusal.
 type extension struct {
 	mu       sync.Mutex
-	asked    bool // a person was asked and did not say yes
+	answer   extendAnswer // how the question went, when it did not extend
 	extended time.Duration
 }
 
-func (e *extension) get() (asked bool, extended time.Duration) {
+func (e *extension) get() (answer extendAnswer, extended time.Duration) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.asked, e.extended
+	return e.answer, e.extended
+}
+
+// extendAnswer is how the question at the ceiling went; the refusal says it
+// (the model was not asked: a person was, or was not).
+type extendAnswer int
+
+const (
+	notAsked  extendAnswer = iota // nobody could be asked: nothing is said
+	extendYes                     // a yes: the run was extended
+	declined                      // the person said no (or unticked it)
+	dismissed                     // the person closed the question without an answer
+	noAnswer                      // no answer within askWait
+	askFailed                     // the host refused or failed the question
+)
+
+// refusalKeys say in the refusal how the question went.
+var refusalKeys = map[extendAnswer]i18n.Key{
+	declined:  i18n.TimeoutExtendDeclined,
+	dismissed: i18n.TimeoutExtendDismissed,
+	noAnswer:  i18n.TimeoutExtendNoAnswer,
+	askFailed: i18n.TimeoutExtendNotAsked,
 }
 
 // enforceCeiling arms the run's ceiling: when it passes, the run ends with
@@ -65,7 +87,8 @@ func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCa
 		if c.s.cfg.AskToExtend && !asked {
 			asked = true
 			if o := askable(r); o != nil {
-				if c.askToExtend(ctx, o, r) {
+				answer := c.askToExtend(ctx, o, r)
+				if answer == extendYes {
 					base := r.Ceiling()
 					r.Extend(base)
 					ext.mu.Lock()
@@ -78,7 +101,7 @@ func (c *call) enforceCeiling(ctx context.Context, r *run, stop context.CancelCa
 					return
 				}
 				ext.mu.Lock()
-				ext.asked = true
+				ext.answer = answer
 				ext.mu.Unlock()
 			}
 		}
@@ -112,10 +135,11 @@ func askable(r *run) *observer {
 	return nil
 }
 
-// askToExtend asks the question and reports an explicit yes. It gives up
-// after askWait or when ctx ends (the run ended meanwhile).
-func (c *call) askToExtend(ctx context.Context, o *observer, r *run) bool {
-	ctx, cancel := context.WithTimeout(ctx, c.s.askWait)
+// askToExtend asks the question and reports how it went: only an explicit
+// yes is extendYes. It gives up after askWait (noAnswer) or when ctx ends
+// (the run ended meanwhile).
+func (c *call) askToExtend(ctx context.Context, o *observer, r *run) extendAnswer {
+	ctx, cancel := context.WithTimeoutCause(ctx, c.s.askWait, errNoAnswer)
 	defer cancel()
 	ceiling := int(r.Ceiling().Seconds())
 	res, err := o.elicit(ctx, &mcp.ElicitParams{
@@ -127,9 +151,21 @@ func (c *call) askToExtend(ctx context.Context, o *observer, r *run) bool {
 			Required:   []string{extendID},
 		},
 	})
-	if err != nil {
+	switch {
+	case err != nil && errors.Is(context.Cause(ctx), errNoAnswer):
+		return noAnswer
+	case err != nil:
 		c.s.cfg.Logger.Warn("extension question failed", "tool", r.Tool, "run_id", r.ID, "error", err)
-		return false
+		return askFailed
+	case res == nil:
+		return askFailed
+	case res.Action == "accept" && res.Content[extendID] == true:
+		return extendYes
+	case res.Action == "cancel":
+		return dismissed
 	}
-	return res != nil && res.Action == "accept" && res.Content[extendID] == true
+	return declined // "decline", or "accept" without the box ticked
 }
+
+// errNoAnswer is the cause of the question's end when askWait passed.
+var errNoAnswer = errors.New("no answer in time")

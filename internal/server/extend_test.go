@@ -4,6 +4,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,14 +32,20 @@ func TestAskToExtend(t *testing.T) {
 		{"yes: it finishes", "live_quick", yes, CodeOK, "", 1400 * time.Millisecond, 0},
 		{"no: stopped at once", "live_quick", func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "decline"}, nil
-		}, CodeTimeout, "did not say yes", 0, 1},
+		}, CodeTimeout, "The person was asked whether to give it more time and said no.", 0, 1},
 		{"unticked", "live_quick", func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"extend": false}}, nil
-		}, CodeTimeout, "did not say yes", 0, 1},
+		}, CodeTimeout, "and said no.", 0, 1},
+		{"dismissed", "live_quick", func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "cancel"}, nil
+		}, CodeTimeout, "and closed the question without answering.", 0, 1},
+		{"the question fails", "live_quick", func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("no dialog available")
+		}, CodeTimeout, "aeat-mcp tried to ask the person whether to give it more time, but the MCP host could not put the question.", 0, 1},
 		{"no answer: stopped after the wait, running meanwhile", "live_quick", func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			time.Sleep(3 * time.Second)
 			return nil, context.Canceled
-		}, CodeTimeout, "did not say yes", 1300 * time.Millisecond, 1},
+		}, CodeTimeout, "and did not answer within", 1300 * time.Millisecond, 1},
 		{"yes, and the extra time runs out too", "live_pull", yes, CodeTimeout, "already been given 1 s more", 2 * time.Second, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +91,38 @@ func TestAskToExtend(t *testing.T) {
 			// It would finish at 1.5 s: a timeout means it was stopped at
 			// its ceiling, unasked.
 			assert.Equal(t, CodeTimeout, outcome(t, res).Code)
-			assert.NotContains(t, text(res), "did not say yes")
+			assert.NotContains(t, text(res), "was asked")
+			assert.NotContains(t, text(res), "tried to ask")
 		}
 	})
+}
+
+// TestE2E_ExtendRefusalSaysWhatHappened: the refusal after the question at
+// the ceiling says what the person did — said no, closed the question — or
+// that the host could not put it; never that "you" (the model) were asked.
+// Against the built binary, over stdio.
+func TestE2E_ExtendRefusalSaysWhatHappened(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer func() (*mcp.ElicitResult, error)
+		says   string
+	}{
+		{"declined", func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "decline"}, nil }, "The person was asked whether to give it more time and said no."},
+		{"dismissed", func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "cancel"}, nil }, "closed the question without answering."},
+		{"could not be asked", func() (*mcp.ElicitResult, error) { return nil, errors.New("no dialog") }, "but the MCP host could not put the question."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return tc.answer() },
+			})
+			cmd := serverCmd(t, []string{"AEAT_MCP_LANG=en"}, "--timeout-live", "1s", "--kill-grace", "200ms")
+			cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			require.NoError(t, err)
+			defer cs.Close()
+			res := callTool(t, cs, "live_pull", nil)
+			assert.Equal(t, CodeTimeout, outcome(t, res).Code)
+			assert.Contains(t, text(res), tc.says)
+			assert.NotContains(t, text(res), "You were asked")
+		})
+	}
 }

@@ -41,6 +41,9 @@ const (
 	// ReasonMissingEnv (with code cli_unavailable): a variable the CLI
 	// needs is not set; Outcome.MissingEnv names it.
 	ReasonMissingEnv = "missing_env"
+	// ReasonBusy: as many runs of the tool's tier as the server queues
+	// (its slots and --max-queued) are running or waiting; retryable.
+	ReasonBusy = "busy"
 )
 
 // negotiated is what the session agreed on: the protocol version and

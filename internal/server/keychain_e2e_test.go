@@ -3,8 +3,11 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -143,4 +147,136 @@ func fakeCalls(t *testing.T, root string) []fakeCall {
 		out = append(out, c)
 	}
 	return out
+}
+
+// TestE2E_KeychainSecretEchoedIsRedacted: a careless CLI prints back the
+// secrets the server loaded from the keychain — the master passphrase it
+// put in the CLI's environment (cli.env.keychain) and the certificate's
+// passphrase it wrote on the CLI's stdin as {"secret": …} — on stderr, in
+// a successful call, in a live call's progress and in a failed call. No
+// line the server writes holds either (raw or decoded: result text,
+// structuredContent, progress, cli_error; nor the logs), and the
+// placeholder shows each was echoed and redacted.
+func TestE2E_KeychainSecretEchoedIsRedacted(t *testing.T) {
+	bin := keychainBinary(t)
+	const master, cert = "m4ster-pässphrase-9c1", "cert-pässe-7e1b9"
+	aeatUser{profile: map[string]any{"passphrase": master}}.setup(t) // logged out: the master passphrase unlocks it
+	store := filepath.Join(t.TempDir(), "keychain.json")
+	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "AEAT_MCP_TEST_KEYCHAIN=" + store}
+	for name, value := range map[string]string{"CADRUMO_SECRET_PASSPHRASE": master, "AEAT_CERT_PASSPHRASE": cert} {
+		set := exec.Command(bin, "--manifest", exampleManifest, "secret", "set", name)
+		set.Env = base
+		set.Stdin = strings.NewReader(value + "\n")
+		out, err := set.CombinedOutput()
+		require.NoError(t, err, string(out))
+	}
+	env := append(base, "XDG_DATA_HOME="+os.Getenv("XDG_DATA_HOME"), "DBUS_SESSION_BUS_ADDRESS=unix:path=/x",
+		"CADRUMO_FAKE_DELAY=300ms", "CADRUMO_FAKE_ECHO_SECRET=1")
+	forms := func(s string) []string {
+		ascii, _ := json.Marshal(s)
+		return []string{s, strings.ReplaceAll(strings.Trim(string(ascii), `"`), "ä", `\u00e4`), base64.StdEncoding.EncodeToString([]byte(s))}
+	}
+
+	type call struct {
+		tool    string
+		args    map[string]any
+		isError bool
+		echoes  []string // what the CLI printed back
+	}
+	for _, srv := range []struct {
+		name  string
+		env   []string
+		calls []call
+	}{
+		{"calls that succeed", env, []call{
+			{"ledger_list", nil, false, []string{master}},
+			{"filed_list", nil, false, []string{master}},
+			{"certificate_secret_set", map[string]any{"name": "fnmt"}, false, []string{master, cert}},
+			{"certificate_secret_set", map[string]any{"name": "unregistered"}, true, []string{master, cert}},
+		}},
+		{"calls that fail", append(env, "CADRUMO_FAKE_FAIL=internal"), []call{
+			{"ledger_list", nil, true, []string{master}},
+			{"filed_list", nil, true, []string{master}},
+		}},
+	} {
+		t.Run(srv.name, func(t *testing.T) {
+			cmd := exec.Command(bin, "--manifest", exampleManifest, "--cli", fakeaeat, "--log-level", "debug")
+			cmd.Env = srv.env
+			rs := &rawServer{cmd: cmd}
+			var err error
+			rs.in, err = cmd.StdinPipe()
+			require.NoError(t, err)
+			stdout, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			rs.out = bufio.NewReaderSize(stdout, 1<<20)
+			cmd.Stderr = &rs.errs
+			require.NoError(t, cmd.Start())
+			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			rs.initialize(t)
+
+			for i, c := range srv.calls {
+				id := i + 1
+				params, _ := json.Marshal(map[string]any{"name": c.tool, "arguments": c.args, "_meta": map[string]any{"progressToken": id}})
+				rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params))
+				var lines, progress []string
+				var result map[string]any
+				for result == nil {
+					line, err := rs.out.ReadString('\n')
+					require.NoError(t, err, "stderr: %s", rs.errs.String())
+					lines = append(lines, line)
+					var m map[string]any
+					require.NoError(t, json.Unmarshal([]byte(line), &m))
+					if p, ok := m["params"].(map[string]any); ok && m["method"] == "notifications/progress" {
+						msg, _ := p["message"].(string)
+						progress = append(progress, msg)
+					}
+					if m["id"] == float64(id) {
+						result, _ = m["result"].(map[string]any)
+						require.NotNil(t, result, line)
+					}
+				}
+				raw, _ := json.Marshal(result)
+				isError, _ := result["isError"].(bool)
+				require.Equal(t, c.isError, isError, "%s: %s", c.tool, raw)
+				for _, line := range lines {
+					var v any
+					require.NoError(t, json.Unmarshal([]byte(line), &v))
+					decoded := strings.Join(stringsIn(v, nil), "\n")
+					for _, secret := range []string{master, cert} {
+						for _, f := range forms(secret) {
+							assert.NotContains(t, line, f, "%s: a line the server wrote", c.tool)
+						}
+						assert.NotContains(t, decoded, secret, "%s: a decoded string of %s", c.tool, line)
+					}
+				}
+				// Each part the model sees, decoded on its own.
+				meta, _ := result["_meta"].(map[string]any)
+				parts := map[string]any{"content": result["content"], "structuredContent": result["structuredContent"],
+					"cli_error": meta[CLIErrorKey], "progress": progress}
+				text := strings.Join(stringsIn(result["content"], nil), "\n")
+				for part, v := range parts {
+					s := strings.Join(stringsIn(v, nil), "\n")
+					for _, secret := range []string{master, cert} {
+						assert.NotContains(t, s, secret, "%s: %s", c.tool, part)
+					}
+				}
+				if c.isError {
+					assert.NotNil(t, meta[CLIErrorKey], "%s: the CLI's error document: %s", c.tool, raw)
+				} else if c.tool != "filed_list" {
+					assert.NotNil(t, result["structuredContent"], "%s: %s", c.tool, raw)
+				}
+				// The CLI did print them back: each echo is there, redacted.
+				if c.isError {
+					// The CLI did print them back: a failed call shows its
+					// stderr, where each echo is, redacted. (A successful
+					// one shows them only in progress, which shows the
+					// latest line twice a second: not each line.)
+					assert.GreaterOrEqual(t, strings.Count(text, callruntime.RedactedSecret), len(c.echoes), "%s: every echo redacted: %s", c.tool, raw)
+				}
+			}
+			for _, secret := range []string{master, cert} {
+				assert.NotContains(t, rs.errs.String(), secret, "logs")
+			}
+		})
+	}
 }

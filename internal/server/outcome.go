@@ -2,7 +2,6 @@ package server
 
 import (
 	"math"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -89,28 +88,38 @@ func roundSeconds(d time.Duration) float64 { return math.Round(d.Seconds()*1000)
 // out, or o is longer than budget, the start and the end are kept with one
 // marker between them that says exactly how many bytes of the stream are
 // not shown.
+//
+// The text is built in one allocation (callruntime.JoinValid): at
+// --max-result-bytes of tens of megabytes, every copy counts.
 func fitOutput(o callruntime.Output, budget int, marker func(int64) string) string {
 	if o.Omitted() == 0 && len(o.Head)+len(o.Tail) <= budget {
 		return o.Text(nil)
 	}
 	room := max(budget-len(marker(o.Total)), 0)
-	var pre, suf string
+	var pre, suf []byte
 	if o.Omitted() == 0 {
-		// Whole, but too long: cut its middle.
-		buf := string(o.Head) + string(o.Tail)
-		pre = buf[:cutBefore(buf, room/2)]
-		suf = buf[cutAfter(buf, len(buf)-(room-len(pre))):]
+		// Whole, but too long: cut its middle (which may fall in the
+		// head, the tail, or between them).
+		whole := joinBytes(o.Head, o.Tail)
+		pre = whole[:cutBefore(whole, room/2)]
+		suf = whole[cutAfter(whole, len(whole)-(room-len(pre))):]
 	} else {
-		head, tail := string(o.Head), string(o.Tail)
+		head, tail := o.Head, o.Tail
 		tk := min(len(tail), room-min(len(head), room/2))
 		pre = head[:cutBefore(head, min(len(head), room-tk))]
 		suf = tail[cutAfter(tail, len(tail)-min(len(tail), room-len(pre))):]
 	}
 	omitted := o.Total - int64(len(pre)) - int64(len(suf))
-	return valid(pre) + marker(omitted) + valid(suf)
+	return callruntime.JoinValid(pre, marker(omitted), suf)
 }
 
-func valid(s string) string { return strings.ToValidUTF8(s, string(utf8.RuneError)) }
+// joinBytes is a followed by b; a itself when b is empty.
+func joinBytes(a, b []byte) []byte {
+	if len(b) == 0 {
+		return a
+	}
+	return append(append(make([]byte, 0, len(a)+len(b)), a...), b...)
+}
 
 // fit cuts text to at most max bytes, keeping its start and its end (where
 // errors are) with marker between them, on rune boundaries.
@@ -130,7 +139,7 @@ func fit(text string, max int, marker func(int) string) string {
 }
 
 // cutBefore returns the largest rune boundary ≤ i.
-func cutBefore(s string, i int) int {
+func cutBefore[S string | []byte](s S, i int) int {
 	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
 		i--
 	}
@@ -138,7 +147,7 @@ func cutBefore(s string, i int) int {
 }
 
 // cutAfter returns the smallest rune boundary ≥ i.
-func cutAfter(s string, i int) int {
+func cutAfter[S string | []byte](s S, i int) int {
 	for i < len(s) && !utf8.RuneStart(s[i]) {
 		i++
 	}

@@ -62,12 +62,13 @@ func newProgress(s *Server, req *mcp.CallToolRequest, r *run) *progress {
 
 // lineObserver is the runtime's line observer for a run: lines of the
 // tool's progress stream (the other carries the result) arrive already
-// filtered (private keys redacted); a terminal shows what is kept, so
-// control sequences go, a line with no letter or digit ("}", "—") tells a
-// person nothing, and a JSON document is not narration: it is the CLI's
-// error report (the result shows it), or its data. Nil for a tool whose
-// progress is "none".
-func lineObserver(r *run, stream string) func(callruntime.Line) {
+// filtered (private keys and secrets redacted); a terminal shows what is
+// kept, so control sequences go, a line with no letter or digit ("}", "—")
+// tells a person nothing, and a JSON document is not narration: it is the
+// CLI's error report (the result shows it), or its data. Cleaning can join
+// a secret the stream kept apart with an escape, so secrets are redacted
+// again after it. Nil for a tool whose progress is "none".
+func lineObserver(r *run, stream string, secrets *callruntime.SecretRedactor) func(callruntime.Line) {
 	var want callruntime.Stream
 	switch stream {
 	case annotations.StreamStdout:
@@ -81,7 +82,7 @@ func lineObserver(r *run, stream string) func(callruntime.Line) {
 		if l.Stream != want {
 			return
 		}
-		text := strings.TrimSpace(cleanLine(l.Text))
+		text := strings.TrimSpace(secrets.RedactString(cleanLine(l.Text)))
 		if !hasWords(text) || isJSONLine(text, l.Cut) {
 			return
 		}

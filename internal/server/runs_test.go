@@ -5,6 +5,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -119,7 +120,9 @@ func TestRuns_CancelDetached(t *testing.T) {
 }
 
 func TestRuns_UnknownAndExpired(t *testing.T) {
-	s := detachingServer(t, func(c *Config) { c.KeepResults = 300 * time.Millisecond })
+	// A READ call that ends long before it would detach, even on a loaded
+	// machine (at 300 ms it once came back "running" under -race).
+	s := detachingServer(t, func(c *Config) { c.KeepResults, c.DetachAfter = 300*time.Millisecond, 10*time.Second })
 	cs := connect(t, s, "", nil)
 	for _, args := range []map[string]any{
 		{"run_id": "r-0123456789abcdef"},
@@ -259,4 +262,86 @@ func TestE2E_RunsOverStdio(t *testing.T) {
 	pids := concurrentPids(t, waiting, 2, map[string]any{"what": "x"})
 	assert.Regexp(t, `^pid self \d+$`, pids[0])
 	assert.Equal(t, pids[0], pids[1], "one process tree for two identical mutations")
+}
+
+// TestE2E_RetryThatJoinedSurvivesTheCancel: a host that timed out retries
+// the call (which joins the run in progress), then cancels the original
+// request: the retry still gets the run's result. Once every request that
+// waited is cancelled, the tree is killed. Against the built binary.
+func TestE2E_RetryThatJoinedSurvivesTheCancel(t *testing.T) {
+	rs := startRaw(t, "--log-level", "debug")
+	rs.initialize(t)
+	joins := 0
+	joinAndCancel := func(first, retry int, cancel ...int) {
+		call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"mutate_sleep","arguments":{"duration":"2s"}}}`
+		rs.send(t, fmt.Sprintf(call, first))
+		waitForFakecli(t, 1)
+		rs.send(t, fmt.Sprintf(call, retry))
+		joins++
+		deadline := time.Now().Add(10 * time.Second)
+		for strings.Count(rs.errs.String(), "call joined a run") < joins {
+			require.True(t, time.Now().Before(deadline), "the retry did not join: %s", rs.errs.String())
+			time.Sleep(10 * time.Millisecond)
+		}
+		for _, id := range cancel {
+			rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d,"reason":"timed out"}}`, id))
+		}
+	}
+
+	joinAndCancel(1, 2, 1)
+	_, msg := rs.recvRaw(t)
+	assert.Equal(t, 2.0, msg["id"], "only the retry is answered: %v", msg)
+	res, _ := msg["result"].(map[string]any)
+	require.NotNil(t, res, "%v", msg)
+	assert.Equal(t, CodeOK, outcomeOf(res)["code"], "the retry gets the run's result: %v", res)
+	assert.Contains(t, fmt.Sprint(res["content"]), "pid self")
+	assert.Contains(t, fmt.Sprint(res["content"]), "joined run")
+
+	joinAndCancel(3, 4, 3, 4)
+	requireNoFakecli(t, 2*time.Second) // nobody waits: the tree is killed
+	rs.send(t, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	_, msg = rs.recvRaw(t)
+	assert.Equal(t, 5.0, msg["id"], "no answer for the cancelled requests: %v", msg)
+}
+
+// TestE2E_BuiltinArgumentErrors: aeat_mcp_wait refuses a negative, an
+// overflowing or a too long wait_seconds (it used to answer at once, an
+// invitation to busy-poll), and every wrong argument of the built-in tools
+// gets an invalid_arguments result that names the field and the expected
+// JSON type — never a Go decoder's message. Against the built binary.
+func TestE2E_BuiltinArgumentErrors(t *testing.T) {
+	cs, _ := connectBinary(t, "2025-11-25", nil, "--detach-after", "2s")
+	const id = "r-0123456789abcdef"
+	tests := []struct {
+		tool  string
+		args  any
+		field string
+		msg   string
+	}{
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": -1}, "wait_seconds", "must be between 0 and 2 seconds, not -1"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": json.RawMessage("1e400")}, "wait_seconds", "must be between 0 and 2 seconds, not 1e400"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": 1e19}, "wait_seconds", "must be between 0 and 2 seconds"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": 2.5}, "wait_seconds", "must be between 0 and 2 seconds, not 2.5"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": "10"}, "wait_seconds", "must be a number of seconds, not a string"},
+		{ToolWait, map[string]any{"run_id": 7}, "run_id", "must be a string (r- and 16 hex digits), not a number"},
+		{ToolCancel, map[string]any{"run_id": []any{id}}, "run_id", "must be a string (r- and 16 hex digits), not an array"},
+		{ToolCancel, map[string]any{"run_id": id, "wait_seconds": 1}, "wait_seconds", "unknown argument; aeat_mcp_cancel takes run_id"},
+		{ToolRuns, map[string]any{"run_id": id}, "run_id", "unknown argument; aeat_mcp_runs takes no arguments"},
+		{ToolWait, []any{id}, "", "the arguments must be a JSON object, not an array"},
+	}
+	for _, tc := range tests {
+		raw, _ := json.Marshal(tc.args)
+		t.Run(tc.tool+" "+string(raw), func(t *testing.T) {
+			res := callTool(t, cs, tc.tool, tc.args)
+			o := outcome(t, res)
+			assert.Equal(t, CodeInvalidArguments, o.Code, text(res))
+			if assert.NotNil(t, o.Field) {
+				assert.Equal(t, tc.field, *o.Field)
+			}
+			assert.Contains(t, text(res), tc.msg)
+			for _, goism := range []string{"unmarshal", "Go struct", "builtinArgs", "json:"} {
+				assert.NotContains(t, text(res), goism)
+			}
+		})
+	}
 }

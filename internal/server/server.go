@@ -28,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -59,6 +58,13 @@ const (
 	// DefaultDetachAfter is --detach-after's default: under the ≈60 s
 	// after which the TypeScript SDK and Claude Desktop drop a call.
 	DefaultDetachAfter = 50 * time.Second
+	// DefaultMaxQueued is --max-queued's default: the calls of one tier
+	// that may wait for a slot (each waiting run costs about 37 KB).
+	DefaultMaxQueued = 64
+	// DefaultKeptResultBytes bounds the finished results kept for
+	// aeat_mcp_wait and for tasks, each (at least one --max-result-bytes
+	// result is always kept).
+	DefaultKeptResultBytes = 32 << 20
 )
 
 // defaultSlots are the per-tier concurrency caps: local mutations one at a
@@ -101,6 +107,11 @@ type Config struct {
 	Confirm string
 	// Slots caps concurrent calls per tier. Missing tiers use 8 (read), 1 (mutate), 2 (live).
 	Slots map[annotations.Tier]int
+	// MaxQueued bounds the calls of one tier that wait for a slot: a call
+	// beyond is refused (reason busy) before anything starts, as is a task
+	// a host asks for then. A call that joins a run in progress needs no
+	// place. If zero, DefaultMaxQueued.
+	MaxQueued int
 	// Heartbeat is the progress interval. If zero, DefaultHeartbeat.
 	Heartbeat time.Duration
 	// DetachAfter is how long a request waits for its run before it returns
@@ -140,7 +151,10 @@ type Server struct {
 	mcp   *mcp.Server
 	env   []string
 	slots map[annotations.Tier]chan struct{}
-	tools map[string]*annotations.Tool
+	// admitted holds a place per run of each tier, running or waiting for
+	// a slot: its capacity is the tier's slots plus MaxQueued.
+	admitted map[annotations.Tier]chan struct{}
+	tools    map[string]*annotations.Tool
 	// hidden are the manifest's tools --read-only or --tools do not
 	// advertise: a call of one is refused with the reason, not answered
 	// "unknown tool".
@@ -220,17 +234,22 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
+	if cfg.MaxQueued <= 0 {
+		cfg.MaxQueued = DefaultMaxQueued
+	}
 	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{},
-		slots: map[annotations.Tier]chan struct{}{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait}
+		slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
+		confirmWait: defaultConfirmWait, askWait: defaultAskWait}
 	s.questions = newQuestions(s.confirmWait)
-	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults}
+	kept := int64(max(DefaultKeptResultBytes, cfg.MaxResultBytes))
+	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults, MaxBytes: kept, Size: tasks.ResultSize}
 	// What the SDK advertises by default, kept as it was: hosts already
 	// see the logging capability.
 	//lint:ignore SA1019 deprecated only from 2026-07-28 on; dropping it would change what older hosts see
 	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
 	if !cfg.NoTasks {
 		s.tasks = tasks.NewTable(tasks.Options{Keep: cfg.KeepResults, Grace: killGrace(cfg) + time.Second,
-			Describe: func(r *run) string { return statusText(cfg.Printer, r) }})
+			Describe: func(r *run) string { return statusText(cfg.Printer, r) }, MaxResultBytes: kept})
 		caps.AddExtension(tasks.ExtensionID, nil)
 	}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
@@ -247,6 +266,7 @@ func New(cfg Config) (*Server, error) {
 			n = defaultSlots[tier]
 		}
 		s.slots[tier] = make(chan struct{}, n)
+		s.admitted[tier] = make(chan struct{}, n+cfg.MaxQueued)
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "aeat-mcp", Title: "aeat-mcp", Version: cfg.Version},
 		&mcp.ServerOptions{Instructions: s.instructions(), Logger: cfg.Logger, Capabilities: caps})
@@ -275,6 +295,28 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger.Warn("every call will fail until this is fixed", "error", err)
 	}
 	return s, nil
+}
+
+// bigResults is the --max-result-bytes from which SoftMemoryLimit sets a
+// limit.
+const bigResults = 8 << 20
+
+// SoftMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
+// a process serving cfg should run with, or 0 for the runtime's default
+// (none). Answering one result of --max-result-bytes costs a live heap of
+// about four times its size at its peak — the text, and the copies the
+// SDK's JSON encoding makes of it (each of its three nested encoders holds
+// one, and a buffer of up to twice that) — and the garbage collector lets
+// the heap grow to twice what is live before it collects: 9.3 times the
+// result, measured. With results of 8 MiB or more allowed, the limit is
+// 64 MiB plus four times --max-result-bytes, so that the peak stays a
+// small multiple of the cap (BENCHMARKS.md). It is a soft limit: a heap
+// that must be larger is not refused, it is collected more often.
+func SoftMemoryLimit(cfg Config) int64 {
+	if cfg.MaxResultBytes < bigResults {
+		return 0
+	}
+	return 64<<20 + 4*int64(cfg.MaxResultBytes)
 }
 
 // Tools are the manifest's tools this server advertises: all of them, or
@@ -347,24 +389,20 @@ func (s *Server) Shutdown() { s.stop(ErrShuttingDown) }
 
 // shutdownNow is Shutdown on a signal or the host's death, when the host's
 // SIGKILL is about to follow (hosts close stdin, wait 2 s, send SIGTERM,
-// wait 2 s, send SIGKILL): the calls' kill grace is cut where a SIGKILL in
-// the middle of it would leave their trees behind.
-func (s *Server) shutdownNow() { s.stop(shutdownCause(runtime.GOOS)) }
+// wait 2 s, send SIGKILL): the calls' kill grace is cut to shutdownGrace.
+func (s *Server) shutdownNow() { s.stop(shutdownCause()) }
 
-// signalGraceCap bounds the kill grace of the calls stopped on a shutdown
-// signal, per OS. Linux's lifeline and Windows' Job Objects kill what a
-// SIGKILLed server leaves, so a host's SIGKILL in the middle of the grace
-// loses nothing there. macOS's lifeline is new and has never run on a Mac:
-// until it is proven there, the grace is cut to 1 s, so that the SIGKILL
-// after it falls well before the host's.
-var signalGraceCap = map[string]time.Duration{"darwin": time.Second}
+// shutdownGrace bounds the kill grace of the calls stopped on a shutdown
+// signal or the host's death, on every OS: a call is answered ("cancelled")
+// only once its tree is dead, and the answer must be written before the
+// host's SIGKILL, 2 s after its SIGTERM — a tree that ignores SIGTERM must
+// not hold it past that. On macOS it also keeps our SIGKILL well before the
+// host's (its lifeline is new, and has never run on a Mac).
+const shutdownGrace = time.Second
 
 // shutdownCause is the cause that stops the calls on a shutdown signal.
-func shutdownCause(goos string) error {
-	if max, ok := signalGraceCap[goos]; ok {
-		return &callruntime.GraceCap{Cause: ErrShuttingDown, Max: max}
-	}
-	return ErrShuttingDown
+func shutdownCause() error {
+	return &callruntime.GraceCap{Cause: ErrShuttingDown, Max: shutdownGrace}
 }
 
 // mcpTool is the tool as hosts see it: the manifest's name, title,

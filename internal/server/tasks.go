@@ -19,23 +19,28 @@ import (
 // same, its tree dies the same way, and aeat_mcp_wait and aeat_mcp_runs see
 // it too.
 
-// follow waits for r on behalf of this request (observe), or, when the host
-// takes tasks and the tool is not a quick READ, makes r a task and answers
-// with its handle.
-func (c *call) follow(ctx context.Context, r *run, joined, own bool) *mcp.CallToolResult {
+// follow waits for r on behalf of this request, attached to it as obs
+// (observe), or, when the host takes tasks and the tool is not a quick
+// READ, makes r a task and answers with its handle.
+func (c *call) follow(ctx context.Context, r *run, obs *observer, joined bool) *mcp.CallToolResult {
 	if c.mark != nil && c.t.Tier() != annotations.Read {
-		return c.asTask(r)
+		return c.asTask(r, obs)
 	}
-	return c.observe(ctx, r, joined, own)
+	return c.observe(ctx, r, obs, joined)
 }
 
 // asTask answers with r's task (the same task for every call that joined
-// r). The run goes on after this request ends; followTask stays with it.
-func (c *call) asTask(r *run) *mcp.CallToolResult {
+// r). The run goes on after this request ends, held (its id is the task's)
+// and followed by the task, which takes over from the request's obs before
+// it lets go.
+func (c *call) asTask(r *run, obs *observer) *mcp.CallToolResult {
 	s := c.s
 	task := s.tasks.Create(c.mark.Gen, r, time.Duration(c.mark.TTLMs)*time.Millisecond)
 	s.cfg.Logger.Info("call runs as a task", "tool", r.Tool, "tier", r.Tier, "task_id", task.ID, "tasks", task.Gen.String())
-	go c.followTask(task, r)
+	r.Hold()
+	detach := r.Attach(&observer{req: c.req, task: task})
+	r.Detach(obs)
+	go c.followTask(task, r, detach)
 	return c.handle(task)
 }
 
@@ -53,8 +58,8 @@ func (c *call) handle(task *tasks.Task) *mcp.CallToolResult {
 // through the task (ask before the kill), and a 2025-11-25 host that sent a
 // progress token gets progress for the task's life, as that spec says —
 // from the moment the handle is on the wire.
-func (c *call) followTask(task *tasks.Task, r *run) {
-	defer r.Attach(&observer{req: c.req, task: task})()
+func (c *call) followTask(task *tasks.Task, r *run, detach func()) {
+	defer detach()
 	if task.Gen != tasks.V1 {
 		<-r.Done()
 		return

@@ -304,7 +304,7 @@ func TestE2E_TasksV1_TimeoutAndExpiry(t *testing.T) {
 }
 
 func TestE2E_TasksV2(t *testing.T) {
-	rs := startRaw(t, "--timeout-live", "1500ms", "--kill-grace", "200ms")
+	rs := startRaw(t, "--timeout-live", "8s", "--kill-grace", "200ms")
 	c := &taskClient{rs: rs, meta: v2Meta(true, false)}
 	caps := c.ok(t, "server/discover", "")["capabilities"].(map[string]any)
 	assert.Equal(t, map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}, caps["extensions"])
@@ -523,4 +523,58 @@ func TestE2E_TasksV1_AskBeforeTheKill(t *testing.T) {
 	assert.Equal(t, "input_required", statuses[0], "%v", statuses)
 	assert.Equal(t, "failed", statuses[len(statuses)-1], "%v", statuses)
 	requireNoFakecli(t, time.Second)
+}
+
+// TestE2E_TaskKeysAreDecoded: whether a call becomes a task is decided from
+// the decoded params, as the SDK reads them: a mark a client forges with
+// escapes in its key, or hides in a second "_meta", is dropped (the call is
+// answered as an ordinary one, not with an empty result); a "task" param or
+// an extension id written with escapes still asks for a task.
+func TestE2E_TaskKeysAreDecoded(t *testing.T) {
+	t.Run("2025-11-25", func(t *testing.T) {
+		c := startV1(t)
+		for name, params := range map[string]string{
+			"escaped slash":         `"name":"mutate_store","arguments":{},"_meta":{"aeat-mcp\/task":{"gen":1}}`,
+			"escaped dash":          `"name":"mutate_store","arguments":{},"_meta":{"aeat\u002dmcp/task":{"gen":2}}`,
+			"every letter escaped":  `"name":"mutate_store","arguments":{},"_meta":{"\u0061\u0065\u0061\u0074\u002d\u006d\u0063\u0070\u002f\u0074\u0061\u0073\u006b":{"gen":1}}`,
+			"in a first _meta":      `"name":"mutate_store","arguments":{},"_meta":{"aeat-mcp/task":{"gen":1}},"_meta":{"progressToken":"x"}`,
+			"escaped _meta key":     `"name":"mutate_store","arguments":{},"_m\u0065ta":{"aeat-mcp/task":{"gen":1}}`,
+			"escaped, second _meta": `"name":"mutate_store","arguments":{},"_meta":{"aeat-mcp\/task":{"gen":1}},"_meta":{}`,
+		} {
+			t.Run("forged mark, "+name, func(t *testing.T) {
+				res := c.ok(t, "tools/call", params)
+				assert.NotContains(t, res, "task", "no task handle")
+				assert.Equal(t, CodeOK, outcomeOf(res)["code"], "the ordinary result: %v", res)
+				if content, _ := res["content"].([]any); assert.NotEmpty(t, content, "an empty result") {
+					assert.Equal(t, "stored\n", content[0].(map[string]any)["text"])
+				}
+			})
+		}
+		for name, params := range map[string]string{
+			"escaped task key": `"name":"mutate_store","arguments":{},"t\u0061sk":{"ttl":60000}`,
+			"escaped ttl key":  `"name":"mutate_store","arguments":{},"task":{"tt\u006c":60000}`,
+		} {
+			t.Run(name, func(t *testing.T) {
+				task, _ := c.ok(t, "tools/call", params)["task"].(map[string]any)
+				require.NotNil(t, task, "a task handle")
+				assert.GreaterOrEqual(t, task["ttl"], 60000.0)
+				res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, task["taskId"]))
+				assert.Equal(t, CodeOK, outcomeOf(res)["code"])
+			})
+		}
+	})
+	t.Run("2026-07-28", func(t *testing.T) {
+		rs := startRaw(t)
+		escaped := strings.Replace(v2Meta(true, false), `io.modelcontextprotocol/tasks`, `io.modelcontextprotocol\/t\u0061sks`, 1)
+		require.NotEqual(t, v2Meta(true, false), escaped)
+		c := &taskClient{rs: rs, meta: escaped}
+		h := c.ok(t, "tools/call", `"name":"mutate_store","arguments":{}`)
+		assert.Equal(t, "task", h["resultType"], "the extension declared with escapes: %v", h)
+		plain := &taskClient{rs: rs, meta: v2Meta(false, false), next: 100}
+		res := plain.ok(t, "tools/call", `"name":"mutate_store","arguments":{},"_meta":{"aeat-mcp\/task":{"gen":2}}`)
+		assert.NotEqual(t, "task", res["resultType"])
+		assert.Equal(t, CodeOK, outcomeOf(res)["code"], "%v", res)
+		msg := plain.refused(t, -32021, "subscriptions/listen", `"notifications":{"t\u0061skIds":["r-0000000000000000"]}`)
+		assert.Contains(t, msg, "io.modelcontextprotocol/tasks")
+	})
 }

@@ -10,7 +10,11 @@ import (
 // Code shows progress messages as they come) or to a model. Neither must get
 // terminal control sequences — a title change, an OSC 8 hyperlink, a cursor
 // move, a carriage return that hides what came before — nor the Unicode
-// direction overrides that make text read differently from what it is.
+// direction overrides that make text read differently from what it is, nor
+// the invisible characters that hide text from the person reading along
+// while a model reads it: zero-width spaces and joiners, tag characters
+// (U+E0000 …, "ASCII smuggling"), variation selectors (data smuggled in
+// emoji), the Hangul fillers.
 
 // cleanText removes control sequences and control characters from result
 // text, keeping newlines and tabs. A carriage return becomes a newline
@@ -31,9 +35,10 @@ func cleanLine(s string) string {
 	return clean(s, true)
 }
 
-// needsCleaning is the fast path: most output has nothing to remove.
+// needsCleaning is the fast path: most output has nothing to remove, and
+// is then not copied.
 func needsCleaning(s string, oneLine bool) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		switch c := s[i]; {
 		case c == '\n' || c == '\t':
 			if oneLine {
@@ -41,9 +46,15 @@ func needsCleaning(s string, oneLine bool) bool {
 			}
 		case c < 0x20 || c == 0x7f:
 			return true
-		case c == 0xc2 || c == 0xe2: // C1 controls; direction marks
-			return true
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if hidden(r) {
+				return true
+			}
+			i += n
+			continue
 		}
+		i++
 	}
 	return false
 }
@@ -94,16 +105,20 @@ func clean(s string, oneLine bool) string {
 	return b.String()
 }
 
-// hidden reports the characters that are dropped: C1 controls and the
-// bidirectional embedding, override and isolate controls.
+// hidden reports the characters that are dropped: C1 controls, and every
+// character that is not shown — the format characters (category Cf: the
+// bidirectional embedding, override, isolate and marks; zero-width space,
+// joiners, word joiner, BOM; soft hyphen; tag characters), the variation
+// selectors and the other default-ignorable code points (Hangul fillers,
+// combining grapheme joiner).
 func hidden(r rune) bool {
 	switch {
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+	case r < 0x80:
+		return false
+	case r <= 0x9f:
 		return true
 	}
-	return false
+	return unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // skipEscape returns the index after the escape sequence starting at s[i]

@@ -20,6 +20,9 @@ func TestCleanText(t *testing.T) {
 		{"backspace, NUL, bell, DEL", "a\bb\x00c\x07d\x7fe", "abcde", "abcde"},
 		{"C1 controls", "a\u009b31mb\u0085c", "abc", "abc"},
 		{"bidi overrides", "pay \u202eevil\u202c and \u2066x\u2069", "pay evil and x", "pay evil and x"},
+		{"zero-width and invisible", "a\u200bb\u200cc\u200dd\u2060e\ufefff\u00adg\u3164h", "abcdefgh", "abcdefgh"},
+		{"tag characters and variation selectors", "ok\U000e0049\U000e0067\U000e006e ❤\ufe0f\U000e0100", "ok ❤", "ok ❤"},
+		{"shown characters stay", "año — 2025–2026 ñ ü € 😀", "año — 2025–2026 ñ ü € 😀", "año — 2025–2026 ñ ü € 😀"},
 		{"cut escape at the end", "ok\x1b[3", "ok", "ok"},
 		{"lone ESC", "a\x1bb", "a", "a"},
 	}
@@ -33,6 +36,7 @@ func TestCleanText(t *testing.T) {
 
 func FuzzCleanText(f *testing.F) {
 	f.Add("\x1b[31mred\x1b]0;t\x07\r\n\u202e")
+	f.Add("a\u200bb\ufeff\U000e0041\ufe0f\u3164 año")
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, out := range []string{cleanText(in), cleanLine(in)} {
 			for _, r := range out {

@@ -23,6 +23,17 @@ import (
 // messages over 10 MiB, so anything a host sends fits.
 const DefaultMaxLine = 16 << 20
 
+// DefaultMaxInFlight bounds the requests in flight on one connection: each
+// costs a goroutine and its state for as long as it waits (a tasks/result
+// waits for its task's whole life).
+const DefaultMaxInFlight = 1024
+
+// CodeBusy answers a request refused because DefaultMaxInFlight (or
+// StdioTransport.MaxInFlight) requests are in flight: a server error of
+// JSON-RPC's implementation-defined range. The client may send it again
+// once answers have come.
+const CodeBusy = -32000
+
 // DefaultDrain is how long, after the host closed our stdin, the requests
 // already read may go on before they are stopped (see [StdioTransport.Drain]).
 const DefaultDrain = 5 * time.Second
@@ -58,6 +69,9 @@ type StdioTransport struct {
 	// MaxLine bounds one line; longer lines are answered -32600 and
 	// skipped. If zero, DefaultMaxLine.
 	MaxLine int
+	// MaxInFlight bounds the requests read and not yet answered; one more
+	// is answered CodeBusy at once. If zero, DefaultMaxInFlight.
+	MaxInFlight int
 	// Drain bounds how long, once In ends, requests already read may run
 	// before OnDrainExpired is called to stop them; their answers (results,
 	// or "cancelled" results) are still written, and only then does the
@@ -93,6 +107,19 @@ func (t *StdioTransport) Close() {
 	}
 }
 
+// WaitAnswered waits up to d until no request read is owed an answer. It
+// reports false when d passed first, the host stopped reading (a write
+// stalled), or the connection ended.
+func (t *StdioTransport) WaitAnswered(d time.Duration) bool {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c == nil {
+		return true
+	}
+	return c.waitIdle(context.Background(), d)
+}
+
 // Connect implements [mcp.Transport].
 func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	max := t.MaxLine
@@ -102,6 +129,10 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	drain := t.Drain
 	if drain <= 0 {
 		drain = DefaultDrain
+	}
+	inFlight := t.MaxInFlight
+	if inFlight <= 0 {
+		inFlight = DefaultMaxInFlight
 	}
 	logger := t.Logger
 	if logger == nil {
@@ -120,6 +151,7 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		byRaw:     map[string]jsonrpc.ID{},
 		tasks:     t.Tasks,
 		taskTools: t.TaskTools,
+		inFlight:  inFlight,
 	}
 	t.mu.Lock()
 	t.conn = c
@@ -166,6 +198,7 @@ type stdioConn struct {
 	byRaw    map[string]jsonrpc.ID
 	initDone bool // an initialize was answered with a result
 	initBusy bool // an initialize is in flight
+	inFlight int  // the most requests pending at once
 
 	tasks     *tasks.Table
 	taskTools func(string) bool
@@ -216,7 +249,7 @@ func (c *stdioConn) awaitAnswers(ctx context.Context) {
 const stalledWrite = time.Second
 
 // waitIdle polls until nothing is pending, d passes, the host stops reading,
-// or the connection or ctx ends. It runs only once the input has ended.
+// or the connection or ctx ends.
 func (c *stdioConn) waitIdle(ctx context.Context, d time.Duration) bool {
 	deadline := time.NewTimer(d)
 	defer deadline.Stop()
@@ -284,8 +317,17 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 			defer c.tasks.MarkSent(sent)
 		}
 	}
+	if resp.Error == nil && len(result) > bigResult {
+		// Written in pieces around the SDK's own bytes: a result of tens
+		// of megabytes is not copied once more to be framed.
+		return c.writeLine([]byte(`{"jsonrpc":"2.0","id":`), in.raw, []byte(`,"result":`), result, []byte("}"))
+	}
 	return c.writeLine(encodeResponse(in.raw, result, resp.Error))
 }
+
+// bigResult is the size past which a response is written in pieces rather
+// than framed in a buffer of its own.
+const bigResult = 1 << 20
 
 // encodeResponse builds a response line around the client's own id text.
 // The result is the SDK's, already valid JSON: it is copied, not re-encoded.
@@ -314,13 +356,24 @@ type wireResponse struct {
 	Error   *jsonrpc.Error  `json:"error,omitempty"`
 }
 
-func (c *stdioConn) writeLine(data []byte) error {
+// writeLine writes one message — the concatenation of parts — and its
+// newline. One part is written with its newline in one write (it is
+// copied only when its array has no room for it); several parts, in turn.
+func (c *stdioConn) writeLine(parts ...[]byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	c.writingSince.Store(time.Now().UnixNano())
-	_, err := c.out.Write(append(data, '\n'))
-	c.writingSince.Store(0)
-	return err
+	defer c.writingSince.Store(0)
+	if len(parts) == 1 {
+		_, err := c.out.Write(append(parts[0], '\n'))
+		return err
+	}
+	for _, p := range append(parts, []byte("\n")) {
+		if _, err := c.out.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *stdioConn) Close() error {
@@ -467,8 +520,8 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 		}
 	}
 	own, refusal := c.admit(id, &inbound{method: method, task: marked})
-	if refusal != "" {
-		c.reply(id, jsonrpc.CodeInvalidRequest, refusal)
+	if refusal != nil {
+		c.refuse(id, refusal)
 		return nil
 	}
 	return &jsonrpc.Request{ID: own, Method: method, Params: params}
@@ -476,16 +529,20 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 
 // admit registers a request (in, whose raw id it sets) under an id of our
 // own, or says why it is refused.
-func (c *stdioConn) admit(raw json.RawMessage, in *inbound) (jsonrpc.ID, string) {
+func (c *stdioConn) admit(raw json.RawMessage, in *inbound) (jsonrpc.ID, *jsonrpc.Error) {
 	method := in.method
 	c.cmu.Lock()
 	defer c.cmu.Unlock()
 	if _, busy := c.byRaw[string(raw)]; busy {
-		return jsonrpc.ID{}, "invalid request: id " + string(raw) + " is already in use by a request in flight"
+		return jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: id " + string(raw) + " is already in use by a request in flight"}
+	}
+	if len(c.pending) >= c.inFlight {
+		return jsonrpc.ID{}, &jsonrpc.Error{Code: CodeBusy, Message: fmt.Sprintf(
+			"server busy: %d requests are in flight, the most this server takes at once; send this one again once some are answered (a tasks/result waits for its task's end: poll tasks/get instead)", c.inFlight)}
 	}
 	if method == "initialize" {
 		if c.initDone || c.initBusy {
-			return jsonrpc.ID{}, "invalid request: the session is already initialized"
+			return jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: the session is already initialized"}
 		}
 		c.initBusy = true
 	}
@@ -494,7 +551,7 @@ func (c *stdioConn) admit(raw json.RawMessage, in *inbound) (jsonrpc.ID, string)
 	in.raw = raw
 	c.pending[own] = in
 	c.byRaw[string(raw)] = own
-	return own, ""
+	return own, nil
 }
 
 // cancelled handles notifications/cancelled: it marks the request so its
@@ -557,6 +614,17 @@ func rawID(raw json.RawMessage) (json.RawMessage, bool) {
 		return raw, true
 	}
 	return nil, false
+}
+
+// refuse answers a well-formed request the transport does not take (an id
+// in use, a second initialize, too many in flight) with rerr.
+func (c *stdioConn) refuse(id json.RawMessage, rerr *jsonrpc.Error) {
+	if rerr.Code == CodeBusy {
+		c.logger.Debug("refused a request: too many in flight", "code", rerr.Code)
+	} else {
+		c.logger.Warn("refused a request", "code", rerr.Code, "reason", rerr.Message)
+	}
+	_ = c.writeLine(encodeResponse(id, nil, rerr))
 }
 
 // reply writes an error response for a line the SDK never saw, echoing its

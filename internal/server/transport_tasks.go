@@ -1,10 +1,10 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -48,9 +48,9 @@ func (c *stdioConn) generation() tasks.Generation {
 func (c *stdioConn) serveTask(id json.RawMessage, method string, params json.RawMessage) {
 	ctx, stop := context.WithCancel(context.Background())
 	own, refusal := c.admit(id, &inbound{method: method, stop: stop})
-	if refusal != "" {
+	if refusal != nil {
 		stop()
-		c.reply(id, jsonrpc.CodeInvalidRequest, refusal)
+		c.refuse(id, refusal)
 		return
 	}
 	gen := c.generation()
@@ -88,34 +88,34 @@ func (c *stdioConn) serveTask(id json.RawMessage, method string, params json.Raw
 // the rest lose any mark a client wrote itself. A 2025-11-25 call asks with
 // a "task" param (which the SDK would drop), refused with -32601 for a tool
 // that cannot run as a task, as that spec says; a 2026-07-28 call by
-// declaring the extension in its own capabilities. Params that need no
-// change are passed through untouched, undecoded.
+// declaring the extension in its own capabilities.
+//
+// Every decision is taken on the decoded params, never on their bytes: a key
+// may be written with escapes ("aeat-mcp\/task", "t\u0061sk") and mean the
+// same. And the SDK gets the params re-encoded from that decoding — one
+// "_meta", one of each key, no escapes in the keys — so that it reads
+// exactly what was decided here: with a key written twice, Go's decoder
+// keeps the last, while the SDK's merges two "_meta" objects and would
+// find a mark in the first.
 func (c *stdioConn) markTask(params json.RawMessage) (json.RawMessage, bool, *jsonrpc.Error) {
 	gen := c.generation()
-	asksV1 := bytes.Contains(params, []byte(`"task"`))
-	asksV2 := gen == tasks.V2 && bytes.Contains(params, []byte(tasks.ExtensionID))
-	forged := bytes.Contains(params, []byte(tasks.MarkKey))
-	if !asksV1 && !asksV2 && !forged {
-		return params, false, nil
-	}
 	var p map[string]json.RawMessage
 	if json.Unmarshal(params, &p) != nil || p == nil {
-		return params, false, nil // the SDK answers malformed params
+		return params, false, nil // not an object: the SDK refuses it
 	}
 	meta := map[string]json.RawMessage{}
 	if raw := p["_meta"]; len(raw) > 0 && string(raw) != "null" {
 		if json.Unmarshal(raw, &meta) != nil || meta == nil {
-			return params, false, nil
+			return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `invalid params: "_meta" must be an object`}
 		}
 	}
+	_, forged := meta[tasks.MarkKey]
 	delete(meta, tasks.MarkKey)
 	var mark *tasks.Mark
 	switch task, ok := p["task"]; {
 	case ok && gen == tasks.V1:
-		var t struct {
-			TTL *float64 `json:"ttl"`
-		}
-		if json.Unmarshal(task, &t) != nil || bytes.TrimSpace(task)[0] != '{' {
+		ttl, valid := taskTTL(task)
+		if !valid {
 			return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `invalid params: "task" must be an object ({"ttl": milliseconds})`}
 		}
 		var name string
@@ -124,10 +124,7 @@ func (c *stdioConn) markTask(params json.RawMessage) (json.RawMessage, bool, *js
 			return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 				Message: fmt.Sprintf("tool %q cannot run as a task (its execution.taskSupport is forbidden): call it without \"task\"", name)}
 		}
-		mark = &tasks.Mark{Gen: tasks.V1}
-		if t.TTL != nil && *t.TTL > 0 {
-			mark.TTLMs = int64(*t.TTL)
-		}
+		mark = &tasks.Mark{Gen: tasks.V1, TTLMs: ttl}
 		delete(p, "task")
 	case ok:
 		// Not a 2025-11-25 session: "task" means nothing here, and is
@@ -139,16 +136,34 @@ func (c *stdioConn) markTask(params json.RawMessage) (json.RawMessage, bool, *js
 	if mark != nil {
 		meta[tasks.MarkKey], _ = json.Marshal(mark)
 	}
-	if len(meta) > 0 {
-		p["_meta"], _ = json.Marshal(meta)
-	} else {
+	switch {
+	case len(meta) == 0:
 		delete(p, "_meta")
+	case forged || mark != nil:
+		p["_meta"], _ = json.Marshal(meta)
 	}
 	out, err := json.Marshal(p)
 	if err != nil {
-		return params, false, nil
+		return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + err.Error()}
 	}
 	return out, mark != nil, nil
+}
+
+// taskTTL reads a 2025-11-25 "task" param: an object, whose "ttl" (if any)
+// is a number of milliseconds; a ttl that is not positive asks for none.
+func taskTTL(raw json.RawMessage) (ttlMs int64, ok bool) {
+	var t map[string]json.RawMessage
+	if json.Unmarshal(raw, &t) != nil || t == nil {
+		return 0, false
+	}
+	var ttl *float64
+	if v, has := t["ttl"]; has && json.Unmarshal(v, &ttl) != nil {
+		return 0, false
+	}
+	if ttl != nil && *ttl > 0 {
+		return int64(min(*ttl, float64(math.MaxInt64/2))), true
+	}
+	return 0, true
 }
 
 // refusedListen answers -32021 to a 2026-07-28 subscriptions/listen that
@@ -157,7 +172,7 @@ func (c *stdioConn) markTask(params json.RawMessage) (json.RawMessage, bool, *js
 // acknowledgement lists no task ids: the server agrees to push none, and
 // the host polls tasks/get.
 func (c *stdioConn) refusedListen(id json.RawMessage, params json.RawMessage) bool {
-	if !bytes.Contains(params, []byte(`"taskIds"`)) || !tasks.ListensForTasks(params) || tasks.Declared(params) {
+	if !tasks.ListensForTasks(params) || tasks.Declared(params) {
 		return false
 	}
 	rerr := tasks.MissingCapability("subscriptions/listen with notifications.taskIds")

@@ -78,41 +78,39 @@ func sessionName(gen Generation) string {
 }
 
 // ListensForTasks reports whether a subscriptions/listen request asks for
-// task status notifications (notifications.taskIds).
+// task status notifications (notifications.taskIds). Keys are matched
+// exactly, as the SDK matches them, after decoding (escapes resolved).
 func ListensForTasks(params json.RawMessage) bool {
-	var p struct {
-		Notifications struct {
-			TaskIDs json.RawMessage `json:"taskIds"`
-		} `json:"notifications"`
-	}
-	return json.Unmarshal(params, &p) == nil && len(p.Notifications.TaskIDs) > 0
+	notifications := member(params, "notifications")
+	return len(member(notifications, "taskIds")) > 0
 }
 
 // Declared reports whether a 2026-07-28 request's params declare the tasks
 // extension in its per-request capabilities (an object, as the schema
 // says; anything else does not count).
 func Declared(params json.RawMessage) bool {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return false
-	}
-	return DeclaredIn(p.Meta[ClientCapabilitiesKey])
+	return DeclaredIn(member(member(params, "_meta"), ClientCapabilitiesKey))
 }
 
 // DeclaredIn reports whether a request's per-request capabilities (the
 // value of its _meta[ClientCapabilitiesKey]) declare the tasks extension.
+// Keys are matched exactly after decoding: "extensions" (not
+// "Extensions"), the extension's id with or without escapes.
 func DeclaredIn(capabilities json.RawMessage) bool {
-	var caps struct {
-		Extensions map[string]json.RawMessage `json:"extensions"`
-	}
-	if json.Unmarshal(capabilities, &caps) != nil {
-		return false
-	}
-	ext := caps.Extensions[ExtensionID]
+	ext := member(member(capabilities, "extensions"), ExtensionID)
 	var settings map[string]any
 	return len(ext) > 0 && json.Unmarshal(ext, &settings) == nil && settings != nil
+}
+
+// member is the value of key in a JSON object, matched exactly after
+// decoding (the last one where a key is written twice); nil when raw is no
+// object or has no such key.
+func member(raw json.RawMessage, key string) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &obj) != nil {
+		return nil
+	}
+	return obj[key]
 }
 
 // MissingCapability is 2026-07-28's error for a request that needs the

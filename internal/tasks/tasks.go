@@ -80,6 +80,8 @@ const (
 	DefaultKeep         = runs.DefaultKeep
 	// DefaultMax bounds the tasks kept; the oldest finished go first.
 	DefaultMax = 1000
+	// DefaultMaxResultBytes bounds the results finished tasks keep.
+	DefaultMaxResultBytes = 32 << 20
 	// maxExpired bounds the ids remembered as expired, to say "expired"
 	// rather than "not found".
 	maxExpired = 1000
@@ -101,6 +103,11 @@ type Options struct {
 	Describe func(*Run) string
 	// Max bounds the tasks kept. If zero, DefaultMax.
 	Max int
+	// MaxResultBytes bounds the finished results the tasks keep, by
+	// ResultSize: the oldest finished tasks expire while their results
+	// weigh more, but the newest finished task is always kept. If zero,
+	// DefaultMaxResultBytes.
+	MaxResultBytes int64
 }
 
 // Table holds a session's tasks.
@@ -125,6 +132,9 @@ func NewTable(opts Options) *Table {
 	}
 	if opts.Max <= 0 {
 		opts.Max = DefaultMax
+	}
+	if opts.MaxResultBytes <= 0 {
+		opts.MaxResultBytes = DefaultMaxResultBytes
 	}
 	return &Table{opts: opts, tasks: map[string]*Task{}, expired: map[string]struct{}{}}
 }
@@ -159,6 +169,7 @@ type Task struct {
 	updated   time.Time
 	last      Status // the status last observed, to date changes
 	cancelled bool   // a V1 requester cancelled it: it stays cancelled
+	weight    int64  // ResultSize of the final result, once measured
 	asking    int    // V1: questions open through the session
 	pending   map[string]*question
 	changed   chan struct{} // signalled when asking or pending change
@@ -254,15 +265,25 @@ func (tb *Table) list(gen Generation) []*Task {
 }
 
 // evict drops the finished tasks whose time to live has passed, then the
-// oldest finished while more than Max are kept. A task whose run is still
-// going is never dropped. tb.mu is held.
+// oldest finished while more than Max are kept or their results weigh more
+// than MaxResultBytes (the newest finished stays). A task whose run is
+// still going is never dropped. tb.mu is held.
 func (tb *Table) evict(now time.Time) {
 	kept := tb.order[:0]
 	over := len(tb.order) - tb.opts.Max
+	var weight int64
+	newest := ""
+	for _, id := range tb.order {
+		if t := tb.tasks[id]; t.finished() {
+			weight += t.size()
+			newest = id
+		}
+	}
 	for _, id := range tb.order {
 		t := tb.tasks[id]
-		if t.finished() && (now.Sub(t.Created) > t.lifetime() || over > 0) {
+		if t.finished() && (now.Sub(t.Created) > t.lifetime() || over > 0 || weight > tb.opts.MaxResultBytes && id != newest) {
 			over--
+			weight -= t.size()
 			delete(tb.tasks, id)
 			tb.expired[id] = struct{}{}
 			tb.gone = append(tb.gone, id)
@@ -313,6 +334,19 @@ func (t *Task) lifetime() time.Duration {
 		return max(t.ttl, floor)
 	}
 	return floor + t.tb.opts.Keep
+}
+
+// size is the weight of the task's final result (ResultSize), measured
+// once; 0 while it has none.
+func (t *Task) size() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.weight == 0 {
+		if res, ok := t.Result(); ok && res != nil {
+			t.weight = ResultSize(res)
+		}
+	}
+	return t.weight
 }
 
 // Result is the task's final result, once it has one.

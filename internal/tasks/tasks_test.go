@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -345,4 +346,61 @@ func TestMarkAndHandle(t *testing.T) {
 	assert.Equal(t, "failed", h["task"]["status"])
 	h2, _ := HandleOf(json.RawMessage(`{"content":[{"type":"text","text":"aeat-mcp/task-handle"}]}`))
 	assert.Nil(t, h2, "the key in a text is no handle")
+}
+
+// TestDeclared: the extension is declared only under the exact keys, after
+// decoding — escapes resolved, case kept — as the SDK reads them.
+func TestDeclared(t *testing.T) {
+	for params, want := range map[string]bool{
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}`:       true,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol\/t\u0061sks":{}}}}}`: true,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"Extensions":{"io.modelcontextprotocol/tasks":{}}}}}`:       false,
+		`{"_META":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}`:       false,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":true}}}}`:     false,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":null}}}}`:     false,
+		`{"_meta":{"io.modelcontextprotocol/clientCapabilities":[]}}`:                                                        false,
+		`{}`: false,
+	} {
+		assert.Equal(t, want, Declared(json.RawMessage(params)), params)
+	}
+	assert.True(t, ListensForTasks(json.RawMessage(`{"notifications":{"t\u0061skIds":["r-1"]}}`)))
+	assert.False(t, ListensForTasks(json.RawMessage(`{"notifications":{"TaskIds":["r-1"]}}`)))
+	assert.False(t, ListensForTasks(json.RawMessage(`{"notifications":{}}`)))
+}
+
+// TestTable_MaxResultBytes: finished tasks are kept by the weight of their
+// results too: the oldest expire first, the newest finished always stays.
+func TestTable_MaxResultBytes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var g runs.Registry[*mcp.CallToolResult]
+		big := textResult(strings.Repeat("x", 60000), false)
+		tb := NewTable(Options{MaxResultBytes: 3 * ResultSize(big)})
+		var ids []string
+		for range 5 {
+			r := start(&g, time.Minute, time.Second, big)
+			ids = append(ids, tb.Create(V1, r, 0).ID)
+			<-r.Done()
+		}
+		_, rerr := serve(t, tb, V1, MethodGet, fmt.Sprintf(`{"taskId":%q}`, ids[4]))
+		require.Nil(t, rerr, "the newest is kept")
+		for i, id := range ids {
+			_, rerr := serve(t, tb, V1, MethodGet, fmt.Sprintf(`{"taskId":%q}`, id))
+			if i < 2 {
+				require.NotNil(t, rerr, "task %d: the oldest expired", i)
+				assert.Contains(t, rerr.Message, "Task has expired")
+			} else {
+				assert.Nil(t, rerr, "task %d", i)
+			}
+		}
+	})
+}
+
+func TestResultSize(t *testing.T) {
+	small := ResultSize(textResult("hi", false))
+	assert.Greater(t, ResultSize(textResult(strings.Repeat("x", 1000), false)), small+900)
+	res := textResult("x", false)
+	res.StructuredContent = json.RawMessage(strings.Repeat(" ", 5000))
+	assert.Greater(t, ResultSize(res), small+4900)
+	res.StructuredContent = map[string]any{"k": strings.Repeat("y", 5000)}
+	assert.Greater(t, ResultSize(res), small+4900)
 }

@@ -137,6 +137,54 @@ func EncodeResult(res *mcp.CallToolResult, gen Generation, taskID string) (json.
 	return json.Marshal(fields)
 }
 
+// ResultSize is about how many bytes of memory res holds: its text, its
+// structured content and its _meta, each value counted with a little for
+// its keeping. Finished results are kept by this weight (tasks, and the
+// server's run registry).
+func ResultSize(res *mcp.CallToolResult) int64 {
+	if res == nil {
+		return 0
+	}
+	n := int64(256)
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			n += int64(len(tc.Text)) + 64
+		} else {
+			n += 256
+		}
+	}
+	n += valueSize(res.StructuredContent)
+	for k, v := range res.Meta {
+		n += int64(len(k)) + valueSize(v)
+	}
+	return n
+}
+
+// valueSize is about the memory a decoded JSON value holds.
+func valueSize(v any) int64 {
+	switch x := v.(type) {
+	case nil:
+		return 0
+	case string:
+		return int64(len(x)) + 16
+	case json.RawMessage:
+		return int64(len(x)) + 24
+	case map[string]any:
+		n := int64(48)
+		for k, e := range x {
+			n += int64(len(k)) + 16 + valueSize(e)
+		}
+		return n
+	case []any:
+		n := int64(24)
+		for _, e := range x {
+			n += 16 + valueSize(e)
+		}
+		return n
+	}
+	return 32 // a number, a boolean, or a value of ours (an outcome)
+}
+
 // summary is a final result's status message: the first line of its text.
 func summary(res *mcp.CallToolResult) string {
 	for _, c := range res.Content {

@@ -53,8 +53,9 @@
 // CADRUMO_*): CADRUMO_FAKE_FAIL=auth|locked|locked_session|internal fails
 // every gated verb so after the gate; CADRUMO_FAKE_DELAY slows live verbs;
 // CADRUMO_FAKE_ECHO_SECRET=1 makes the CLI careless: it prints the
-// passphrase it was given on stderr; CADRUMO_FAKE_LONG_ERROR=N pads the
-// error message to N bytes.
+// passphrase it was given on stderr, and its error messages end with the
+// secrets it was given (environment and stdin) as input_value='…';
+// CADRUMO_FAKE_LONG_ERROR=N pads the error message to N bytes.
 package main
 
 import (
@@ -759,6 +760,13 @@ func (c *call) singleFiledPull() bool {
 // fail prints the refusal: the JSON error document with --format json,
 // the text form otherwise.
 func (c *call) fail(r *refusal) {
+	if os.Getenv("CADRUMO_FAKE_ECHO_SECRET") == "1" { // as a parser's input_value='…' does
+		for _, v := range []string{os.Getenv(rules.Login.HeadlessEnv), c.stdinDoc["secret"]} {
+			if v != "" {
+				r.message += fmt.Sprintf(" (input_value='%s')", v)
+			}
+		}
+	}
 	if n, err := strconv.Atoi(os.Getenv("CADRUMO_FAKE_LONG_ERROR")); err == nil && n > len(r.message) {
 		r.message += " " + strings.Repeat("x", n-len(r.message)-1)
 	}

@@ -32,6 +32,15 @@
 //	                        in 80-byte lines, or without any newline with nonl
 //	badutf8                 print bytes that are not valid UTF-8
 //	stdin                   read stdin to EOF and print how many bytes came
+//	leak                    read stdin to EOF and print it back, as a careless CLI
+//	                        echoes the secret it was given: on stderr as progress
+//	                        lines (three, 500 ms apart), on stdout in a JSON
+//	                        object (the value JSON-escaped, ASCII-escaped as
+//	                        Python does, base64), and last on stderr in a JSON
+//	                        error whose message quotes the input and, as
+//	                        pydantic does, each string value of a JSON object
+//	                        input (input_value='…'); every write is split in
+//	                        the middle of what it echoes
 //	ignore-term             ignore SIGTERM from now on (this process only)
 //	pid                     print "pid self N"
 //	pem                     print a text with a PEM private key in the middle
@@ -71,6 +80,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -212,6 +222,8 @@ func run(step []string) {
 		n, err := io.Copy(io.Discard, os.Stdin)
 		must(err)
 		fmt.Fprintf(out, "stdin %d bytes\n", n)
+	case "leak":
+		leak()
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
 	case "pid":
@@ -233,6 +245,37 @@ func run(step []string) {
 	default:
 		fail("unknown step %q", step[0])
 	}
+}
+
+// leak echoes stdin back in the ways a CLI does (the step "leak"), each
+// write cut in two in the middle, 50 ms apart.
+func leak() {
+	data, err := io.ReadAll(os.Stdin)
+	must(err)
+	split := func(w io.Writer, s string) {
+		_, _ = io.WriteString(w, s[:len(s)/2])
+		time.Sleep(50 * time.Millisecond)
+		_, _ = io.WriteString(w, s[len(s)/2:])
+	}
+	for i := 1; i <= 3; i++ {
+		split(os.Stderr, fmt.Sprintf("step %d: reading %s\n", i, data))
+		time.Sleep(500 * time.Millisecond)
+	}
+	jsonString := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	ascii := strconv.QuoteToASCII(string(data)) // \u00XX, as Python's json.dumps
+	ascii = strings.ReplaceAll(ascii[1:len(ascii)-1], `\x`, `\u00`)
+	split(os.Stdout, fmt.Sprintf(`{"input":%s,"input_ascii":"%s","input_b64":%q}`+"\n",
+		jsonString(string(data)), ascii, base64.StdEncoding.EncodeToString(data)))
+	msg := "could not parse " + string(data)
+	var obj map[string]any
+	if json.Unmarshal(data, &obj) == nil {
+		for k, v := range obj {
+			if s, ok := v.(string); ok {
+				msg += fmt.Sprintf(" %s: input_value='%s'", k, s)
+			}
+		}
+	}
+	split(os.Stderr, `{"error":{"code":"BAD_SECRETS","message":`+jsonString(msg)+"}}\n")
 }
 
 // hold keeps allocated memory reachable.
