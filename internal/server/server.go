@@ -1,6 +1,8 @@
 // Package server is where the manifest and the runtime meet MCP: it
 // advertises one tool per manifest verb over the official Go SDK and runs
-// each call through the supervised runtime.
+// each call through the supervised runtime. On the catalog surface it lists
+// only the manifest's core and reaches the other tools through
+// aeat_mcp_find and aeat_mcp_call, by the same path (catalog.go).
 //
 // A call goes: arguments validated against the tool's schema (nothing is
 // spawned on failure) → its secrets gathered (the OS keychain's, its
