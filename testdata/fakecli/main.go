@@ -105,7 +105,7 @@ func main() {
 		c := exec.Command(self(), "child", "daemon")
 		c.Stdout, c.Stderr = os.Stdout, os.Stderr
 		c.SysProcAttr = newSession()
-		must(c.Start())
+		must(startAnnounced(c))
 		return
 	}
 	for _, step := range splitSteps(args) {
@@ -308,6 +308,13 @@ func flood(w io.Writer, n int64, nonl bool) {
 	_ = bw.Flush()
 }
 
+// announceEnv tells a spawned descendant which inherited descriptor to
+// close once its pid line is out (startAnnounced, announced). The tree
+// step returns only then, so a test reads the pid of everything it
+// spawned however loaded the machine: a child still starting when its
+// call ended used to be killed unreported, and the test saw one pid short.
+const announceEnv = "FAKECLI_ANNOUNCE_FD"
+
 func spawn(kind string) {
 	var c *exec.Cmd
 	switch {
@@ -328,7 +335,7 @@ func spawn(kind string) {
 	// Every descendant shares stdout so its pid line reaches the capture;
 	// the holder's whole point is that it keeps that pipe open.
 	c.Stdout, c.Stderr = os.Stdout, os.Stderr
-	must(c.Start())
+	must(startAnnounced(c))
 	if kind == "daemon" {
 		must(c.Wait())
 	}
@@ -348,6 +355,7 @@ func child(args []string) {
 		hold = touch(size)
 	}
 	fmt.Fprintf(os.Stdout, "pid %s %d\n", role, os.Getpid())
+	announced()
 	switch role {
 	case "forkloop":
 		for i := 1; i <= 100; i++ {

@@ -3,9 +3,11 @@
 package main
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -20,6 +22,40 @@ func breakawayAttr() *syscall.SysProcAttr { return newSession() }
 
 // launch starts c; only Windows launchers put it in a job of their own.
 func launch(c *exec.Cmd) error { return c.Start() }
+
+// startAnnounced starts c and returns once it has announced itself (a
+// daemon's middle process: once the daemon has): the child holds the write
+// end of a pipe until its pid line is written, and its exit closes it too,
+// so this never waits on a child that died first.
+func startAnnounced(c *exec.Cmd) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	c.ExtraFiles = append(c.ExtraFiles, w)
+	c.Env = append(os.Environ(), announceEnv+"="+strconv.Itoa(2+len(c.ExtraFiles)))
+	err = c.Start()
+	_ = w.Close()
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, r)
+	return nil
+}
+
+// announced closes the descriptor startAnnounced handed this process, and
+// forgets it, so that nothing this process starts holds it.
+func announced() {
+	fd, ok := os.LookupEnv(announceEnv)
+	if !ok {
+		return
+	}
+	_ = os.Unsetenv(announceEnv)
+	if n, err := strconv.Atoi(fd); err == nil {
+		_ = syscall.Close(n)
+	}
+}
 
 func consoleWindow() string { return "no" }
 

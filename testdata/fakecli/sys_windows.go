@@ -11,6 +11,13 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// startAnnounced starts c. Windows cannot hand a child an extra
+// descriptor through os/exec (ExtraFiles), so the tree step does not wait
+// there for its children's pid lines.
+func startAnnounced(c *exec.Cmd) error { return c.Start() }
+
+func announced() {}
+
 // Windows has no sessions to escape into; a new process group is the
 // closest analogue of Playwright's detached browser.
 func newSession() *syscall.SysProcAttr {
