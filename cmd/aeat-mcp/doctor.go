@@ -8,6 +8,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
+	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
 
@@ -54,6 +55,9 @@ secret only some tools read is a note), 2 when the manifest does not load.`,
 		},
 	}
 }
+
+// manyTools is where doctor suggests the catalog surface.
+const manyTools = 40
 
 // doctorReport prints the diagnosis; its error carries the exit code.
 // cli reports what the CLI is given and what it says of itself
@@ -114,7 +118,18 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 		note("messages in English: no AEAT_MCP_LANG, LC_ALL, LC_MESSAGES or LANG is set (--lang es for Spanish)")
 	}
 	c := in.cfg.Ceilings
-	ok("ceilings: read %v, mutate %v, live %v (a tool's own timeout wins); %d tools advertised, %d hidden", c.Read, c.Mutate, c.Live, len(in.Tools), len(in.Hidden))
+	ok("ceilings: read %v, mutate %v, live %v (a tool's own timeout wins); %s served, %d hidden", c.Read, c.Mutate, c.Live, toolCount(in.Tools), len(in.Hidden))
+	switch listed := len(server.Listed(in.cfg)); {
+	case in.cfg.Surface == server.SurfaceCatalog && listed == 0:
+		note("--surface catalog: tools/list holds only the built-ins (the manifest has no surface.core and --tools is not given): the model finds every tool with %s", server.ToolFind)
+	case in.cfg.Surface == server.SurfaceCatalog:
+		ok("--surface catalog: tools/list holds %d tools (surface.core) and %s/%s, which reach the other %d", listed, server.ToolFind, server.ToolCall, len(in.Tools)-listed)
+	case len(in.Tools) > manyTools:
+		note("tools/list holds all %d tools: past a few dozen, hosts slow down and models choose worse; --surface catalog (AEAT_MCP_SURFACE=catalog) lists the manifest's surface.core and finds the rest", len(in.Tools))
+	}
+	if n := guessedCount(in.Tools); n > 0 {
+		note("hints guessed for %d tools: the cautious values, not the CLI's word (aeat-mcp validate names them; generate --overrides sets them)", n)
+	}
 	if opts.detachAfter > 0 {
 		ok("a call still running after %v returns a run id, collected with aeat_mcp_wait: hosts drop a call after about 60 s", opts.detachAfter)
 	} else {

@@ -26,6 +26,9 @@ type generateOptions struct {
 	from      string
 	python    string
 	overrides string
+	facts     string
+	core      bool
+	only      []string
 	output    string
 	check     string
 }
@@ -33,7 +36,7 @@ type generateOptions struct {
 func newGenerateCmd() *cobra.Command {
 	o := &generateOptions{}
 	cmd := &cobra.Command{
-		Use:   "generate --from tree:FILE|click:PROGRAM|cobra:PROGRAM [--overrides FILE] [-o FILE | --check MANIFEST]",
+		Use:   "generate --from tree:FILE|click:PROGRAM|cobra:PROGRAM [--facts FILE] [--overrides FILE] [--core | --only NAME,…] [-o FILE | --check MANIFEST]",
 		Short: "Write a manifest for every verb of a CLI, from its command tree",
 		Long: `generate writes a manifest with one tool per verb of a CLI:
 
@@ -47,14 +50,21 @@ func newGenerateCmd() *cobra.Command {
 Hints are never weaker than the CLI's own classification where the tree has
 one; elsewhere they are the cautious ones (not read-only, destructive,
 open-world), marked hints_guessed, and validate names every such tool.
---overrides is a manifest-shaped file of changes merged over what was
-generated, by tool name or glob (see the README). The manifest goes to
-stdout, or -o FILE; what was left out or changed goes to stderr.
+--facts is what is known of the CLI beyond its tree, read from its source
+(the format of aeat's facts.json): which verbs reach the network, need a
+login, still print a result when they exit non-zero, read a secret on
+stdin, and the rules between their options. They are applied before the
+overrides. --overrides is a manifest-shaped file of changes merged over
+what was generated, by tool name or glob, or whole tools by their command
+(see the README). --core writes only the tools of the overrides'
+surface.core; --only NAME,… only the tools named, in that order. The manifest goes to stdout, or -o FILE; what was left out or
+changed goes to stderr.
 
 --check MANIFEST writes nothing: it exits 1 and shows each difference when
 MANIFEST is not what a fresh generation gives (CI keeps a manifest in step
 with its CLI).`,
-		Example: `  aeat-mcp generate --from tree:commands.json --overrides aeat.overrides.json -o aeat.full.manifest.json
+		Example: `  aeat-mcp generate --from tree:commands.json --facts facts.json --overrides aeat.overrides.json -o aeat.full.manifest.json
+  aeat-mcp generate --from tree:commands.json --facts facts.json --overrides aeat.overrides.json --core -o aeat.manifest.json
   aeat-mcp generate --from click:aeat --overrides aeat.overrides.json --check aeat.full.manifest.json
   aeat-mcp generate --from cobra:kubectl -o kubectl.manifest.json`,
 		Args: cobra.NoArgs,
@@ -66,6 +76,9 @@ with its CLI).`,
 	f.StringVar(&o.from, "from", "", "where the command tree comes from: tree:FILE, click:PROGRAM or cobra:PROGRAM")
 	f.StringVar(&o.python, "python", "", "for click: the Python that runs the CLI (default: its console script's #! line)")
 	f.StringVar(&o.overrides, "overrides", "", "a manifest-shaped file of changes merged over what is generated")
+	f.StringVar(&o.facts, "facts", "", "what is known of the CLI beyond its tree (the format of aeat's facts.json), applied before the overrides")
+	f.BoolVar(&o.core, "core", false, "write only the tools of the overrides' surface.core")
+	f.StringSliceVar(&o.only, "only", nil, "write only these tools, in this order (repeatable, or a comma list)")
 	f.StringVarP(&o.output, "output", "o", "", "write the manifest here (default: stdout)")
 	f.StringVar(&o.check, "check", "", "compare this manifest with a fresh generation; exit 1 and show the difference when they differ")
 	return cmd
@@ -88,10 +101,19 @@ func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writ
 	case o.python != "" && src.Kind != "click":
 		return &exitError{exitUsage, errors.New("--python is for --from click:PROGRAM")}
 	}
-	opts := generate.Options{OverridesName: o.overrides}
+	opts := generate.Options{OverridesName: o.overrides, Core: o.core, Only: o.only}
 	if o.overrides != "" {
 		if opts.Overrides, err = os.ReadFile(o.overrides); err != nil {
 			return &exitError{exitUsage, err}
+		}
+	}
+	if o.facts != "" {
+		data, err := os.ReadFile(o.facts)
+		if err != nil {
+			return &exitError{exitUsage, err}
+		}
+		if opts.Facts, err = generate.ParseFacts(data); err != nil {
+			return &exitError{exitUsage, fmt.Errorf("%s: %w", o.facts, err)}
 		}
 	}
 	if src.Walks() {
@@ -162,16 +184,8 @@ func checkManifest(path string, res *generate.Result, summary string, w io.Write
 // generateSummary counts the tools by tier and those whose hints were
 // guessed.
 func generateSummary(m *annotations.Manifest) string {
-	tiers := map[annotations.Tier]int{}
-	guessed := 0
-	for _, t := range m.Tools {
-		tiers[t.Tier()]++
-		if len(t.HintsGuessed) > 0 {
-			guessed++
-		}
-	}
-	s := fmt.Sprintf("%d tools (%d read, %d mutate, %d live)", len(m.Tools), tiers[annotations.Read], tiers[annotations.Mutate], tiers[annotations.Live])
-	if guessed > 0 {
+	s := toolCount(m.Tools)
+	if guessed := guessedCount(m.Tools); guessed > 0 {
 		s += fmt.Sprintf(", %d with guessed hints", guessed)
 	}
 	return s

@@ -50,6 +50,7 @@ type options struct {
 	readOnly       bool
 	tools          []string
 	selection      annotations.Selection
+	surface        string
 	confirm        string
 	logLevel       string
 	logFormat      string
@@ -82,6 +83,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.passEnv, "pass-env", nil, "environment variable the CLI may see, by name (repeatable; no * or prefixes)")
 	fs.BoolVar(&o.readOnly, "read-only", false, "advertise and allow only read-only tools")
 	fs.StringArrayVar(&o.tools, "tools", nil, "advertise and allow only the tools matching this glob (repeatable; !GLOB excludes; AEAT_MCP_TOOLS takes a comma list)")
+	fs.StringVar(&o.surface, "surface", server.SurfaceAll, "what tools/list holds: all (every tool) or catalog (the manifest's surface.core, plus aeat_mcp_find and aeat_mcp_call to reach the rest)")
 	fs.StringArrayVar(&o.globals, "global", nil, "NAME=VALUE: the default of the manifest's shared param NAME (cli.params, e.g. profile), which a call may override (repeatable; env AEAT_MCP_GLOBAL_<NAME>)")
 	fs.StringVar(&o.confirm, "confirm", server.ConfirmAsk, "destructive tools: ask (the user, through the host; refuse if it cannot ask) or never")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
@@ -128,6 +130,9 @@ func (o *options) check() error {
 		if err := server.CheckPassEnvName(n); err != nil {
 			problems = append(problems, err.Error())
 		}
+	}
+	if err := server.CheckSurface(o.surface); err != nil {
+		problems = append(problems, err.Error())
 	}
 	if sel, err := annotations.ParseSelection(o.tools); err != nil {
 		problems = append(problems, "--tools: "+err.Error())
@@ -331,6 +336,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		PassEnv:        o.passEnv,
 		ReadOnly:       o.readOnly,
 		Select:         o.selection,
+		Surface:        o.surface,
 		Confirm:        o.confirm,
 		Parent:         parentAtStart,
 		Printer:        o.printer(),

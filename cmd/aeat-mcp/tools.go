@@ -64,6 +64,10 @@ type toolsJSON struct {
 	// WarmVerdict is how the last template started for this configuration
 	// on this machine fared (by a server or doctor), when one was.
 	WarmVerdict *warmVerdictJSON `json:"warm_verdict,omitempty"`
+	// Surface is "catalog" under --surface catalog (absent on the default
+	// surface, where every tool is listed); each tool then says whether
+	// tools/list holds it.
+	Surface string `json:"surface,omitempty"`
 }
 
 type warmVerdictJSON struct {
@@ -98,6 +102,12 @@ type toolJSON struct {
 	// Warm: its calls start from the warm template (cli.warm), while one
 	// is ready and verified.
 	Warm bool `json:"warm"`
+	// Listed (only under --surface catalog): tools/list holds it; the
+	// others are reached through aeat_mcp_find and aeat_mcp_call.
+	Listed *bool `json:"listed,omitempty"`
+	// guessed are the hints the manifest marks hints_guessed (for the
+	// table; validate names them).
+	guessed []string
 }
 
 type hintsJSON struct {
@@ -147,11 +157,24 @@ func toolList(in *inspected) toolsJSON {
 			}
 		}
 	}
+	var listed map[string]bool
+	if in.cfg.Surface == server.SurfaceCatalog {
+		out.Surface = server.SurfaceCatalog
+		out.BuiltIn = append(out.BuiltIn, server.ToolFind, server.ToolCall)
+		listed = map[string]bool{}
+		for _, t := range server.Listed(in.cfg) {
+			listed[t.Name] = true
+		}
+	}
 	for _, t := range in.Tools {
 		tj := toolJSON{Name: t.Name, Title: t.Title, Tier: string(t.Tier()),
 			CeilingSeconds: t.Ceiling(in.cfg.Ceilings).Seconds(), OwnTimeout: t.Timeout > 0,
 			Hints:  hintsJSON{t.Hints.ReadOnly, t.Hints.Destructive, t.Hints.Idempotent, t.Hints.OpenWorld},
-			Output: t.Output, Command: t.Command, ConfirmFlag: t.Confirm.Flag, Params: []paramJSON{}}
+			Output: t.Output, Command: t.Command, ConfirmFlag: t.Confirm.Flag, Params: []paramJSON{}, guessed: t.HintsGuessed}
+		if listed != nil {
+			l := listed[t.Name]
+			tj.Listed = &l
+		}
 		if s := t.Stdin; s != nil {
 			switch {
 			case s.Env != "":
@@ -185,7 +208,21 @@ func (l toolsJSON) print(w io.Writer) {
 	if where == "" {
 		where = "NOT FOUND: " + l.CLI.Error
 	}
-	fmt.Fprintf(w, "%d tools from %s (the CLI %q: %s), plus %s\n\n", len(l.Tools), l.Manifest, l.CLI.Command, where, strings.Join(l.BuiltIn, ", "))
+	fmt.Fprintf(w, "%d tools from %s (the CLI %q: %s), plus %s\n", len(l.Tools), l.Manifest, l.CLI.Command, where, strings.Join(l.BuiltIn, ", "))
+	tiers := map[string]int{}
+	listed := 0
+	for _, t := range l.Tools {
+		tiers[t.Tier]++
+		if t.Listed != nil && *t.Listed {
+			listed++
+		}
+	}
+	fmt.Fprintf(w, "by tier: %d read, %d mutate, %d live\n", tiers["read"], tiers["mutate"], tiers["live"])
+	if l.Surface == server.SurfaceCatalog {
+		fmt.Fprintf(w, "--surface catalog: tools/list holds the %d marked LISTED (the manifest's surface.core), %s and %s; those reach the other %d\n",
+			listed, server.ToolFind, server.ToolCall, len(l.Tools)-listed)
+	}
+	fmt.Fprintln(w)
 	if len(l.Tools) > 0 {
 		var shared []string
 		for _, p := range l.Tools[0].Params {
@@ -203,22 +240,39 @@ func (l toolsJSON) print(w io.Writer) {
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	listedColumn := func(t toolJSON) string { return "" }
+	if l.Surface == server.SurfaceCatalog {
+		fmt.Fprint(tw, "LISTED\t")
+		listedColumn = func(t toolJSON) string {
+			if *t.Listed {
+				return "yes\t"
+			}
+			return "-\t"
+		}
+	}
 	fmt.Fprintln(tw, "TOOL\tTIER\tCEILING\tHINTS\tPARAMETERS")
+	guessed := 0
 	for _, t := range l.Tools {
 		ceiling := formatDuration(t.CeilingSeconds)
 		if t.OwnTimeout {
 			ceiling += " (own)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Tier, ceiling, hintWords(t.Hints), paramWords(t.Params))
+		if len(t.guessed) > 0 {
+			guessed++
+		}
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\n", listedColumn(t), t.Name, t.Tier, ceiling, hintWords(t.Hints, t.guessed), paramWords(t.Params))
 	}
 	tw.Flush()
+	if guessed > 0 {
+		fmt.Fprintf(w, "\n? a guessed hint (%d tools): the cautious value, not the CLI's word — aeat-mcp validate names them, generate --overrides sets them\n", guessed)
+	}
 	byReason := map[string][]string{}
 	for _, h := range l.Hidden {
 		byReason[h.Reason] = append(byReason[h.Reason], h.Name)
 	}
 	for _, why := range []struct{ reason, by string }{{server.ReasonReadOnly, "--read-only"}, {server.ReasonNotSelected, "--tools"}} {
 		if names := byReason[why.reason]; len(names) > 0 {
-			fmt.Fprintf(w, "\nhidden by %s (%d): %s\n", why.by, len(names), strings.Join(names, ", "))
+			fmt.Fprintf(w, "\nhidden by %s (%d): %s\n", why.by, len(names), someNames(names, maxHiddenNames))
 		}
 	}
 	switch l.Warm {
@@ -248,14 +302,21 @@ func (l toolsJSON) print(w io.Writer) {
 	}
 }
 
-func hintWords(h hintsJSON) string {
+// hintWords are the hints that are on; a guessed one ends in "?".
+func hintWords(h hintsJSON, guessed []string) string {
 	var words []string
 	for _, x := range []struct {
 		on   bool
 		word string
-	}{{h.ReadOnly, "read-only"}, {h.Destructive, "destructive"}, {h.Idempotent, "idempotent"}, {h.OpenWorld, "open-world"}} {
+		name string
+	}{{h.ReadOnly, "read-only", "readOnlyHint"}, {h.Destructive, "destructive", "destructiveHint"},
+		{h.Idempotent, "idempotent", "idempotentHint"}, {h.OpenWorld, "open-world", "openWorldHint"}} {
 		if x.on {
-			words = append(words, x.word)
+			w := x.word
+			if slices.Contains(guessed, x.name) {
+				w += "?"
+			}
+			words = append(words, w)
 		}
 	}
 	if len(words) == 0 {
@@ -264,10 +325,32 @@ func hintWords(h hintsJSON) string {
 	return strings.Join(words, ",")
 }
 
+// Bounds that keep the table of a 300-tool manifest one screen line per
+// tool; tools --json has everything.
+const (
+	maxParamWords  = 8
+	maxHiddenNames = 20
+)
+
+// someNames lists at most max names, and says how many more there are.
+func someNames(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s … and %d more (tools --json lists them all)", strings.Join(names[:max], ", "), len(names)-max)
+}
+
+// paramWords are a tool's own params (the shared ones are said once above
+// the table), at most maxParamWords of them.
 func paramWords(ps []paramJSON) string {
 	var words []string
+	more := 0
 	for _, p := range ps {
 		if p.Shared {
+			continue
+		}
+		if len(words) == maxParamWords {
+			more++
 			continue
 		}
 		w := p.Name
@@ -281,6 +364,9 @@ func paramWords(ps []paramJSON) string {
 	}
 	if len(words) == 0 {
 		return "-"
+	}
+	if more > 0 {
+		words = append(words, fmt.Sprintf("+%d more", more))
 	}
 	return strings.Join(words, " ")
 }
@@ -305,11 +391,33 @@ func formatDuration(seconds float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", seconds), "0"), ".") + "s"
 }
 
-// tierCounts counts the tools of each tier.
-func tierCounts(tools []*annotations.Tool) map[annotations.Tier]int {
+// toolCount is how many tools there are, by tier: "300 tools (52 read,
+// 229 mutate, 19 live)" — what validate, doctor and generate say of a
+// manifest of any size.
+func toolCount(tools []*annotations.Tool) string {
 	n := map[annotations.Tier]int{}
 	for _, t := range tools {
 		n[t.Tier()]++
 	}
+	return fmt.Sprintf("%d tools (%d read, %d mutate, %d live)", len(tools), n[annotations.Read], n[annotations.Mutate], n[annotations.Live])
+}
+
+// guessedCount is how many tools have a guessed hint.
+func guessedCount(tools []*annotations.Tool) int {
+	n := 0
+	for _, t := range tools {
+		if len(t.HintsGuessed) > 0 {
+			n++
+		}
+	}
 	return n
+}
+
+// surfaceSummary says what tools/list holds under --surface catalog ("" on
+// the default surface, where it holds every tool).
+func surfaceSummary(in *inspected) string {
+	if in.cfg.Surface != server.SurfaceCatalog {
+		return ""
+	}
+	return fmt.Sprintf("--surface catalog lists %d of them (surface.core) with %s and %s", len(server.Listed(in.cfg)), server.ToolFind, server.ToolCall)
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
@@ -59,17 +58,21 @@ func validateReport(in *inspected, opts *options, w io.Writer) error {
 		}
 	}
 	warnings = append(warnings, server.PassWarnings(server.HostOS(), in.manifest.CLI.Pass, opts.passEnv)...)
+	if in.cfg.Surface == server.SurfaceCatalog && len(server.Listed(in.cfg)) == 0 {
+		warnings = append(warnings, fmt.Sprintf("--surface catalog: the manifest has no surface.core (and --tools is not given): tools/list holds only aeat-mcp's built-ins, and the model finds every tool with %s", server.ToolFind))
+	}
 	for _, wn := range warnings {
 		fmt.Fprintln(w, "warning:", wn)
 	}
 	for _, p := range problems {
 		fmt.Fprintln(w, "problem:", p)
 	}
-	n := tierCounts(in.Tools)
-	summary := fmt.Sprintf("%s: %d tools (%d read, %d mutate, %d live)", name, len(in.Tools),
-		n[annotations.Read], n[annotations.Mutate], n[annotations.Live])
+	summary := name + ": " + toolCount(in.Tools)
 	if len(in.Hidden) > 0 {
 		summary += fmt.Sprintf(", %d hidden by --read-only/--tools", len(in.Hidden))
+	}
+	if s := surfaceSummary(in); s != "" {
+		summary += ", " + s
 	}
 	if len(problems) > 0 {
 		fmt.Fprintf(w, "%s; the manifest is valid, but this machine cannot serve it yet (%s above)\n", summary, plural(len(problems), "problem"))

@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Dir is testdata/aeat-cli in this repository.
@@ -32,15 +34,18 @@ func SharedDir() string {
 
 // Command is one verb of the real CLI (commands.json).
 type Command struct {
-	Path     []string `json:"path"`
-	ClassKey string   `json:"class_key"`
-	Params   []Param  `json:"params"`
+	Path       []string `json:"path"`
+	ClassKey   string   `json:"class_key"`
+	Hidden     bool     `json:"hidden"`
+	Deprecated bool     `json:"deprecated"`
+	Params     []Param  `json:"params"`
 	// Classification is the CLI's own.
 	Classification struct {
 		ReadOnly    bool `json:"read_only"`
 		Destructive bool `json:"destructive"`
 		Idempotent  bool `json:"idempotent"`
 		OpenWorld   bool `json:"open_world"`
+		LiveWrite   bool `json:"live_write"`
 	} `json:"classification"`
 }
 
@@ -59,18 +64,27 @@ type Param struct {
 	IsFlag    bool     `json:"is_flag"`
 }
 
-// Commands are the verbs by path ("app ledger list").
+// Commands are the verbs by path ("app ledger list"), read once: callers
+// only read them.
 func Commands() (map[string]*Command, error) {
-	var cmds []*Command
-	if err := load("commands.json", &cmds); err != nil {
-		return nil, err
-	}
-	out := map[string]*Command{}
-	for _, c := range cmds {
-		out[strings.Join(c.Path, " ")] = c
-	}
-	return out, nil
+	commandsOnce.Do(func() {
+		var cmds []*Command
+		if commandsErr = load("commands.json", &cmds); commandsErr != nil {
+			return
+		}
+		commands = map[string]*Command{}
+		for _, c := range cmds {
+			commands[strings.Join(c.Path, " ")] = c
+		}
+	})
+	return commands, commandsErr
 }
+
+var (
+	commandsOnce sync.Once
+	commands     map[string]*Command
+	commandsErr  error
+)
 
 // Facts is the part of facts.json the oracle reads.
 type Facts struct {
@@ -176,6 +190,7 @@ type Rule struct {
 type Network struct {
 	Path    string `json:"path"`
 	Network any    `json:"network"`
+	What    string `json:"what"`
 }
 
 // Load reads facts.json.
@@ -199,13 +214,15 @@ func load(name string, v any) error {
 }
 
 // NetworkOf says whether the verb at path touches the network: "true",
-// "false" or "conditional" — the entry of facts.json that names it (a
-// group "app live filed pull | pull-all | list" names each word after the
-// common prefix; "a|b|c, d e|f" lists several groups), else the catch-all
-// "(all other verbs)".
+// "false" or "conditional" — the entry of facts.json that names it, else
+// the catch-all "(all other verbs)".
 func (f *Facts) NetworkOf(path string) string {
+	cmds, err := Commands()
+	if err != nil {
+		return ""
+	}
 	for _, n := range f.Network {
-		for _, p := range expandPaths(n.Path) {
+		for _, p := range expandPaths(n.Path, cmds) {
 			if p == path {
 				return fmt.Sprint(n.Network)
 			}
@@ -219,28 +236,72 @@ func (f *Facts) NetworkOf(path string) string {
 	return ""
 }
 
+// NetworkWhat is what the network entry naming the verb at path says it
+// does there ("drives a browser session …").
+func (f *Facts) NetworkWhat(path string) string {
+	cmds, err := Commands()
+	if err != nil {
+		return ""
+	}
+	for _, n := range f.Network {
+		if slices.Contains(expandPaths(n.Path, cmds), path) {
+			return n.What
+		}
+	}
+	return ""
+}
+
 // expandPaths reads a facts.json network path: groups separated by ", ",
-// alternatives by "|"; the first alternative of the first group is a full
-// path, and every later alternative of k words replaces the last k words
-// of the full path before it ("app live filed pull | list" is "app live
-// filed pull" and "app live filed list"; "notifications list|view,
-// expedientes list" adds "app live expedientes list").
-func expandPaths(s string) []string {
-	var out []string
-	var ref []string
+// alternatives by "|", an option after the verb ("classify --llm") being
+// when, not which verb. The first alternative is a full path; each later
+// one stands for the path before it with its last words replaced — its
+// own number of words when that is a verb of cmds, else as many as make
+// one ("app live notifications list|view, borrador 100 list, verify list"
+// is notifications list and view, borrador 100 list and verify list, all
+// of app live). An alternative that makes no verb is kept as written, for
+// a test to see.
+func expandPaths(s string, cmds map[string]*Command) []string {
+	var out, ref []string
 	for _, group := range strings.Split(s, ", ") {
 		for _, alt := range strings.Split(group, "|") {
-			words := strings.Fields(alt)
+			var words []string
+			for _, w := range strings.Fields(alt) {
+				if strings.HasPrefix(w, "--") {
+					break
+				}
+				words = append(words, w)
+			}
 			if len(words) == 0 {
 				continue
 			}
 			full := words
-			if ref != nil && len(words) <= len(ref) {
-				full = append(append([]string{}, ref[:len(ref)-len(words)]...), words...)
+			if ref != nil {
+				full = nil
+				for _, k := range append([]int{len(words)}, seq(len(ref))...) {
+					if k > len(ref) {
+						continue
+					}
+					try := append(append([]string{}, ref[:len(ref)-k]...), words...)
+					if _, ok := cmds[strings.Join(try, " ")]; ok {
+						full = try
+						break
+					}
+				}
+				if full == nil {
+					full = words
+				}
 			}
 			ref = full
 			out = append(out, strings.Join(full, " "))
 		}
+	}
+	return out
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package aeatfacts
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,7 +46,38 @@ func TestNetworkOf(t *testing.T) {
 		"app ledger import":           "conditional",
 		"app ledger list":             "false",
 		"config profile censo pull":   "true",
+		// An alternative longer than the last words it replaces, or
+		// naming an option after the verb.
+		"app live borrador 100 list":   "false",
+		"app live borrador 100 latest": "false",
+		"app live verify list":         "false",
+		"app live verify latest":       "false",
+		"app live verify nif-iva":      "true",
+		"app ledger classify":          "conditional",
+		"app ledger split":             "conditional",
+		"app ledger evidence extract":  "conditional",
 	} {
 		assert.Equal(t, want, f.NetworkOf(path), path)
+	}
+}
+
+// TestNetworkPathsAreVerbs: every verb a network entry of facts.json names
+// is a verb of commands.json — read otherwise, an entry silently names
+// nothing and its verbs fall to the catch-all.
+func TestNetworkPathsAreVerbs(t *testing.T) {
+	f, err := Load()
+	require.NoError(t, err)
+	cmds, err := Commands()
+	require.NoError(t, err)
+	for _, n := range f.Network {
+		if strings.HasPrefix(n.Path, "(all other") {
+			continue
+		}
+		paths := expandPaths(n.Path, cmds)
+		assert.Len(t, paths, len(strings.FieldsFunc(n.Path, func(r rune) bool { return r == '|' || r == ',' })), "%q", n.Path)
+		for _, p := range paths {
+			_, ok := cmds[p]
+			assert.True(t, ok, "%q names %q, no verb of commands.json", n.Path, p)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package annotations_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -40,8 +41,16 @@ func TestExampleMatchesRealCLI(t *testing.T) {
 	cmds := commandsJSON(t)
 	facts, err := aeatfacts.Load()
 	require.NoError(t, err)
-	m, err := annotations.Load("../../examples/aeat.manifest.json")
-	require.NoError(t, err)
+	for _, path := range aeatManifests {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			m, err := annotations.Load(path)
+			require.NoError(t, err)
+			matchesRealCLI(t, cmds, facts, m)
+		})
+	}
+}
+
+func matchesRealCLI(t *testing.T, cmds map[string]*cliCommand, facts *aeatfacts.Facts, m *annotations.Manifest) {
 	assert.GreaterOrEqual(t, len(m.Tools), 15)
 	for i := 0; i < len(m.CLI.Args); i++ {
 		choices, ok := rootOptions[m.CLI.Args[i]]
@@ -99,19 +108,33 @@ func TestExampleMatchesRealCLI(t *testing.T) {
 				case prm.Stdin:
 				case prm.Positional:
 					if assert.Less(t, positional, len(arguments), "%s: %s takes fewer arguments", prm.Name, cmd.Path) {
-						assert.Equal(t, arguments[positional].Name, prm.Name, "positional %d", positional)
+						// Its name is the argument's, unless a shared param
+						// has that name (a generated manifest then numbers it).
+						arg := arguments[positional].Name
+						shared := slices.ContainsFunc(m.CLI.Params, func(c annotations.Param) bool { return c.Name == arg })
+						if !shared || !strings.HasPrefix(prm.Name, arg+"_") {
+							assert.Equal(t, arg, prm.Name, "positional %d", positional)
+						}
 					}
 					positional++
 				default:
 					checkOption(t, prm, options, cmd)
 				}
 			}
+			var positionals []annotations.Param
+			for _, q := range tl.Params {
+				if q.Positional {
+					positionals = append(positionals, q)
+				}
+			}
+			for i, p := range arguments {
+				if p.Required && (i >= len(positionals) || !positionals[i].Required) {
+					t.Errorf("%s requires the argument %s; the positional param in its place is not required", cmd.Path, p.Name)
+				}
+			}
 			for _, p := range cmd.Params {
 				if p.Required && p.Kind == "option" && !gives(tl, p.Opts[0]) {
 					t.Errorf("%s requires %s; the tool neither gives it nor requires a param for it", cmd.Path, p.Opts[0])
-				}
-				if p.Required && p.Kind == "argument" && !slices.ContainsFunc(tl.Params, func(q annotations.Param) bool { return q.Positional && q.Name == p.Name && q.Required }) {
-					t.Errorf("%s requires the argument %s; no required positional param has that name", cmd.Path, p.Name)
 				}
 			}
 			c := cmd.Classification
@@ -147,7 +170,11 @@ func checkOption(t *testing.T, prm *annotations.Param, options map[string]cliPar
 		}
 	}
 	if strings.HasPrefix(o.Type, "int") {
-		assert.Equal(t, "integer", prm.Type, "%s: %s takes an integer", prm.Name, prm.Flag)
+		typ := prm.Type
+		if prm.IsArray() {
+			typ = prm.Items
+		}
+		assert.Equal(t, "integer", typ, "%s: %s takes an integer", prm.Name, prm.Flag)
 	}
 	if o.Min != nil {
 		assert.True(t, prm.Minimum != nil && *prm.Minimum >= *o.Min, "%s: %s has a minimum of %v", prm.Name, prm.Flag, *o.Min)
@@ -164,4 +191,50 @@ func gives(t *annotations.Tool, flag string) bool {
 		return true
 	}
 	return slices.ContainsFunc(t.Params, func(p annotations.Param) bool { return p.Flag == flag && p.Required })
+}
+
+// TestFullManifestCoversTheCLI: examples/aeat.full.manifest.json has a tool
+// for every verb of the real aeat it does not hide, deprecate or keep from
+// MCP (live_write), but those it cannot serve: a verb that
+// reads several secrets on stdin (facts.json stdin; no manifest key gives
+// several, and without them it asks at a console). The curated example,
+// examples/aeat.manifest.json, is its tools, tool for tool, and its
+// surface.core (what --surface catalog lists) is among them.
+func TestFullManifestCoversTheCLI(t *testing.T) {
+	cmds := commandsJSON(t)
+	facts, err := aeatfacts.Load()
+	require.NoError(t, err)
+	full, err := annotations.Load("../../examples/aeat.full.manifest.json")
+	require.NoError(t, err)
+	served := map[string]string{}
+	for _, tl := range full.Tools {
+		served[verbOf(tl)] = tl.Name
+	}
+	for path, c := range cmds {
+		if _, ok := served[path]; ok || c.Hidden || c.Deprecated || c.Classification.LiveWrite {
+			continue // hidden, deprecated and live_write verbs are left out (DESIGN.md §10)
+		}
+		shape, stdin := facts.StdinShape(path)
+		assert.True(t, stdin && len(shape) > 1, "%s: no tool serves it", path)
+	}
+	assert.Len(t, full.Tools, len(served), "one tool per verb")
+
+	// The curated example is the full manifest's tools, tool for tool; the
+	// core a catalog lists is among them.
+	curated, err := annotations.Load("../../examples/aeat.manifest.json")
+	require.NoError(t, err)
+	var names []string
+	for _, tl := range curated.Tools {
+		names = append(names, tl.Name)
+		f := toolNamed(t, full, tl.Name)
+		assert.Equal(t, tl.Description, f.Description, tl.Name)
+		assert.Equal(t, tl.InputSchemaJSON(), f.InputSchemaJSON(), tl.Name)
+		assert.Equal(t, tl.Hints, f.Hints, tl.Name)
+		assert.Equal(t, tl.Command, f.Command, tl.Name)
+	}
+	require.NotEmpty(t, full.Surface.Core)
+	assert.Subset(t, names, full.Surface.Core, "the full manifest's core is curated")
+	assert.Equal(t, curated.CLI.Args, full.CLI.Args)
+	assert.Equal(t, curated.CLI.ExitCodes, full.CLI.ExitCodes)
+	assert.Equal(t, curated.CLI.ErrorCodes, full.CLI.ErrorCodes)
 }

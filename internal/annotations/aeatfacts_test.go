@@ -3,6 +3,8 @@ package annotations_test
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -23,8 +25,21 @@ import (
 func TestExampleMatchesFacts(t *testing.T) {
 	f, err := aeatfacts.Load()
 	require.NoError(t, err)
-	m, err := annotations.Load("../../examples/aeat.manifest.json")
-	require.NoError(t, err)
+	for _, path := range aeatManifests {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			m, err := annotations.Load(path)
+			require.NoError(t, err)
+			matchesFacts(t, f, m)
+		})
+	}
+}
+
+// aeatManifests are the shipped manifests of the real aeat: the curated
+// core, and the whole CLI generated from its tree and facts with the same
+// overrides.
+var aeatManifests = []string{"../../examples/aeat.manifest.json", "../../examples/aeat.full.manifest.json"}
+
+func matchesFacts(t *testing.T, f *aeatfacts.Facts, m *annotations.Manifest) {
 	read := map[string]aeatfacts.EnvVar{}
 	for _, e := range f.Env {
 		if e.Read() {
@@ -171,8 +186,12 @@ func TestExampleMatchesFacts(t *testing.T) {
 				assert.False(t, tl.Hints.OpenWorld)
 				assert.Contains(t, strings.ToLower(tl.Description), "local", "the description says it is local")
 			case "true":
-				assert.Equal(t, annotations.Live, tl.Tier(), "%s goes to the AEAT: the LIVE tier", path)
-				assert.Contains(t, tl.Description, "browser", "the description says it drives a browser")
+				assert.Equal(t, annotations.Live, tl.Tier(), "%s reaches the network: the LIVE tier", path)
+				if strings.Contains(f.NetworkWhat(path), "browser") {
+					assert.Contains(t, tl.Description, "browser", "the description says it drives a browser")
+				} else {
+					assert.Contains(t, tl.Description, "network", "the description says it reaches the network")
+				}
 			case "conditional":
 			default:
 				t.Fatalf("facts.json does not say whether %s reaches the network", path)
@@ -215,15 +234,27 @@ func verbOf(t *annotations.Tool) string {
 	return strings.Join(words, " ")
 }
 
-// checkRules: every cross-field rule of the verb is expressed — requires
-// in the right direction, the confirmation, a bound — or said in the
-// descriptions; and every requires of the tool is justified by a rule (a
-// requires the CLI does not have refuses calls it would run).
+// checkRules: every cross-field rule of the verb is expressed where a
+// manifest can say it — requires in the right direction (together: both
+// ways), a required param, the CLI's own confirmation and the dry run that
+// needs none, a bound — and every option or argument a rule names (but the
+// confirmation) is said in the tool's texts; and every requires of the
+// tool is justified by a rule (a requires the CLI does not have refuses
+// calls it would run).
 func checkRules(t *testing.T, f *aeatfacts.Facts, tl *annotations.Tool, path string) {
 	t.Helper()
-	byFlag := map[string]*annotations.Param{}
+	byOpt := map[string]*annotations.Param{} // by flag, negation, or argument name as help writes it
 	for i := range tl.Params {
-		byFlag[tl.Params[i].Flag] = &tl.Params[i]
+		p := &tl.Params[i]
+		switch {
+		case p.Positional:
+			byOpt[strings.ToUpper(p.Name)] = p
+		case p.Flag != "":
+			byOpt[p.Flag] = p
+			if p.Negate != "" {
+				byOpt[p.Negate] = p
+			}
+		}
 	}
 	text := strings.ToLower(tl.Description)
 	for _, p := range tl.Params {
@@ -231,80 +262,141 @@ func checkRules(t *testing.T, f *aeatfacts.Facts, tl *annotations.Tool, path str
 	}
 	justified := map[[2]string]bool{} // param → param it may require
 	requires := func(a, b string) {
-		pa, pb := byFlag[a], byFlag[b]
-		if pa == nil || pb == nil {
-			return // the tool does not offer one of them
+		pa, pb := byOpt[a], byOpt[b]
+		if pa == nil || pb == nil || pa.Default != nil || pb.Default != nil {
+			return // the tool does not offer one of them, or one is always given
 		}
 		justified[[2]string{pa.Name, pb.Name}] = true
 		assert.Contains(t, pa.Requires, pb.Name, "%s: %s needs %s (requires)", path, pa.Name, pb.Name)
 	}
-	said := func(flags ...string) {
-		for _, fl := range flags {
-			if p := byFlag[fl]; p != nil {
+	said := func(opts ...string) {
+		for _, o := range opts {
+			if p := byOpt[o]; p != nil {
 				assert.Contains(t, text, p.Name, "%s: the descriptions say the rule about %s", path, p.Name)
 			}
 		}
 	}
 	for _, r := range f.RulesOf(path) {
 		rl := r.Rule
-		switch {
-		case rl["unless"] != nil: // requires --yes unless --dry-run
-			assert.Equal(t, strs(rl["requires"]), []string{tl.Confirm.Flag}, "%s: the CLI's own confirmation is confirm.flag", path)
-			dry := byFlag[rl["unless"].(string)]
-			if assert.NotNil(t, dry, "%s: the tool offers %s", path, rl["unless"]) {
-				assert.Equal(t, true, tl.Confirm.SkipWhen[dry.Name], "%s: a dry run asks nobody", path)
+		req := strs(rl["requires"])
+		_, reqList := rl["requires"].([]any)
+		cond, _ := rl["if"].(string)
+		conditional := rl["if"] != nil || rl["if_absent"] != nil || rl["if_any"] != nil || rl["unless"] != nil
+		confirm := reqList && len(req) > 0 && !slices.ContainsFunc(req, func(o string) bool { return o != "--yes" && o != "--confirm" })
+		if confirm {
+			assert.Contains(t, aliases(t, path, req[0]), tl.Confirm.Flag, "%s: the CLI's own confirmation is confirm.flag", path)
+			assert.True(t, tl.Hints.Destructive, "%s: a person confirms it: destructive", path)
+			if u, ok := rl["unless"].(string); ok {
+				dry := byOpt[u]
+				if assert.NotNil(t, dry, "%s: the tool offers %s", path, u) {
+					assert.Equal(t, true, tl.Confirm.SkipWhen[dry.Name], "%s: a dry run asks nobody", path)
+				}
 			}
-		case rl["if_any"] != nil: // filed pull: single mode only
-			only, _ := rl["only_with"].(map[string]any)
+		}
+		if tg := strs(rl["together"]); len(tg) == 2 {
+			requires(tg[0], tg[1])
+			requires(tg[1], tg[0])
+		}
+		if only, ok := rl["only_with"].(map[string]any); ok { // filed pull: single mode only
 			for _, trigger := range strs(rl["if_any"]) {
 				for o, want := range only {
-					switch want {
-					case "present", "exactly one":
+					if want == "present" || want == "exactly one" {
 						requires(trigger, o)
 					}
-					if want == "exactly one" && byFlag[trigger] != nil {
+					if want == "exactly one" && byOpt[trigger] != nil && byOpt[o] != nil {
 						assert.Contains(t, text, "exactly one", "%s: %s allows exactly one %s: the descriptions say so", path, trigger, o)
 					}
 				}
 			}
-		case rl["mutually_exclusive"] != nil: // filed pull's year or range
-			tg := strs(rl["together"])
-			requires(tg[0], tg[1])
-			requires(tg[1], tg[0])
-			said(strs(rl["mutually_exclusive"])...)
-		case rl["together"] != nil:
-			tg := strs(rl["together"])
-			requires(tg[0], tg[1])
-			requires(tg[1], tg[0])
-		case rl["value_range"] != nil:
-			for o := range rl["value_range"].(map[string]any) {
-				if p := byFlag[o]; p != nil {
-					assert.True(t, p.Minimum != nil && *p.Minimum >= 1, "%s: %s must be > 0", path, p.Name)
-				}
-			}
-		case rl["if"] != nil:
-			cond := rl["if"].(string)
-			if strings.HasPrefix(cond, "--") {
-				for _, o := range strs(rl["requires"]) {
-					requires(cond, o)
-				}
-			} else {
-				// A condition on the profile's state: the tool offers the way
-				// out, and says when to take it.
-				for _, o := range strs(rl["requires"]) {
-					assert.NotNil(t, byFlag[o], "%s: the tool offers %s (needed when %s)", path, o, cond)
-					said(o)
-				}
-			}
-		default:
-			t.Errorf("%s: no check for the rule %v: write one", path, rl)
 		}
+		switch {
+		case confirm:
+		case reqList && byOpt[cond] != nil:
+			for _, o := range req {
+				requires(cond, o)
+			}
+		case reqList && cond != "" && !strings.HasPrefix(cond, "-"):
+			// A condition on the profile's state: the tool offers the way
+			// out, and says when to take it.
+			for _, o := range req {
+				assert.NotNil(t, byOpt[o], "%s: the tool offers %s (needed when %s)", path, o, cond)
+			}
+		case reqList && !conditional:
+			for _, o := range req {
+				if p := byOpt[o]; p != nil {
+					assert.True(t, p.Required, "%s: the CLI refuses a call without %s: required", path, p.Name)
+				}
+			}
+		}
+		if vr, ok := rl["value_range"].(map[string]any); ok {
+			for o, v := range vr {
+				p := byOpt[o]
+				if p == nil {
+					continue
+				}
+				switch b := v.(type) {
+				case string: // ">0"
+					if p.Type == "integer" {
+						assert.True(t, p.Minimum != nil && *p.Minimum >= 1, "%s: %s must be > 0", path, p.Name)
+					}
+				case []any:
+					lo, _ := b[0].(float64)
+					hi, _ := b[1].(float64)
+					assert.True(t, p.Minimum != nil && *p.Minimum >= lo && p.Maximum != nil && *p.Maximum <= hi, "%s: %s from %v to %v", path, p.Name, lo, hi)
+				}
+			}
+		}
+		// Whatever else the rule says, about whichever options: the texts
+		// say it (a manifest has no excludes, exactly-one-of or order).
+		rest := maps.Clone(rl)
+		if confirm { // the confirmation, and when it applies, is the server's to ask
+			for _, k := range []string{"requires", "unless", "if", "if_absent", "if_any"} {
+				delete(rest, k)
+			}
+		}
+		said(ruleOptions(rest)...)
 	}
 	for _, p := range tl.Params {
 		for _, q := range p.Requires {
 			assert.True(t, justified[[2]string{p.Name, q}], "%s: %s requires %s, which no rule of the CLI says (a call the CLI would run is refused)", path, p.Name, q)
 		}
 	}
+}
+
+// aliases are the names of the verb's option opt (--confirm is also --yes).
+func aliases(t *testing.T, path, opt string) []string {
+	cmds, err := aeatfacts.Commands()
+	require.NoError(t, err)
+	if c := cmds[path]; c != nil {
+		for _, p := range c.Params {
+			if slices.Contains(p.Opts, opt) {
+				return p.Opts
+			}
+		}
+	}
+	return []string{opt}
+}
+
+var ruleOptionRE = regexp.MustCompile(`--[a-z0-9][a-z0-9-]*[a-z0-9]|\b[A-Z][A-Z0-9_]+\b`)
+
+// ruleOptions are the options and arguments a rule names, in its values,
+// its free text and its objects' keys.
+func ruleOptions(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case string:
+		out = ruleOptionRE.FindAllString(x, -1)
+	case []any:
+		for _, e := range x {
+			out = append(out, ruleOptions(e)...)
+		}
+	case map[string]any:
+		for k, e := range x {
+			out = append(out, ruleOptionRE.FindAllString(k, -1)...)
+			out = append(out, ruleOptions(e)...)
+		}
+	}
+	return out
 }
 
 // strs flattens a facts.json list of option names (lists of lists too).

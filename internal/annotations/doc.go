@@ -15,17 +15,22 @@
 // stdin param on the command line, requires naming nothing). Each [Problem] names
 // the file, the tool and the field; a JSON syntax error gives line and
 // column. Names longer than [NameBudget] only warn. The parser lives in
-// parse.go and parse_param.go; the keys that say what the real CLI means
-// (README, "The manifest": `cli`): [ErrorOutput] pointers into its error document, [ErrorCode]
-// entries keyed on its codes, [OKWithStdout], [KeychainVar] and a stdin
-// keychain secret, [Health] — in meaning.go.
+// parse.go and parse_param.go, and reads the manifest decoded once into
+// plain values (parse_json.go): a 300-tool manifest loads in a small
+// multiple of one JSON decode. The keys that say what the real CLI means
+// (README, "The manifest": `cli`): [ErrorOutput] pointers into its error
+// document, [ErrorCode] entries keyed on its codes, [OKWithStdout],
+// [KeychainVar] and a stdin keychain secret, [Health] — in meaning.go.
 //
 // # One home per param type
 //
 // types.go holds, for each param type, how one value is checked (in words a
 // model can act on, numbers exact), written on the command line, shown in
 // the input schema, and parsed from a person's text ([Param.Parse], for
-// call --arg). An array delegates each element to its item type.
+// call --arg). An array delegates each element to its item type. The input
+// schema is encoded once, at load ([Tool.InputSchemaJSON]); the
+// jsonschema.Schema of [Tool.InputSchema] is built only when asked for, and
+// a test holds the two to one meaning.
 //
 // # A call
 //

@@ -1,7 +1,6 @@
 package annotations
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -16,13 +15,13 @@ var HintNames = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "o
 // CLI — `aeat-mcp generate` writes the cautious value and marks it, so
 // that validate can name every such tool until a person checks and sets
 // them. A tool without the key has nothing guessed.
-func (p *parser) hintsGuessed(obj map[string]json.RawMessage, t *Tool) {
+func (p *parser) hintsGuessed(obj map[string]any, t *Tool) {
 	raw, ok := obj["hints_guessed"]
 	if !ok {
 		return
 	}
 	var names []string
-	if err := json.Unmarshal(raw, &names); err != nil || names == nil {
+	if raw == nil || !assign(raw, &names) {
 		p.fail("hints_guessed", "must be a list of hint names (%s)", strings.Join(HintNames, ", "))
 		return
 	}

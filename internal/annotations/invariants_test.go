@@ -1,6 +1,7 @@
 package annotations_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -20,7 +21,7 @@ import (
 func repoManifests(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, glob := range []string{"../../examples/*.json", "../demo/*.manifest.json"} {
+	for _, glob := range []string{"../../examples/*.manifest.json", "../demo/*.manifest.json"} {
 		m, err := filepath.Glob(glob)
 		require.NoError(t, err)
 		out = append(out, m...)
@@ -39,7 +40,11 @@ func TestInvariants(t *testing.T) {
 			require.NoError(t, err)
 			m, err := annotations.Load(path)
 			require.NoError(t, err)
-			assert.Empty(t, m.Warnings)
+			// The one warning a shipped manifest may have: a generated one
+			// names the tools whose hints nobody could take from the CLI.
+			for _, w := range m.Warnings {
+				assert.True(t, strings.HasPrefix(w, "hints guessed for "), w)
+			}
 			var doc struct {
 				Tools []struct {
 					Annotations map[string]json.RawMessage `json:"annotations"`
@@ -60,9 +65,48 @@ func TestInvariants(t *testing.T) {
 				require.NotNil(t, tl.InputSchema(), tl.Name)
 				_, err := tl.InputSchema().CloneSchemas().Resolve(nil)
 				assert.NoError(t, err, tl.Name)
+				sameSchema(t, tl)
 			}
 		})
 	}
+}
+
+// sameSchema holds InputSchemaJSON (encoded at load, what a server may
+// hand hosts) to InputSchema marshalled: the same JSON value, and the
+// properties in the same order.
+func sameSchema(t *testing.T, tl *annotations.Tool) {
+	t.Helper()
+	want, err := json.Marshal(tl.InputSchema())
+	require.NoError(t, err)
+	got := tl.InputSchemaJSON()
+	var w, g any
+	require.NoError(t, json.Unmarshal(want, &w))
+	require.NoError(t, json.Unmarshal(got, &g), "%s: InputSchemaJSON is not JSON: %s", tl.Name, got)
+	assert.Equal(t, w, g, "%s: InputSchemaJSON and InputSchema differ", tl.Name)
+	assert.Equal(t, propertyOrder(t, want), propertyOrder(t, got), "%s: the properties' order", tl.Name)
+}
+
+// propertyOrder is the order of the keys of a schema's "properties".
+func propertyOrder(t *testing.T, schema []byte) []string {
+	t.Helper()
+	var top map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(schema, &top))
+	raw, ok := top["properties"]
+	if !ok {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var keys []string
+	_, err := dec.Token() // {
+	require.NoError(t, err)
+	for dec.More() {
+		k, err := dec.Token()
+		require.NoError(t, err)
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		require.NoError(t, dec.Decode(&skip))
+	}
+	return keys
 }
 
 func manifestSchema(t testing.TB) *jsonschema.Resolved {
@@ -164,6 +208,10 @@ var schemaCases = []struct {
 	{"error code match object", `{"version": 1, "cli": {"command": "a", "error_codes": {"X": {"meaning": "x", "match": {"/e": {"a": 1}}}}}, "tools": [` + tool("a") + `]}`, false},
 	{"stdin keychain json_key", string(manifestWith(tool("a", `"stdin": {"keychain": "K", "json_key": "secret"}`))), true},
 	{"stdin env and keychain", string(manifestWith(tool("a", `"stdin": {"env": "E", "keychain": "K"}`))), false},
+	// DESIGN.md §10.
+	{"surface core", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a"]}, "tools": [` + tool("a") + `]}`, true},
+	{"surface core not a name", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["A-1"]}, "tools": [` + tool("a") + `]}`, false},
+	{"surface core twice", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a", "a"]}, "tools": [` + tool("a") + `]}`, false},
 }
 
 // FuzzLoad: no input makes the loader panic, and whatever it accepts is
@@ -187,6 +235,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		for _, tl := range m.Tools {
 			require.NotNil(t, tl.InputSchema())
+			sameSchema(t, tl)
 			// Load no longer resolves the schema: whatever loads must
 			// still give hosts a schema a validator accepts.
 			_, err := tl.InputSchema().CloneSchemas().Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -25,11 +26,20 @@ type Manifest struct {
 	Version int
 	CLI     CLI
 	Tools   []*Tool
+	// Surface is what a host sees of a manifest with many tools.
+	Surface Surface
 	// Source is the file the manifest came from ("" when embedded); relative
 	// paths in it are relative to its directory.
 	Source string
 	// Warnings are problems that do not stop the manifest from loading.
 	Warnings []string
+}
+
+// Surface is the manifest's surface key (DESIGN.md §10): Core names the
+// tools a small surface lists (--surface catalog), each a tool of the
+// manifest, in the manifest's words; nil when the manifest gives none.
+type Surface struct {
+	Core []string
 }
 
 // CLI is how to start the wrapped program, and what every verb of it
@@ -128,9 +138,11 @@ type Tool struct {
 	// written by aeat-mcp generate): Load warns, naming every such tool.
 	HintsGuessed []string
 
-	cli    *CLI
-	schema *jsonschema.Schema
-	byName map[string]*Param
+	cli        *CLI
+	schemaJSON json.RawMessage
+	schemaMu   sync.Mutex // guards schema, built on first use
+	schema     *jsonschema.Schema
+	byName     map[string]*Param
 }
 
 // StdinSource is where a tool's stdin comes from: exactly one of Env (the

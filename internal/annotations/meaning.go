@@ -1,7 +1,6 @@
 package annotations
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -212,14 +211,13 @@ type Health struct {
 
 // errorOutput reads error_output: "text", "json", or an object of JSON
 // Pointers into the CLI's error document (absent ones take the defaults).
-func (p *parser) errorOutput(obj map[string]json.RawMessage, field string, dflt ErrorOutput) ErrorOutput {
+func (p *parser) errorOutput(obj map[string]any, field string, dflt ErrorOutput) ErrorOutput {
 	raw, ok := obj["error_output"]
 	if !ok {
 		return dflt
 	}
 	f := join(field, "error_output")
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := raw.(string); ok || raw == nil {
 		switch s {
 		case OutputText:
 			return ErrorOutput{Format: OutputText}
@@ -254,14 +252,14 @@ func (p *parser) errorOutput(obj map[string]json.RawMessage, field string, dflt 
 
 // errorCodes reads an error_codes object: the CLI's error code → what it
 // means, one entry or a list tried in order.
-func (p *parser) errorCodes(obj map[string]json.RawMessage, field string) map[string][]ErrorCode {
+func (p *parser) errorCodes(obj map[string]any, field string) map[string][]ErrorCode {
 	raw, ok := obj["error_codes"]
 	if !ok {
 		return nil
 	}
 	field = join(field, "error_codes")
-	var entries map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &entries); err != nil || entries == nil {
+	entries, ok := raw.(map[string]any)
+	if !ok {
 		p.fail(field, "must be an object of the CLI's error codes (\"REFUSED_CLI_BOUNDARY\": {\"meaning\": \"login_required\", \"hint\": \"…\"})")
 		return nil
 	}
@@ -272,16 +270,19 @@ func (p *parser) errorCodes(obj map[string]json.RawMessage, field string) map[st
 			p.fail(f, "an error code must be a non-empty string")
 			continue
 		}
-		var list []json.RawMessage
-		if err := json.Unmarshal(entries[code], &list); err != nil {
-			list = []json.RawMessage{entries[code]}
+		list, isList := entries[code].([]any)
+		if entries[code] == nil { // null: an empty list, as it always read
+			isList = true
+		}
+		if !isList {
+			list = []any{entries[code]}
 		} else if len(list) == 0 {
 			p.fail(f, "is an empty list: give one entry, or a list tried in order")
 			continue
 		}
 		for i, e := range list {
 			ef := f
-			if len(list) > 1 || entries[code][0] == '[' {
+			if isList {
 				ef = fmt.Sprintf("%s[%d]", f, i)
 			}
 			if ec, ok := p.errorCode(e, ef); ok {
@@ -292,7 +293,7 @@ func (p *parser) errorCodes(obj map[string]json.RawMessage, field string) map[st
 	return out
 }
 
-func (p *parser) errorCode(raw json.RawMessage, f string) (ErrorCode, bool) {
+func (p *parser) errorCode(raw any, f string) (ErrorCode, bool) {
 	var ec ErrorCode
 	o := p.object(raw, f, "match", "meaning", "hint", "retryable")
 	if o == nil {
@@ -306,7 +307,7 @@ func (p *parser) errorCode(raw json.RawMessage, f string) (ErrorCode, bool) {
 	if p.decode(o, f, "retryable", &r, "true or false") {
 		ec.Retryable = &r
 	}
-	var match map[string]json.RawMessage
+	var match map[string]any
 	if p.decode(o, f, "match", &match, "an object of JSON Pointers to values ({\"/error/context/reason\": [\"absent\"]})") {
 		ec.Match = map[Pointer][]any{}
 		for _, ptr := range sortedKeys(match) {
@@ -315,11 +316,7 @@ func (p *parser) errorCode(raw json.RawMessage, f string) (ErrorCode, bool) {
 				p.fail(mf, "%q is not a JSON Pointer (RFC 6901: \"/a/b\")", ptr)
 				continue
 			}
-			var v any
-			if err := decodeExact(match[ptr], &v); err != nil {
-				p.fail(mf, "must be a value or a list of values")
-				continue
-			}
+			v := match[ptr]
 			values, isList := v.([]any)
 			if !isList {
 				values = []any{v}
@@ -339,8 +336,8 @@ func (p *parser) errorCode(raw json.RawMessage, f string) (ErrorCode, bool) {
 }
 
 // keychain reads cli.env.keychain: names, or {"name": …, "optional": true}.
-func (p *parser) keychain(env map[string]json.RawMessage, c *CLI) {
-	var raw []json.RawMessage
+func (p *parser) keychain(env map[string]any, c *CLI) {
+	var raw []any
 	if !p.decode(env, "cli.env", "keychain", &raw, "a list of variable names (or {\"name\": …, \"optional\": true})") {
 		return
 	}
@@ -348,7 +345,9 @@ func (p *parser) keychain(env map[string]json.RawMessage, c *CLI) {
 	for i, r := range raw {
 		f := fmt.Sprintf("cli.env.keychain[%d]", i)
 		var kv KeychainVar
-		if json.Unmarshal(r, &kv.Name) != nil {
+		if name, ok := r.(string); ok || r == nil {
+			kv.Name = name
+		} else {
 			o := p.object(r, f, "name", "optional")
 			if o == nil {
 				continue
@@ -376,13 +375,13 @@ func (p *parser) keychain(env map[string]json.RawMessage, c *CLI) {
 
 // health reads cli.health: the command doctor runs (a list of words), or
 // {"command": […], "version": […]}.
-func (p *parser) health(obj map[string]json.RawMessage) *Health {
+func (p *parser) health(obj map[string]any) *Health {
 	raw, ok := obj["health"]
 	if !ok {
 		return nil
 	}
 	h := &Health{}
-	if json.Unmarshal(raw, &h.Command) != nil {
+	if raw != nil && !assign(raw, &h.Command) {
 		o := p.object(raw, "cli.health", "command", "version")
 		if o == nil {
 			return nil

@@ -24,17 +24,53 @@ type parser struct {
 	// declared are the names of the current tool's params, including
 	// those that did not load: a reference to one is not reported again.
 	declared map[string]bool
+	// flags and patterns remember what was checked or compiled: a
+	// 300-tool manifest names the same few of them hundreds of times.
+	flags    map[string]bool
+	patterns map[string]compiled
+}
+
+type compiled struct {
+	re  *regexp.Regexp
+	err error
+}
+
+// flagOK is flagRE.MatchString(s), remembered.
+func (p *parser) flagOK(s string) bool {
+	ok, seen := p.flags[s]
+	if !seen {
+		if p.flags == nil {
+			p.flags = map[string]bool{}
+		}
+		ok = flagRE.MatchString(s)
+		p.flags[s] = ok
+	}
+	return ok
+}
+
+// pattern is compilePattern(s), remembered (a *regexp.Regexp is safe to
+// share).
+func (p *parser) pattern(s string) (*regexp.Regexp, error) {
+	c, seen := p.patterns[s]
+	if !seen {
+		if p.patterns == nil {
+			p.patterns = map[string]compiled{}
+		}
+		c.re, c.err = compilePattern(s)
+		p.patterns[s] = c
+	}
+	return c.re, c.err
 }
 
 func (p *parser) fail(field, format string, a ...any) {
 	p.problems = append(p.problems, Problem{Tool: p.tool, Field: field, Msg: fmt.Sprintf(format, a...)})
 }
 
-// object decodes raw as a JSON object, reporting keys outside known: typos
+// object takes raw as a JSON object, reporting keys outside known: typos
 // must not be silently ignored.
-func (p *parser) object(raw json.RawMessage, field string, known ...string) map[string]json.RawMessage {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+func (p *parser) object(raw any, field string, known ...string) map[string]any {
+	obj, ok := raw.(map[string]any)
+	if !ok {
 		p.fail(field, "must be an object")
 		return nil
 	}
@@ -58,16 +94,14 @@ func join(field, key string) string {
 	return field + "." + key
 }
 
-// decode decodes obj[key] into v when present, reporting a wrong type with
+// decode stores obj[key] in v when present, reporting a wrong type with
 // want ("a string", "a list of strings"). Numbers stay exact.
-func (p *parser) decode(obj map[string]json.RawMessage, field, key string, v any, want string) bool {
-	raw, ok := obj[key]
+func (p *parser) decode(obj map[string]any, field, key string, v any, want string) bool {
+	val, ok := obj[key]
 	if !ok {
 		return false
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil || string(raw) == "null" {
+	if !assign(val, v) {
 		p.fail(join(field, key), "must be %s", want)
 		return false
 	}
@@ -75,7 +109,7 @@ func (p *parser) decode(obj map[string]json.RawMessage, field, key string, v any
 }
 
 // require is decode for a key that must be there.
-func (p *parser) require(obj map[string]json.RawMessage, field, key string, v any, want, why string) bool {
+func (p *parser) require(obj map[string]any, field, key string, v any, want, why string) bool {
 	if _, ok := obj[key]; !ok {
 		p.fail(join(field, key), "missing%s", why)
 		return false
@@ -84,8 +118,8 @@ func (p *parser) require(obj map[string]json.RawMessage, field, key string, v an
 }
 
 func (p *parser) manifest(data []byte) *Manifest {
-	var raw json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	raw, err := decodeTree(data)
+	if err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
 			line, col := position(data, syn.Offset)
@@ -95,7 +129,7 @@ func (p *parser) manifest(data []byte) *Manifest {
 		}
 		return nil
 	}
-	top := p.object(raw, "", "$schema", "version", "cli", "tools")
+	top := p.object(raw, "", "$schema", "version", "cli", "surface", "tools")
 	if top == nil {
 		return nil
 	}
@@ -108,7 +142,7 @@ func (p *parser) manifest(data []byte) *Manifest {
 	} else {
 		p.fail("cli", "missing")
 	}
-	var rawTools []json.RawMessage
+	var rawTools []any
 	if p.require(top, "", "tools", &rawTools, "a list of tools", "") && len(rawTools) == 0 {
 		p.fail("tools", "is empty: a manifest advertises at least one tool")
 	}
@@ -127,7 +161,38 @@ func (p *parser) manifest(data []byte) *Manifest {
 		seen[t.Name] = i
 		m.Tools = append(m.Tools, t)
 	}
+	if rawSurface, ok := top["surface"]; ok {
+		m.Surface = p.surface(rawSurface, seen)
+	}
 	return m
+}
+
+// surface reads the surface key: core names tools of the manifest (tools
+// by name, as tools[i]), each once.
+func (p *parser) surface(raw any, tools map[string]int) Surface {
+	var s Surface
+	obj := p.object(raw, "surface", "core")
+	if obj == nil {
+		return s
+	}
+	if !p.decode(obj, "surface", "core", &s.Core, "a list of tool names") {
+		return s
+	}
+	if len(s.Core) == 0 {
+		p.fail("surface.core", "is empty: name the tools a small surface lists, or leave surface out")
+	}
+	listed := map[string]bool{}
+	for i, name := range s.Core {
+		f := fmt.Sprintf("surface.core[%d]", i)
+		switch _, ok := tools[name]; {
+		case listed[name]:
+			p.fail(f, "%q is listed twice", name)
+		case !ok:
+			p.fail(f, "%q is not a tool of this manifest", name)
+		}
+		listed[name] = true
+	}
+	return s
 }
 
 // position turns a byte offset into a 1-based line and column.
@@ -146,7 +211,7 @@ var (
 	envPassRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\*?$`)
 )
 
-func (p *parser) cli(raw json.RawMessage) CLI {
+func (p *parser) cli(raw any) CLI {
 	c := CLI{ErrorOutput: ErrorOutput{Format: OutputText}}
 	obj := p.object(raw, "cli", "command", "args", "env", "cwd", "params", "exit_codes", "error_codes", "error_output", "health", "warm")
 	if obj == nil {
@@ -169,7 +234,7 @@ func (p *parser) cli(raw json.RawMessage) CLI {
 		// "@scratch2", "@tmp": a keyword mistyped, not a directory named so.
 		p.fail("cli.cwd", "%q: the only keyword is %q (a fresh directory per call); a directory path does not start with @", c.Cwd, ScratchDir)
 	}
-	var rawParams []json.RawMessage
+	var rawParams []any
 	p.decode(obj, "cli", "params", &rawParams, "a list of parameters")
 	c.Params = p.params(rawParams, "cli.params", paramPlace{shared: true})
 	c.ExitCodes = p.exitCodes(obj, "cli")
@@ -182,7 +247,7 @@ func (p *parser) cli(raw json.RawMessage) CLI {
 	return c
 }
 
-func (p *parser) env(raw json.RawMessage, c *CLI) {
+func (p *parser) env(raw any, c *CLI) {
 	env := p.object(raw, "cli.env", "pass", "set", "require", "keychain")
 	if env == nil {
 		return
@@ -209,14 +274,14 @@ func (p *parser) env(raw json.RawMessage, c *CLI) {
 }
 
 // exitCodes reads an exit_codes object: exit code → what it means.
-func (p *parser) exitCodes(obj map[string]json.RawMessage, field string) map[int]ExitCode {
+func (p *parser) exitCodes(obj map[string]any, field string) map[int]ExitCode {
 	raw, ok := obj["exit_codes"]
 	if !ok {
 		return nil
 	}
 	field = join(field, "exit_codes")
-	var entries map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &entries); err != nil || entries == nil {
+	entries, ok := raw.(map[string]any)
+	if !ok {
 		p.fail(field, "must be an object of exit codes (\"3\": {\"meaning\": \"auth\"})")
 		return nil
 	}
@@ -248,20 +313,21 @@ func (p *parser) exitCodes(obj map[string]json.RawMessage, field string) map[int
 }
 
 // okWhen reads an exit code's ok: true, false or "with_stdout".
-func (p *parser) okWhen(e map[string]json.RawMessage, f string) OKWhen {
+func (p *parser) okWhen(e map[string]any, f string) OKWhen {
 	raw, ok := e["ok"]
 	if !ok {
 		return OKNever
 	}
-	var b bool
-	if json.Unmarshal(raw, &b) == nil {
+	if raw == nil { // null reads as false, as it always did
+		return OKNever
+	}
+	if b, ok := raw.(bool); ok {
 		if b {
 			return OKAlways
 		}
 		return OKNever
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil && s == string(OKWithStdout) {
+	if s, _ := raw.(string); s == string(OKWithStdout) {
 		return OKWithStdout
 	}
 	p.fail(f+".ok", "must be true, false or %q (a success only when stdout holds the result)", OKWithStdout)
@@ -280,7 +346,7 @@ func sortedKeys[V any](m map[string]V) []string {
 var toolKeys = []string{"name", "title", "description", "command", "annotations", "params", "output",
 	"timeout", "stdin", "exit_codes", "error_codes", "error_output", "confirm", "progress", "hints_guessed"}
 
-func (p *parser) toolAt(raw json.RawMessage, i int, cli *CLI) *Tool {
+func (p *parser) toolAt(raw any, i int, cli *CLI) *Tool {
 	field := fmt.Sprintf("tools[%d]", i)
 	p.tool = ""
 	obj := p.object(raw, field, toolKeys...)
@@ -314,7 +380,7 @@ func (p *parser) toolAt(raw json.RawMessage, i int, cli *CLI) *Tool {
 	p.hintsGuessed(obj, t)
 	p.toolRun(obj, t)
 	t.Stdin = p.stdin(obj)
-	var rawParams []json.RawMessage
+	var rawParams []any
 	p.decode(obj, "", "params", &rawParams, "a list of parameters")
 	p.declared = map[string]bool{}
 	place := paramPlace{}
@@ -342,7 +408,7 @@ func (p *parser) toolAt(raw json.RawMessage, i int, cli *CLI) *Tool {
 }
 
 // toolText reads what people and models read: title, description.
-func (p *parser) toolText(obj map[string]json.RawMessage, t *Tool) {
+func (p *parser) toolText(obj map[string]any, t *Tool) {
 	if !p.decode(obj, "", "title", &t.Title, "a string") || strings.TrimSpace(t.Title) == "" {
 		p.fail("title", "missing or empty: hosts show it to people")
 	}
@@ -353,7 +419,7 @@ func (p *parser) toolText(obj map[string]json.RawMessage, t *Tool) {
 
 // toolRun reads how the verb runs: its command, output, timeout, exit
 // codes, error output and progress stream.
-func (p *parser) toolRun(obj map[string]json.RawMessage, t *Tool) {
+func (p *parser) toolRun(obj map[string]any, t *Tool) {
 	if p.require(obj, "", "command", &t.Command, "a list of strings", " (the verb's words, e.g. [\"modelo\", \"303\", \"pull\"])") {
 		for j, c := range t.Command {
 			if c == "" || strings.IndexByte(c, 0) >= 0 {
@@ -402,7 +468,7 @@ func (p *parser) toolRun(obj map[string]json.RawMessage, t *Tool) {
 	}
 }
 
-func (p *parser) stdin(obj map[string]json.RawMessage) *StdinSource {
+func (p *parser) stdin(obj map[string]any) *StdinSource {
 	raw, ok := obj["stdin"]
 	if !ok {
 		return nil
@@ -439,7 +505,7 @@ func (p *parser) stdin(obj map[string]json.RawMessage) *StdinSource {
 
 // crossChecks are the rules between a tool's keys: what requires names,
 // where stdin comes from, the confirmation, positional arrays.
-func (p *parser) crossChecks(obj map[string]json.RawMessage, t *Tool) {
+func (p *parser) crossChecks(obj map[string]any, t *Tool) {
 	for j, prm := range t.Params {
 		f := paramField(t, j)
 		for _, r := range prm.Requires {
@@ -480,7 +546,7 @@ func paramField(t *Tool, j int) string {
 	return fmt.Sprintf("params[%d]", j-shared)
 }
 
-func (p *parser) confirm(raw json.RawMessage, t *Tool) Confirm {
+func (p *parser) confirm(raw any, t *Tool) Confirm {
 	var c Confirm
 	o := p.object(raw, "confirm", "flag", "skip_when")
 	if o == nil {
@@ -490,14 +556,14 @@ func (p *parser) confirm(raw json.RawMessage, t *Tool) Confirm {
 		p.fail("confirm", "only a destructive tool is confirmed (destructiveHint is false)")
 	}
 	if p.decode(o, "confirm", "flag", &c.Flag, "a string") {
-		if !flagRE.MatchString(c.Flag) {
+		if !p.flagOK(c.Flag) {
 			p.fail("confirm.flag", "%q is not an option name (e.g. \"--yes\")", c.Flag)
 		}
 		if by := t.givesFlag(c.Flag); by != "" {
 			p.fail("confirm.flag", "%q is also given by %s: only a person's yes may add it", c.Flag, by)
 		}
 	}
-	var skip map[string]json.RawMessage
+	var skip map[string]any
 	if p.decode(o, "confirm", "skip_when", &skip, "an object of parameter values") {
 		c.SkipWhen = map[string]any{}
 		for _, name := range sortedKeys(skip) {
@@ -509,11 +575,7 @@ func (p *parser) confirm(raw json.RawMessage, t *Tool) Confirm {
 				}
 				continue
 			}
-			var v any
-			if err := decodeExact(skip[name], &v); err != nil {
-				p.fail(f, "must be a value")
-				continue
-			}
+			v := skip[name]
 			if err := prm.check(v); err != nil {
 				p.fail(f, "%v", err)
 				continue
@@ -562,7 +624,7 @@ func (p *parser) problemsFor(tool string) []Problem {
 	return out
 }
 
-func (p *parser) hints(raw json.RawMessage) Hints {
+func (p *parser) hints(raw any) Hints {
 	var h Hints
 	obj := p.object(raw, "annotations", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 	if obj == nil {

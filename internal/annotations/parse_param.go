@@ -1,7 +1,6 @@
 package annotations
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -14,13 +13,16 @@ type paramPlace struct {
 	stdin  string
 }
 
+// oneOfTypes says, after "missing", what a type may be.
+var oneOfTypes = fmt.Sprintf(" (one of %s)", strings.Join(typeNames, ", "))
+
 var paramKeys = []string{"name", "type", "items", "required", "description", "default", "enum",
 	"pattern", "minimum", "maximum", "minLength", "maxLength", "flag", "positional", "negate",
 	"global", "sensitive", "requires"}
 
 // params reads a list of params, dropping the ones that did not load and
 // duplicates (both reported).
-func (p *parser) params(raws []json.RawMessage, field string, place paramPlace) []Param {
+func (p *parser) params(raws []any, field string, place paramPlace) []Param {
 	var out []Param
 	names := map[string]bool{}
 	for j, rp := range raws {
@@ -42,7 +44,7 @@ func (p *parser) params(raws []json.RawMessage, field string, place paramPlace) 
 // param reads one param: its shape (name, type, how it reaches the command
 // line), its bounds, and then checks that the manifest's own values (enum,
 // default) obey them.
-func (p *parser) param(raw json.RawMessage, field string, place paramPlace) (Param, bool) {
+func (p *parser) param(raw any, field string, place paramPlace) (Param, bool) {
 	var prm Param
 	obj := p.object(raw, field, paramKeys...)
 	if obj == nil {
@@ -66,14 +68,14 @@ func (p *parser) param(raw json.RawMessage, field string, place paramPlace) (Par
 }
 
 // paramType reads name, type and items.
-func (p *parser) paramType(obj map[string]json.RawMessage, field string, prm *Param) {
+func (p *parser) paramType(obj map[string]any, field string, prm *Param) {
 	if p.require(obj, field, "name", &prm.Name, "a string", "") && p.declared != nil {
 		p.declared[prm.Name] = true
 	}
 	if prm.Name != "" && !validParamName(prm.Name) {
 		p.fail(field+".name", "%q must match %s", prm.Name, paramNamePattern)
 	}
-	if p.require(obj, field, "type", &prm.Type, "a string", fmt.Sprintf(" (one of %s)", strings.Join(typeNames, ", "))) &&
+	if p.require(obj, field, "type", &prm.Type, "a string", oneOfTypes) &&
 		scalarTypes[prm.Type] == nil && !prm.IsArray() {
 		p.fail(field+".type", "is %q; must be one of %s", prm.Type, strings.Join(typeNames, ", "))
 	}
@@ -90,7 +92,7 @@ func (p *parser) paramType(obj map[string]json.RawMessage, field string, prm *Pa
 
 // paramPlacement reads how the value reaches the CLI: a flag (global or
 // not, with a negation for booleans), a position, or stdin.
-func (p *parser) paramPlacement(obj map[string]json.RawMessage, field string, prm *Param, place paramPlace) {
+func (p *parser) paramPlacement(obj map[string]any, field string, prm *Param, place paramPlace) {
 	p.decode(obj, field, "required", &prm.Required, "true or false")
 	p.decode(obj, field, "flag", &prm.Flag, "a string")
 	p.decode(obj, field, "positional", &prm.Positional, "true or false")
@@ -113,13 +115,13 @@ func (p *parser) paramPlacement(obj map[string]json.RawMessage, field string, pr
 	case prm.Global && prm.Positional:
 		p.fail(field+".global", "only a flag can be global")
 	}
-	if prm.Flag != "" && !flagRE.MatchString(prm.Flag) {
+	if prm.Flag != "" && !p.flagOK(prm.Flag) {
 		p.fail(field+".flag", "%q is not an option name (e.g. \"--year\")", prm.Flag)
 	}
 	if prm.Negate != "" {
 		if prm.Type != "boolean" || prm.Flag == "" {
 			p.fail(field+".negate", "only a boolean flag can have a negate flag")
-		} else if !flagRE.MatchString(prm.Negate) {
+		} else if !p.flagOK(prm.Negate) {
 			p.fail(field+".negate", "%q is not an option name (e.g. \"--no-dry-run\")", prm.Negate)
 		}
 	}
@@ -130,10 +132,10 @@ func (p *parser) paramPlacement(obj map[string]json.RawMessage, field string, pr
 
 // paramBounds reads pattern, minimum, maximum, minLength, maxLength: each
 // only where the type has it.
-func (p *parser) paramBounds(obj map[string]json.RawMessage, field string, prm *Param) {
+func (p *parser) paramBounds(obj map[string]any, field string, prm *Param) {
 	t := prm.elem()
 	if p.decode(obj, field, "pattern", &prm.Pattern, "a string") {
-		re, err := compilePattern(prm.Pattern)
+		re, err := p.pattern(prm.Pattern)
 		if err != nil {
 			p.fail(field+".pattern", "is not a valid regular expression: %v", err)
 		}
@@ -179,14 +181,17 @@ func (p *parser) paramBounds(obj map[string]json.RawMessage, field string, prm *
 
 // paramValues reads enum and default, which must obey the param's own
 // rules: a manifest cannot offer a value its tool would refuse.
-func (p *parser) paramValues(obj map[string]json.RawMessage, field string, prm *Param) {
+func (p *parser) paramValues(obj map[string]any, field string, prm *Param) {
 	if rawEnum, ok := obj["enum"]; ok {
-		if err := json.Unmarshal(rawEnum, &prm.Enum); err != nil || len(prm.Enum) == 0 {
+		list, _ := rawEnum.([]any)
+		enum, err := plainNumbers(list)
+		if prm.Enum, _ = enum.([]any); err != nil || len(prm.Enum) == 0 {
 			p.fail(field+".enum", "must be a non-empty list of values")
 		}
 	}
 	if rawDef, ok := obj["default"]; ok {
-		if err := json.Unmarshal(rawDef, &prm.Default); err != nil || prm.Default == nil {
+		var err error
+		if prm.Default, err = plainNumbers(rawDef); err != nil || prm.Default == nil {
 			p.fail(field+".default", "must be a value")
 		}
 		if prm.Required {

@@ -14,10 +14,44 @@ import (
 
 // InputSchema is the tool's MCP inputSchema: an object with one property per
 // parameter (the cli's shared ones first), additionalProperties false, the
-// required ones listed, and each param's requires as dependentRequired.
-func (t *Tool) InputSchema() *jsonschema.Schema { return t.schema }
+// required ones listed, and each param's requires as dependentRequired. It
+// is built on first use: a server that hands hosts [Tool.InputSchemaJSON]
+// never builds it.
+func (t *Tool) InputSchema() *jsonschema.Schema {
+	t.schemaMu.Lock()
+	defer t.schemaMu.Unlock()
+	if t.schema == nil {
+		s, err := t.schemaStruct()
+		if err != nil {
+			// buildSchema encoded the same params at load, or the tool
+			// would not have loaded.
+			panic(fmt.Sprintf("annotations: the schema of %s: %v", t.Name, err))
+		}
+		t.schema = s
+	}
+	return t.schema
+}
 
+// InputSchemaJSON is [Tool.InputSchema] as JSON, encoded at load: what a
+// server gives hosts without building and marshalling a jsonschema.Schema
+// per tool (at 300 tools that was most of a server's start-up). A test
+// holds the two to the same meaning.
+func (t *Tool) InputSchemaJSON() json.RawMessage { return t.schemaJSON }
+
+// buildSchema encodes the input schema (InputSchemaJSON) and drops the
+// struct built from older params, if any.
 func (t *Tool) buildSchema() error {
+	b, err := t.encodeSchema()
+	if err != nil {
+		return err
+	}
+	t.schemaMu.Lock()
+	t.schemaJSON, t.schema = b, nil
+	t.schemaMu.Unlock()
+	return nil
+}
+
+func (t *Tool) schemaStruct() (*jsonschema.Schema, error) {
 	s := &jsonschema.Schema{
 		Type:                 "object",
 		Properties:           map[string]*jsonschema.Schema{},
@@ -27,7 +61,7 @@ func (t *Tool) buildSchema() error {
 		prm := &t.Params[i]
 		ps, err := prm.schema()
 		if err != nil {
-			return fmt.Errorf("%s: %w", prm.Name, err)
+			return nil, fmt.Errorf("%s: %w", prm.Name, err)
 		}
 		s.Properties[prm.Name] = ps
 		s.PropertyOrder = append(s.PropertyOrder, prm.Name)
@@ -41,8 +75,65 @@ func (t *Tool) buildSchema() error {
 			s.DependentRequired[prm.Name] = prm.Requires
 		}
 	}
-	t.schema = s
-	return nil
+	return s, nil
+}
+
+// encodeSchema writes what schemaStruct builds, as JSON: properties in the
+// params' order, then required, additionalProperties and
+// dependentRequired.
+func (t *Tool) encodeSchema() (json.RawMessage, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range t.Params {
+		prm := &t.Params[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSON(&b, prm.Name)
+		b.WriteByte(':')
+		if err := prm.encodeSchema(&b); err != nil {
+			return nil, fmt.Errorf("%s: %w", prm.Name, err)
+		}
+	}
+	b.WriteByte('}')
+	var required, requires []string
+	for i := range t.Params {
+		if t.Params[i].Required {
+			required = append(required, t.Params[i].Name)
+		}
+		if len(t.Params[i].Requires) > 0 {
+			requires = append(requires, t.Params[i].Name)
+		}
+	}
+	if len(required) > 0 {
+		b.WriteString(`,"required":`)
+		writeJSON(&b, required)
+	}
+	b.WriteString(`,"additionalProperties":false`)
+	if len(requires) > 0 {
+		b.WriteString(`,"dependentRequired":{`)
+		for i, name := range requires {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSON(&b, name)
+			b.WriteByte(':')
+			writeJSON(&b, t.byName[name].Requires)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// writeJSON appends v (strings, lists of strings, numbers, booleans: what
+// a schema holds) as JSON, escaped as encoding/json escapes it.
+func writeJSON(b *bytes.Buffer, v any) {
+	out, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("annotations: %T does not encode: %v", v, err)) // only ever called with plain values
+	}
+	b.Write(out)
 }
 
 // Args are a call's arguments after [Tool.Validate]: checked, with

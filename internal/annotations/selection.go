@@ -59,6 +59,10 @@ func (s Selection) Selects(name string) bool {
 	return false
 }
 
+// Restricts reports whether s has any pattern: the zero Selection selects
+// every tool.
+func (s Selection) Restricts() bool { return len(s.include)+len(s.exclude) > 0 }
+
 // Unmatched are the patterns that select none of tools: most likely typos,
 // worth a warning.
 func (s Selection) Unmatched(tools []*Tool) []string {

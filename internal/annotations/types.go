@@ -1,6 +1,7 @@
 package annotations
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -280,6 +281,67 @@ func (prm *Param) schema() (*jsonschema.Schema, error) {
 		s.Default = b
 	}
 	return s, nil
+}
+
+// encodeSchema writes what schema builds, as JSON.
+func (prm *Param) encodeSchema(b *bytes.Buffer) error {
+	b.WriteString(`{"type":`)
+	writeJSON(b, prm.Type)
+	if prm.Description != "" {
+		b.WriteString(`,"description":`)
+		writeJSON(b, prm.Description)
+	}
+	if prm.IsArray() {
+		b.WriteString(`,"items":{"type":`)
+		writeJSON(b, prm.Items)
+		prm.encodeBounds(b)
+		b.WriteByte('}')
+	} else {
+		prm.encodeBounds(b)
+	}
+	if prm.Sensitive {
+		b.WriteString(`,"writeOnly":true`)
+	}
+	if prm.Default != nil {
+		d, err := json.Marshal(prm.Default)
+		if err != nil {
+			return err
+		}
+		b.WriteString(`,"default":`)
+		b.Write(d)
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// encodeBounds writes the keys schema puts on the value's own schema (the
+// items' for an array).
+func (prm *Param) encodeBounds(b *bytes.Buffer) {
+	if len(prm.Enum) > 0 {
+		b.WriteString(`,"enum":`)
+		writeJSON(b, prm.Enum)
+	}
+	if prm.Pattern != "" {
+		b.WriteString(`,"pattern":`)
+		writeJSON(b, prm.Pattern)
+	}
+	for _, n := range []struct {
+		key string
+		v   *float64
+	}{{"minimum", prm.Minimum}, {"maximum", prm.Maximum}} {
+		if n.v != nil {
+			b.WriteString(`,"` + n.key + `":`)
+			writeJSON(b, *n.v)
+		}
+	}
+	for _, n := range []struct {
+		key string
+		v   *int
+	}{{"minLength", prm.MinLength}, {"maxLength", prm.MaxLength}} {
+		if n.v != nil {
+			b.WriteString(`,"` + n.key + `":` + strconv.Itoa(*n.v))
+		}
+	}
 }
 
 // compilePattern compiles a parameter's pattern once, at load.

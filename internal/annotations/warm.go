@@ -1,7 +1,6 @@
 package annotations
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -51,7 +50,7 @@ func (w *Warm) TiersOrDefault() []Tier {
 var hookRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 
 // warm parses cli.warm.
-func (p *parser) warm(raw json.RawMessage) *Warm {
+func (p *parser) warm(raw any) *Warm {
 	obj := p.object(raw, "cli.warm", "python", "interpreter", "preload", "reset", "warmup", "verify", "tiers", "max_calls")
 	if obj == nil {
 		return nil

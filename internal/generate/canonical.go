@@ -12,7 +12,7 @@ import (
 // object, as a person reads them: a tool's name, title and description
 // first. Keys not listed (added to the manifest later) follow, sorted.
 var keyOrder = map[string][]string{
-	"top":         {"$schema", "version", "cli", "tools"},
+	"top":         {"$schema", "version", "cli", "surface", "tools"},
 	"cli":         {"command", "args", "env", "cwd", "params", "exit_codes", "error_output"},
 	"env":         {"pass", "require", "set"},
 	"tool":        {"name", "title", "description", "command", "annotations", "hints_guessed", "params", "output", "timeout", "stdin", "progress", "confirm", "exit_codes", "error_output"},

@@ -30,6 +30,9 @@ func TestEncode(t *testing.T) {
     },
     "params": []
   },
+  "surface": {
+    "core": ["x_y"]
+  },
   "tools": [
     {
       "name": "x_y",
@@ -59,10 +62,7 @@ func TestEncode(t *testing.T) {
         }
       }
     }
-  ],
-  "surface": {
-    "core": ["x_y"]
-  }
+  ]
 }
 `
 	assert.Equal(t, want, string(Encode(v)), "known keys in a person's order, others sorted (numbers by value), no HTML escaping")

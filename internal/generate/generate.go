@@ -23,6 +23,16 @@ type Options struct {
 	// names it in errors.
 	Overrides     []byte
 	OverridesName string
+	// Facts, if set, are applied to what was generated before the
+	// overrides (facts.go).
+	Facts *Facts
+	// Core: the manifest holds only the tools of the overrides'
+	// surface.core, in its order, and no surface key — the curated core as
+	// a manifest of its own.
+	Core bool
+	// Only: the manifest holds only these tools, in this order, and no
+	// surface key (--only; a hand-picked set such as the curated example).
+	Only []string
 }
 
 // Result is a generated manifest.
@@ -52,6 +62,12 @@ type candidate struct {
 	// floor is what the CLI's classification says; nil when it has none.
 	floor *annotations.Hints
 	notes []string
+	// cmd is the verb in the tree; opts names the param each of its
+	// options ("--year", "--no-x") and arguments ("TRANSACTION_ID") gives.
+	cmd  *Command
+	opts map[string]string
+	// whole: an overrides entry gave the whole tool (by its command).
+	whole bool
 }
 
 // unguess takes the hints an override sets off hints_guessed.
@@ -113,6 +129,10 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 		return nil, errors.New("the tree has no verbs (only groups, or nothing)")
 	}
 	res.Notes = append(res.Notes, assignNames(cands)...)
+	if opts.Facts != nil {
+		name, _ := cli["command"].(string)
+		opts.Facts.apply(cands, programName(name), &res.Notes)
+	}
 	problems = append(problems, ov.applyTools(cands)...)
 	if len(problems) > 0 {
 		return nil, &OverridesError{File: ov.name, Problems: problems}
@@ -123,6 +143,22 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	}
 	top := map[string]any{"version": 1, "cli": cli, "tools": tools}
 	mergeInto(top, ov.top)
+	switch {
+	case opts.Core && len(opts.Only) > 0:
+		return nil, errors.New("--core and --only: give one")
+	case opts.Core:
+		if err := onlyCore(top); err != nil {
+			return nil, err
+		}
+	case len(opts.Only) > 0:
+		names := make([]any, len(opts.Only))
+		for i, n := range opts.Only {
+			names[i] = n
+		}
+		if err := onlyTools(top, names, "--only"); err != nil {
+			return nil, err
+		}
+	}
 	res.Manifest = Encode(top)
 	m, err := annotations.Parse(res.Manifest, "")
 	if err != nil {
@@ -130,6 +166,41 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	}
 	res.Loaded = m
 	return res, nil
+}
+
+// onlyCore keeps the tools of the manifest's surface.core, in its order
+// (a person's: the core is read as a list), and drops the surface key.
+func onlyCore(top map[string]any) error {
+	surface, _ := top["surface"].(map[string]any)
+	core, _ := surface["core"].([]any)
+	if len(core) == 0 {
+		return errors.New(`--core: the overrides give no surface.core ({"surface": {"core": ["tool", …]}})`)
+	}
+	return onlyTools(top, core, "--core: surface.core")
+}
+
+// onlyTools keeps the tools named, in their order, and drops the surface
+// key; what names the list (for errors) is by.
+func onlyTools(top map[string]any, names []any, by string) error {
+	byName := map[any]any{}
+	for _, t := range top["tools"].([]any) {
+		byName[t.(map[string]any)["name"]] = t
+	}
+	var keep []any
+	var missing []string
+	for _, n := range names {
+		if t, ok := byName[n]; ok {
+			keep = append(keep, t)
+		} else {
+			missing = append(missing, fmt.Sprint(n))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%s names tools the manifest does not have: %s", by, strings.Join(missing, ", "))
+	}
+	top["tools"] = keep
+	delete(top, "surface")
+	return nil
 }
 
 // assemble lists the tools that are not left out, sorted by name, with
@@ -250,7 +321,7 @@ func uniqueParamName(name string, p Param, taken map[string]bool) string {
 // The one verb of a single-command CLI (an empty path) is named after the
 // program.
 func candidateOf(cmd *Command, program, output string, globalNames map[string]bool) *candidate {
-	c := &candidate{path: cmd.Path, params: &params{hidden: map[string]bool{}}}
+	c := &candidate{path: cmd.Path, params: &params{hidden: map[string]bool{}}, cmd: cmd, opts: map[string]string{}}
 	if len(cmd.Path) == 0 {
 		c.path = []string{programName(program)}
 	}
@@ -284,6 +355,7 @@ func candidateOf(cmd *Command, program, output string, globalNames map[string]bo
 			c.notes = append(c.notes, fmt.Sprintf("%s: param %s is called %s (the name is taken, by a global param or another of its own)", verb, name, unique))
 		}
 		c.params.list = append(c.params.list, mp.p)
+		c.nameOpts(p, mp.p["name"].(string))
 		if mp.hidden {
 			c.params.hidden[mp.p["name"].(string)] = true
 		} else if mp.p["positional"] == true {
@@ -330,6 +402,19 @@ func candidateOf(cmd *Command, program, output string, globalNames map[string]bo
 		c.tool["output"] = output
 	}
 	return c
+}
+
+// nameOpts records which param the tree's option or argument p gives: by
+// each of its options, and an argument by its name as help writes it
+// (TRANSACTION_ID), which is how facts name them.
+func (c *candidate) nameOpts(p Param, name string) {
+	if p.Kind == "argument" {
+		c.opts[strings.ToUpper(p.Name)] = name
+		return
+	}
+	for _, o := range append(slices.Clone(p.Opts), p.Secondary...) {
+		c.opts[o] = name
+	}
 }
 
 // texts are a verb's title and description: from its help where the tree

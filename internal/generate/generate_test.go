@@ -15,12 +15,13 @@ import (
 )
 
 // commandsJSON is the real aeat's command tree: $AEAT_CLI_COMMANDS, else
-// the shared folder beside the repository.
+// the pinned copy in testdata/aeat-cli (internal/aeatfacts holds it to the
+// lead's original).
 func commandsJSON(t testing.TB) []byte {
 	t.Helper()
 	path := os.Getenv("AEAT_CLI_COMMANDS")
 	if path == "" {
-		path = filepath.Join("..", "..", "..", "shared", "aeat-cli", "commands.json")
+		path = filepath.Join("..", "..", "testdata", "aeat-cli", "commands.json")
 	}
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {

@@ -45,6 +45,9 @@ type toolPatch struct {
 	hidden  *bool
 	params  []*paramPatch
 	body    map[string]any
+	// verb is set for a whole tool (an entry with a command): the words
+	// of the verb it is the tool of.
+	verb string
 }
 
 type paramPatch struct {
@@ -158,6 +161,9 @@ func parseToolPatch(raw any, where string, fail func(string, ...any)) *toolPatch
 	}
 	tp.pattern = name
 	tp.where = fmt.Sprintf("%s (%q)", where, name)
+	if cmd, ok := obj["command"]; ok {
+		return parseWholeTool(tp, obj, cmd, fail)
+	}
 	for k, v := range obj {
 		switch k {
 		case "name":
@@ -165,6 +171,45 @@ func parseToolPatch(raw any, where string, fail func(string, ...any)) *toolPatch
 			tp.hidden = boolField(v, tp.where+".hidden", fail)
 		case "params":
 			tp.params = parseParamPatches(v, tp.where+".params", fail)
+		default:
+			tp.body[k] = v
+		}
+	}
+	return tp
+}
+
+// parseWholeTool reads an entry that carries a command: the whole tool of
+// that verb, as a manifest writes a tool, named by its name. It replaces
+// what was generated for the verb (a person wrote every key of it), and
+// its name may differ from the generated one.
+func parseWholeTool(tp *toolPatch, obj map[string]any, cmd any, fail func(string, ...any)) *toolPatch {
+	words, _ := cmd.([]any)
+	var verb []string
+	for _, w := range words {
+		s, ok := w.(string)
+		if !ok {
+			fail("%s.command: must be a list of strings", tp.where)
+			return nil
+		}
+		if strings.HasPrefix(s, "-") {
+			break
+		}
+		verb = append(verb, s)
+	}
+	if len(verb) == 0 {
+		fail("%s.command: names no verb (the words of the verb, then any fixed options)", tp.where)
+		return nil
+	}
+	if strings.ContainsAny(tp.pattern, `*?[\`) {
+		fail("%s.name: a whole tool (an entry with a command) is named, not matched: %q is a glob", tp.where, tp.pattern)
+		return nil
+	}
+	tp.verb = strings.Join(verb, " ")
+	for k, v := range obj {
+		switch k {
+		case "name":
+		case "hidden":
+			tp.hidden = boolField(v, tp.where+".hidden", fail)
 		default:
 			tp.body[k] = v
 		}
@@ -310,10 +355,24 @@ func (o *overrides) applyCLI(cli map[string]any, globals *params) []string {
 	return problems
 }
 
-// applyTools merges each tools entry into the candidates it names.
+// applyTools merges each tools entry into the candidates it names, or puts
+// a whole tool in place of the verb's.
 func (o *overrides) applyTools(cands []*candidate) []string {
 	var problems []string
+	byVerb := map[string]*candidate{}
+	for _, c := range cands {
+		byVerb[strings.Join(c.path, " ")] = c
+	}
 	for _, tp := range o.tools {
+		if tp.verb != "" {
+			c := byVerb[tp.verb]
+			if c == nil {
+				problems = append(problems, fmt.Sprintf("%s: command %q is no verb of the CLI", tp.where, tp.verb))
+				continue
+			}
+			problems = append(problems, c.replaceWith(tp)...)
+			continue
+		}
 		var hits []*candidate
 		for _, c := range cands {
 			if ok, _ := path.Match(tp.pattern, c.name); ok {
@@ -351,6 +410,87 @@ func (o *overrides) applyTools(cands []*candidate) []string {
 			}
 			mergeInto(c.tool, tp.body)
 		}
+	}
+	return append(problems, sameNames(cands)...)
+}
+
+// sameNames: a whole tool's name must not be another verb's.
+func sameNames(cands []*candidate) []string {
+	by := map[string][]string{}
+	for _, c := range cands {
+		if c.leftOut == "" {
+			by[c.name] = append(by[c.name], strings.Join(c.path, " "))
+		}
+	}
+	var problems []string
+	for _, name := range sortedKeys(by) {
+		if verbs := by[name]; len(verbs) > 1 {
+			problems = append(problems, fmt.Sprintf("tool name %q is given to %s: rename the overrides' tool", name, strings.Join(verbs, " and ")))
+		}
+	}
+	return problems
+}
+
+// replaceWith makes tp the verb's tool: its keys and params as written,
+// its name. Its options must be the verb's (a typo must not reach the
+// CLI); the verb's options it leaves out are noted.
+func (c *candidate) replaceWith(tp *toolPatch) []string {
+	var problems []string
+	known := map[string]bool{}
+	for _, p := range c.cmd.Params {
+		for _, o := range append(slices.Clone(p.Opts), p.Secondary...) {
+			known[o] = true
+		}
+	}
+	isOpt := func(where, o string) {
+		if !known[o] {
+			problems = append(problems, fmt.Sprintf("%s.%s: %q is not an option of %s", tp.where, where, o, strings.Join(c.path, " ")))
+		}
+	}
+	body := deepCopy(tp.body).(map[string]any)
+	words, _ := body["command"].([]any)
+	for i, w := range words[len(c.path):] {
+		isOpt(fmt.Sprintf("command[%d]", len(c.path)+i), w.(string))
+	}
+	used := map[string]bool{}
+	ps := &params{hidden: map[string]bool{}}
+	list, _ := body["params"].([]any)
+	for i, raw := range list {
+		p, ok := raw.(map[string]any)
+		if !ok {
+			continue // the loader names it
+		}
+		for _, k := range []string{"flag", "negate"} {
+			if f, ok := p[k].(string); ok && p["global"] != true {
+				isOpt(fmt.Sprintf("params[%d].%s", i, k), f)
+				used[f] = true
+			}
+		}
+		ps.list = append(ps.list, p)
+	}
+	delete(body, "params")
+	if conf, ok := body["confirm"].(map[string]any); ok {
+		if f, ok := conf["flag"].(string); ok {
+			isOpt("confirm.flag", f)
+			used[f] = true
+		}
+	}
+	for _, w := range words {
+		used[w.(string)] = true
+	}
+	var unused []string
+	for _, p := range c.cmd.Params {
+		if p.Kind == "option" && !p.Hidden && !p.Eager && !slices.ContainsFunc(append(slices.Clone(p.Opts), p.Secondary...), func(o string) bool { return used[o] }) {
+			unused = append(unused, longOpt(p.Opts))
+		}
+	}
+	if len(unused) > 0 {
+		c.notes = append(c.notes, fmt.Sprintf("%s: the overrides' tool does not offer the CLI's %s", tp.pattern, strings.Join(unused, ", ")))
+	}
+	c.name, c.tool, c.params, c.whole = tp.pattern, body, ps, true
+	c.leftOut = ""
+	if tp.hidden != nil && *tp.hidden {
+		c.leftOut = "hidden by the overrides"
 	}
 	return problems
 }

@@ -1,6 +1,8 @@
 // Package server is where the manifest and the runtime meet MCP: it
 // advertises one tool per manifest verb over the official Go SDK and runs
-// each call through the supervised runtime.
+// each call through the supervised runtime. On the catalog surface it lists
+// only the manifest's core and reaches the other tools through
+// aeat_mcp_find and aeat_mcp_call, by the same path (catalog.go).
 //
 // A call (newRequest, request.go) goes: arguments validated
 // against the tool's schema (nothing is spawned on failure) → an identical
@@ -103,6 +105,9 @@ type Config struct {
 	// Select chooses the tools advertised (--tools); the zero value keeps
 	// them all. The built-in aeat_mcp_* tools are never filtered out.
 	Select annotations.Selection
+	// Surface is SurfaceAll ("" too: every served tool listed) or
+	// SurfaceCatalog (catalog.go).
+	Surface string
 	// Confirm is ConfirmAsk (default) or ConfirmNever.
 	Confirm string
 	// Slots caps concurrent calls per tier. Missing tiers use 8 (read), 1 (mutate), 2 (live).
@@ -188,6 +193,8 @@ type Server struct {
 	questions   *questions
 	confirmWait time.Duration
 	askWait     time.Duration // for an answer to the extension question
+	// catalog is the catalog surface's state; nil on SurfaceAll.
+	catalog *catalog
 	// beforeRun, set by tests, runs just before the CLI starts.
 	beforeRun func(tool string)
 
@@ -240,7 +247,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "aeat-mcp", Title: "aeat-mcp", Version: cfg.Version},
 		&mcp.ServerOptions{Instructions: s.instructions(), Logger: cfg.Logger, Capabilities: caps})
+	s.catalog = newCatalog(cfg)
 	s.addTools()
+	if s.catalog != nil {
+		s.addCatalog()
+	}
 	if cfg.Manifest.WorkDir() == annotations.ScratchDir {
 		s.sweepScratch()
 	} else if _, _, _, err := s.workDir(); err != nil {
@@ -249,12 +260,16 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// addTools lists the tools the selection serves, the built-ins, and
-// refuses by name each manifest tool it hides.
+// addTools registers the tools the selection serves (on the catalog
+// surface, only those it lists: the others are reached through
+// aeat_mcp_call) and the built-ins, and refuses by name each manifest tool
+// it hides.
 func (s *Server) addTools() {
 	for _, t := range s.Tools() {
 		s.tools[t.Name] = t
-		s.mcp.AddTool(mcpTool(t), s.handler(t))
+		if s.catalog.lists(t.Name) {
+			s.mcp.AddTool(mcpTool(t), s.handler(t))
+		}
 	}
 	s.addBuiltins()
 	for _, t := range s.cfg.Manifest.Tools {
@@ -278,6 +293,9 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Confirm = ConfirmAsk
 	case cfg.Confirm != ConfirmAsk && cfg.Confirm != ConfirmNever:
 		return cfg, fmt.Errorf("server: confirm must be %q or %q, not %q", ConfirmAsk, ConfirmNever, cfg.Confirm)
+	}
+	if err := CheckSurface(cfg.Surface); err != nil {
+		return cfg, fmt.Errorf("server: %w", err)
 	}
 	if cfg.Ceilings == (annotations.Ceilings{}) {
 		cfg.Ceilings = annotations.DefaultCeilings
@@ -349,20 +367,30 @@ func (s *Server) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ctr, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && ctr.Params != nil {
 			if t := s.hidden[ctr.Params.Name]; t != nil {
-				rq := s.newRequest(t, ctr)
-				if s.hiddenBecause(t) == ReasonReadOnly {
-					return rq.refuse(ReasonReadOnly, i18n.RefusedReadOnly), nil
-				}
-				return rq.refuse(ReasonNotSelected, i18n.RefusedNotSelected), nil
+				return s.hiddenRefusal(t, ctr), nil
 			}
 		}
 		return next(ctx, method, req)
 	}
 }
 
+// hiddenRefusal is the answer to a call of t, a tool --read-only or --tools
+// hides (directly, or through aeat_mcp_call).
+func (s *Server) hiddenRefusal(t *annotations.Tool, req *mcp.CallToolRequest) *mcp.CallToolResult {
+	rq := s.newRequest(t, req)
+	if s.hiddenBecause(t) == ReasonReadOnly {
+		return rq.refuse(ReasonReadOnly, i18n.RefusedReadOnly)
+	}
+	return rq.refuse(ReasonNotSelected, i18n.RefusedNotSelected)
+}
+
 // taskTool reports whether a tool may run as a task: an advertised MUTATE
-// or LIVE tool (a READ call is quick, and answered as it is).
+// or LIVE tool (a READ call is quick, and answered as it is), and
+// aeat_mcp_call when it can reach one.
 func (s *Server) taskTool(name string) bool {
+	if name == ToolCall && s.catalog != nil {
+		return s.tasks != nil && !s.callHints().ReadOnly
+	}
 	t := s.tools[name]
 	return s.tasks != nil && t != nil && t.Tier() != annotations.Read
 }
@@ -419,7 +447,7 @@ func mcpTool(t *annotations.Tool) *mcp.Tool {
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
-		InputSchema: t.InputSchema(),
+		InputSchema: t.InputSchemaJSON(), // encoded at load: a 300-tool manifest builds no schema structs
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    t.Hints.ReadOnly,
@@ -434,7 +462,7 @@ func mcpTool(t *annotations.Tool) *mcp.Tool {
 // behave.
 func (s *Server) instructions() string {
 	tiers := map[annotations.Tier][]*annotations.Tool{}
-	for _, t := range s.Tools() {
+	for _, t := range Listed(s.cfg) {
 		tiers[t.Tier()] = append(tiers[t.Tier()], t)
 	}
 	var b strings.Builder
@@ -466,5 +494,6 @@ func (s *Server) instructions() string {
 	b.WriteString(". Live tools reach the AEAT portal through a browser and are slow: expect progress updates, and do not call the same live tool twice in parallel. ")
 	b.WriteString("A call that runs out of time is stopped with everything it started, and the result says so: retry once, then ask the user. ")
 	b.WriteString("Destructive tools may ask the user to confirm. Every result carries a language-free outcome in _meta[\"aeat-mcp/outcome\"].")
+	b.WriteString(s.catalogInstructions())
 	return b.String()
 }

@@ -1,0 +1,68 @@
+package annotations_test
+
+import (
+	"encoding/json"
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+)
+
+// BenchmarkLoad loads the whole aeat (examples/aeat.full.manifest.json,
+// every verb) and the 19-verb core (examples/aeat.manifest.json) as the
+// server does at start-up, against the floor of decoding the full one as
+// plain JSON, all three interleaved in each iteration: these machines are
+// shared and noisy, and ratios measured in one loop hold.
+func BenchmarkLoad(b *testing.B) {
+	full, err := os.ReadFile("../../examples/aeat.full.manifest.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	core, err := os.ReadFile("../../examples/aeat.manifest.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var floor, loadFull, loadCore []float64
+	tools := 0
+	for b.Loop() {
+		floor = append(floor, timed(func() {
+			var v any
+			if err := json.Unmarshal(full, &v); err != nil {
+				b.Fatal(err)
+			}
+		}))
+		loadFull = append(loadFull, timed(func() {
+			m, err := annotations.Parse(full, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			tools = len(m.Tools)
+		}))
+		loadCore = append(loadCore, timed(func() {
+			if _, err := annotations.Parse(core, ""); err != nil {
+				b.Fatal(err)
+			}
+		}))
+	}
+	b.ReportMetric(float64(tools), "tools-full")
+	b.ReportMetric(float64(len(full))/1024, "KiB-full")
+	b.ReportMetric(median(floor)/1e6, "ms-json-decode-full")
+	b.ReportMetric(median(loadFull)/1e6, "ms-load-full")
+	b.ReportMetric(median(loadCore)/1e6, "ms-load-core")
+	b.ReportMetric(median(loadFull)/median(floor), "x-json-decode")
+	b.ReportMetric((median(loadFull)-median(loadCore))/1e6, "ms-full-minus-core")
+}
+
+func timed(f func()) float64 {
+	start := time.Now()
+	f()
+	return float64(time.Since(start).Nanoseconds())
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}

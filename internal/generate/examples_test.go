@@ -1,0 +1,175 @@
+package generate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The shipped manifests of the real aeat and what they are generated from
+// (README: "The whole aeat").
+const (
+	examplesDir   = "../../examples"
+	aeatCLIDir    = "../../testdata/aeat-cli"
+	fullManifest  = examplesDir + "/aeat.full.manifest.json"
+	coreManifest  = examplesDir + "/aeat.manifest.json"
+	aeatOverrides = examplesDir + "/aeat.overrides.json"
+)
+
+// aeatMCP builds the aeat-mcp binary once for the package.
+func aeatMCP(t testing.TB) string {
+	t.Helper()
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if bin, ok := built["aeat-mcp"]; ok {
+		return bin
+	}
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "generate-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildDir = dir
+	}
+	bin := filepath.Join(buildDir, "aeat-mcp")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/aeat-mcp").CombinedOutput(); err != nil {
+		t.Fatalf("building aeat-mcp: %v\n%s", err, out)
+	}
+	built["aeat-mcp"] = bin
+	return bin
+}
+
+// runGenerate runs `aeat-mcp generate ARGS…`: its exit code and outputs.
+func runGenerate(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(aeatMCP(t), append([]string{"generate"}, args...)...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return code, out.String(), errOut.String()
+}
+
+// examplesFrom is the generation of the shipped manifests, from a tree,
+// facts and overrides.
+func examplesFrom(tree, facts, ov string) []string {
+	return []string{"--from", "tree:" + tree, "--facts", facts, "--overrides", ov}
+}
+
+// curatedOnly is the --only list of the curated example: its own tools,
+// in its order (scripts/generate-examples names them).
+func curatedOnly(t *testing.T) string {
+	data, err := os.ReadFile(coreManifest)
+	require.NoError(t, err)
+	var m struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(data, &m))
+	var names []string
+	for _, tl := range m.Tools {
+		names = append(names, tl.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// TestExamplesInStep: the shipped manifests are what `aeat-mcp generate`
+// gives from the real aeat's tree and facts and examples/aeat.overrides.json
+// — the whole CLI, and with --only its tools the curated example — and the
+// check fails, saying what differs, when an override or the tree changes.
+func TestExamplesInStep(t *testing.T) {
+	gen := examplesFrom(aeatCLIDir+"/commands.json", aeatCLIDir+"/facts.json", aeatOverrides)
+	code, out, errOut := runGenerate(t, append(gen, "--check", fullManifest)...)
+	assert.Equal(t, 0, code, "%s%s\nregenerate: scripts/generate-examples", out, errOut)
+	assert.Contains(t, out, "is what a fresh generation gives (300 tools")
+	only := curatedOnly(t)
+	code, out, errOut = runGenerate(t, append(gen, "--only", only, "--check", coreManifest)...)
+	assert.Equal(t, 0, code, "%s%s\nregenerate: scripts/generate-examples", out, errOut)
+	assert.Contains(t, out, "is what a fresh generation gives (19 tools")
+
+	// An override changes: both manifests are stale, and say where.
+	dir := t.TempDir()
+	data, err := os.ReadFile(aeatOverrides)
+	require.NoError(t, err)
+	changed := strings.Replace(string(data), `"title": "List ledger transactions"`, `"title": "List the ledger"`, 1)
+	require.NotEqual(t, string(data), changed)
+	ov := filepath.Join(dir, "aeat.overrides.json")
+	require.NoError(t, os.WriteFile(ov, []byte(changed), 0o644))
+	gen = examplesFrom(aeatCLIDir+"/commands.json", aeatCLIDir+"/facts.json", ov)
+	for _, args := range [][]string{{"--check", fullManifest}, {"--only", only, "--check", coreManifest}} {
+		code, out, _ = runGenerate(t, append(gen, args...)...)
+		assert.Equal(t, 1, code, args)
+		assert.Equal(t, "  tool ledger_list: title: the manifest has \"List ledger transactions\"; a fresh generation has \"List the ledger\"\n", out, args)
+	}
+
+	// The tree changes: a verb gone, one new, a classification changed.
+	raw, err := os.ReadFile(aeatCLIDir + "/commands.json")
+	require.NoError(t, err)
+	var cmds []map[string]any
+	require.NoError(t, json.Unmarshal(raw, &cmds))
+	var kept []map[string]any
+	for _, c := range cmds {
+		switch strings.Join(strs(c["path"]), " ") {
+		case "app ledger categories":
+			continue
+		case "app ledger history":
+			c["classification"].(map[string]any)["destructive"] = true
+		case "app ledger view":
+			added := map[string]any{}
+			for k, v := range c {
+				added[k] = v
+			}
+			added["path"] = []any{"app", "ledger", "peek"}
+			kept = append(kept, added)
+		}
+		kept = append(kept, c)
+	}
+	tree := filepath.Join(dir, "commands.json")
+	b, err := json.Marshal(kept)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(tree, b, 0o644))
+	code, out, _ = runGenerate(t, append(examplesFrom(tree, aeatCLIDir+"/facts.json", aeatOverrides), "--check", fullManifest)...)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "tool app_ledger_categories: only in the manifest (gone from the CLI, or left out by the overrides)")
+	assert.Contains(t, out, "tool app_ledger_peek: only in a fresh generation (new in the CLI or the overrides)")
+	assert.Contains(t, out, "tool app_ledger_history: annotations.destructiveHint: the manifest has false; a fresh generation has true")
+
+	// The facts change: a verb now reaches the network.
+	fdata, err := os.ReadFile(aeatCLIDir + "/facts.json")
+	require.NoError(t, err)
+	var facts map[string]any
+	require.NoError(t, json.Unmarshal(fdata, &facts))
+	facts["network"] = append([]any{map[string]any{"path": "app ledger history", "network": true, "what": "asks the portal"}}, facts["network"].([]any)...)
+	fb, err := json.Marshal(facts)
+	require.NoError(t, err)
+	factsFile := filepath.Join(dir, "facts.json")
+	require.NoError(t, os.WriteFile(factsFile, fb, 0o644))
+	code, out, _ = runGenerate(t, append(examplesFrom(aeatCLIDir+"/commands.json", factsFile, aeatOverrides), "--check", fullManifest)...)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "tool app_ledger_history: annotations.openWorldHint: the manifest has false; a fresh generation has true")
+}
+
+func strs(v any) []string {
+	var out []string
+	for _, e := range v.([]any) {
+		out = append(out, e.(string))
+	}
+	return out
+}

@@ -1,0 +1,224 @@
+//go:build linux
+
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/language"
+)
+
+// The whole aeat on each surface (DESIGN.md §10). Every benchmark here
+// measures its subject and its floor in the same loop, interleaved, and
+// reports the medians and their ratio: the machine is shared and noisy.
+
+// curatedAeatManifest is the 19-verb curated example.
+const curatedAeatManifest = "../../examples/aeat.manifest.json"
+
+// surfaceServer serves path on surface, in memory, for b.
+func surfaceServer(b *testing.B, path, surface string) *mcp.ClientSession {
+	b.Helper()
+	m, err := annotations.Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { r.Close() })
+	s, err := New(Config{Manifest: m, CLIPath: fakeaeat, Runner: r, Surface: surface, Printer: i18n.For(language.English)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(s.Shutdown)
+	return connect(b, s, "2025-11-25", nil)
+}
+
+func timedMS(f func()) float64 {
+	t0 := time.Now()
+	f()
+	return float64(time.Since(t0).Nanoseconds()) / 1e6
+}
+
+// BenchmarkToolsListSurfaces: tools/list of the whole aeat (300 tools) on
+// the default surface and on the catalog: its size as the host receives it
+// (JSON) and the time of the round trip, in memory.
+func BenchmarkToolsListSurfaces(b *testing.B) {
+	all := surfaceServer(b, fullAeatManifest, SurfaceAll)
+	cat := surfaceServer(b, fullAeatManifest, SurfaceCatalog)
+	list := func(cs *mcp.ClientSession) int {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		raw, _ := json.Marshal(res)
+		return len(raw)
+	}
+	var tAll, tCat []float64
+	var nAll, nCat int
+	for b.Loop() {
+		tAll = append(tAll, timedMS(func() { nAll = list(all) }))
+		tCat = append(tCat, timedMS(func() { nCat = list(cat) }))
+	}
+	b.ReportMetric(float64(nAll)/1000, "KB-all")
+	b.ReportMetric(float64(nCat)/1000, "KB-catalog")
+	b.ReportMetric(median(tAll), "ms-all")
+	b.ReportMetric(median(tCat), "ms-catalog")
+	b.ReportMetric(median(tAll)/median(tCat), "x-catalog-faster")
+}
+
+// BenchmarkFind: aeat_mcp_find over the whole aeat's 300 tools, a full
+// tools/call round trip in memory, against the floor of the same round
+// trip to aeat_mcp_runs (a built-in that does next to nothing); and the
+// ranking alone.
+func BenchmarkFind(b *testing.B) {
+	cs := surfaceServer(b, fullAeatManifest, SurfaceCatalog)
+	call := func(name string, args any) {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
+	}
+	call(ToolFind, map[string]any{"query": "warm up the index"})
+	m, err := annotations.Load(fullAeatManifest)
+	if err != nil {
+		b.Fatal(err)
+	}
+	idx := newRankIndex(m.Tools)
+	queries := []string{"ledger categories", "notificación pull", "certificate secret set", "modelo 303 review package verify"}
+	var tFind, tFloor, tRank []float64
+	i := 0
+	for b.Loop() {
+		q := queries[i%len(queries)]
+		i++
+		tFind = append(tFind, timedMS(func() { call(ToolFind, map[string]any{"query": q, "limit": 10}) }))
+		tFloor = append(tFloor, timedMS(func() { call(ToolRuns, map[string]any{}) }))
+		tRank = append(tRank, timedMS(func() { idx.rank(q) }))
+	}
+	b.ReportMetric(median(tFind)*1000, "µs-find")
+	b.ReportMetric(median(tFloor)*1000, "µs-runs-floor")
+	b.ReportMetric(median(tRank)*1000, "µs-rank-only")
+	b.ReportMetric(median(tFind)/median(tFloor), "x-floor")
+}
+
+// BenchmarkStartFullVsCurated: what a host waits for, from spawning the
+// binary to its answer to initialize, with the whole aeat (300 tools, on
+// each surface) and with the 19-verb curated example, interleaved.
+func BenchmarkStartFullVsCurated(b *testing.B) {
+	start := func(path string, args ...string) float64 {
+		return msToInitialize(b, exec.Command(binary, append([]string{"--manifest", path, "--cli", fakeaeat, "--log-level", "error"}, args...)...))
+	}
+	var tCurated, tFull, tCatalog []float64
+	for b.Loop() {
+		tCurated = append(tCurated, start(curatedAeatManifest))
+		tFull = append(tFull, start(fullAeatManifest))
+		tCatalog = append(tCatalog, start(fullAeatManifest, "--surface", "catalog"))
+	}
+	b.ReportMetric(median(tCurated), "ms-curated-19")
+	b.ReportMetric(median(tFull), "ms-full-300")
+	b.ReportMetric(median(tCatalog), "ms-full-catalog")
+	b.ReportMetric(median(tFull)-median(tCurated), "ms-full-minus-curated")
+	b.ReportMetric(median(tCatalog)-median(tCurated), "ms-catalog-minus-curated")
+	b.ReportMetric(median(tFull)/median(tCurated), "x-curated")
+}
+
+// BenchmarkNewFullVsCurated: the server's own start-up in process — load
+// the manifest and build the server (New: every tool registered) — for
+// the whole aeat and for the curated 19.
+func BenchmarkNewFullVsCurated(b *testing.B) {
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	var tLoad, tNew []float64
+	build := func(path, surface string) {
+		t0 := time.Now()
+		m, err := annotations.Load(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if path == fullAeatManifest && surface == SurfaceAll {
+			tLoad = append(tLoad, float64(time.Since(t0).Nanoseconds())/1e6)
+			t0 = time.Now()
+			defer func() { tNew = append(tNew, float64(time.Since(t0).Nanoseconds())/1e6) }()
+		}
+		s, err := New(Config{Manifest: m, CLIPath: fakeaeat, Runner: r, Surface: surface, Printer: i18n.For(language.English)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Shutdown()
+	}
+	var tCurated, tFull, tCatalog []float64
+	for b.Loop() {
+		tCurated = append(tCurated, timedMS(func() { build(curatedAeatManifest, SurfaceAll) }))
+		tFull = append(tFull, timedMS(func() { build(fullAeatManifest, SurfaceAll) }))
+		tCatalog = append(tCatalog, timedMS(func() { build(fullAeatManifest, SurfaceCatalog) }))
+	}
+	b.ReportMetric(median(tCurated), "ms-curated-19")
+	b.ReportMetric(median(tFull), "ms-full-300")
+	b.ReportMetric(median(tCatalog), "ms-full-catalog")
+	b.ReportMetric(median(tLoad), "ms-full-load")
+	b.ReportMetric(median(tNew), "ms-full-new")
+	b.ReportMetric(median(tFull)/median(tCurated), "x-curated")
+}
+
+// BenchmarkToolsListStdio: tools/list of the whole aeat as a host gets it
+// from the built binary over stdio, on each surface — the server's side
+// (encode and write) and the pipe, without a client's decoding — against
+// the floor of a ping round trip on the same pipe.
+func BenchmarkToolsListStdio(b *testing.B) {
+	type pipe struct {
+		in  io.WriteCloser
+		out *bufio.Reader
+	}
+	open := func(args ...string) pipe {
+		cmd := exec.Command(binary, append([]string{"--manifest", fullAeatManifest, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
+		in, _ := cmd.StdinPipe()
+		stdout, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { in.Close(); _ = cmd.Wait() })
+		p := pipe{in, bufio.NewReaderSize(stdout, 1<<20)}
+		_, _ = io.WriteString(in, initLine+"\n")
+		if _, err := p.out.ReadString('\n'); err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+		return p
+	}
+	ask := func(p pipe, method string) int {
+		_, _ = io.WriteString(p.in, `{"jsonrpc":"2.0","id":2,"method":"`+method+`"}`+"\n")
+		line, err := p.out.ReadString('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(line)
+	}
+	all, cat := open(), open("--surface", "catalog")
+	var tAll, tCat, tPing []float64
+	var nAll, nCat int
+	for b.Loop() {
+		tAll = append(tAll, timedMS(func() { nAll = ask(all, "tools/list") }))
+		tCat = append(tCat, timedMS(func() { nCat = ask(cat, "tools/list") }))
+		tPing = append(tPing, timedMS(func() { ask(cat, "ping") }))
+	}
+	b.ReportMetric(float64(nAll)/1000, "KB-all")
+	b.ReportMetric(float64(nCat)/1000, "KB-catalog")
+	b.ReportMetric(median(tAll), "ms-all")
+	b.ReportMetric(median(tCat), "ms-catalog")
+	b.ReportMetric(median(tPing), "ms-ping-floor")
+	b.ReportMetric(median(tAll)/median(tCat), "x-catalog-faster")
+}
