@@ -208,7 +208,7 @@ var schemaCases = []struct {
 	{"error code match object", `{"version": 1, "cli": {"command": "a", "error_codes": {"X": {"meaning": "x", "match": {"/e": {"a": 1}}}}}, "tools": [` + tool("a") + `]}`, false},
 	{"stdin keychain json_key", string(manifestWith(tool("a", `"stdin": {"keychain": "K", "json_key": "secret"}`))), true},
 	{"stdin env and keychain", string(manifestWith(tool("a", `"stdin": {"env": "E", "keychain": "K"}`))), false},
-	// DESIGN.md §10.
+	// README, "The whole aeat, and a surface a model can use".
 	{"surface core", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a"]}, "tools": [` + tool("a") + `]}`, true},
 	{"surface core not a name", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["A-1"]}, "tools": [` + tool("a") + `]}`, false},
 	{"surface core twice", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a", "a"]}, "tools": [` + tool("a") + `]}`, false},
