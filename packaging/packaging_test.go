@@ -448,7 +448,9 @@ func TestReleaseArchives(t *testing.T) {
 	commitTime := gitCommitTime(t, meta.Commit)
 	dir := t.TempDir()
 	names := untar(t, filepath.Join(dist, "aeat-mcp_"+meta.Version+"_linux_amd64.tar.gz"), dir, commitTime)
-	assert.ElementsMatch(t, []string{"aeat-mcp", "README.md", "LICENSE", "examples/aeat.manifest.json"}, names)
+	assert.ElementsMatch(t, []string{"aeat-mcp", "README.md", "LICENSE", "examples/aeat.manifest.json",
+		"examples/aeat.full.manifest.json", "examples/aeat.overrides.json"}, names,
+		"the curated manifest, the whole aeat (for --surface catalog) and the overrides it is generated with")
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skipf("the linux/amd64 binary does not run on %s/%s", runtime.GOOS, runtime.GOARCH)
 	}
@@ -460,6 +462,16 @@ func TestReleaseArchives(t *testing.T) {
 	out, err = exec.Command(bin, "--demo", "--log-level", "error", "call", "ledger_list", "--arg", "limit=1").CombinedOutput()
 	require.NoError(t, err, string(out))
 	assert.Contains(t, string(out), `"demo": true`, "the demo CLI answered through the server")
+	for _, m := range []string{"aeat.manifest.json", "aeat.full.manifest.json"} {
+		// validate exits 2 when a manifest does not load, 1 when it loads but
+		// this machine lacks what calls need (here: the aeat CLI itself).
+		out, err = exec.Command(bin, "validate", "--manifest", filepath.Join(dir, "examples", m)).CombinedOutput()
+		var exit *exec.ExitError
+		if err != nil {
+			require.ErrorAs(t, err, &exit, string(out))
+			require.Equal(t, 1, exit.ExitCode(), "the archive's %s loads in the archive's binary: %s", m, out)
+		}
+	}
 
 	cask, err := os.ReadFile(filepath.Join(dist, "homebrew", "Casks", "aeat-mcp.rb"))
 	require.NoError(t, err)
