@@ -34,10 +34,11 @@
 //
 // # A call
 //
-// [Tool.Validate] checks a call's arguments once — the exact per-param
-// checks that name the field, then the tool's own JSON Schema (what the
-// host was told), including requires as dependentRequired — and returns
-// [Args] with defaults applied. [Tool.Render] trusts Args and builds the
+// [Tool.Validate] checks a call's arguments once, param by param, each
+// refusal naming the field; it does not run the JSON Schema the host was
+// told, but says the same thing (requires is dependentRequired there), and
+// FuzzValidateAgrees holds the two to one meaning. It returns [Args] with
+// defaults applied. [Tool.Render] trusts Args and builds the
 // [Invocation] exactly as the README says ("How a call becomes an argv"):
 //
 //	argv = cli.args ++ globals ++ tool.command ++ flags ++ ["--"] ++ positionals

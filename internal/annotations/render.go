@@ -22,9 +22,11 @@ type Invocation struct {
 //
 //	argv = cli.args ++ globals ++ tool.command ++ flags ++ ["--"] ++ positionals
 //
-// globals are the flags of cli.params and of params marked global, in
-// declaration order. Flags come in params order as one "--flag=value" token
-// each; a boolean true is "--flag", false is the negate flag if declared,
+// globals are the flags of cli.params and of params marked global (both
+// params of the tool once loaded), in declaration order, before the verb.
+// The other flags come after it, in params order, as one "--flag=value"
+// token each; a stdin param is no token at all: its value is
+// Invocation.Stdin, so a secret never reaches the argv; a boolean true is "--flag", false is the negate flag if declared,
 // else nothing; an array repeats its flag once per element. confirmed adds
 // the tool's confirm flag after the others: only the gate passes true,
 // after a person said yes. "--" is emitted before the first positional, and
