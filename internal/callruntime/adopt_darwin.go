@@ -39,9 +39,7 @@ func (t *darwinTree) adopt(pid, parent int) error {
 	t.m = newMembership(ident{pid, start}, os.Getpid())
 	t.call = t.p.calls.Add(1)
 	t.p.ledger.add(t.call, proc{pid: pid, start: start, pgid: pid})
-	if life := t.p.lifeline(); life != nil {
-		life.watch(pid)
-	}
+	t.p.lifeline().watch(pid)
 	t.watchKqueue()
 	return nil
 }
@@ -53,12 +51,8 @@ func (p *darwinPlatform) startHelper(cmd *exec.Cmd) (func(), error) {
 		return nil, err
 	}
 	pid := cmd.Process.Pid
-	if life != nil {
-		life.watch(pid)
-	}
+	life.watch(pid)
 	return func() {
-		if life != nil {
-			life.unwatch(pid)
-		}
+		life.unwatch(pid)
 	}, nil
 }

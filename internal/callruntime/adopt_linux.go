@@ -106,9 +106,7 @@ func (t *walkTree) adopt(pid, parent int) error {
 	t.m = newMembership(ident{pid, pi.start}, os.Getpid())
 	t.call = t.p.calls.Add(1)
 	t.p.ledger.add(t.call, pi)
-	if life := t.p.lifeline(); life != nil {
-		life.watch(pid)
-	}
+	t.p.lifeline().watch(pid)
 	return nil
 }
 
@@ -132,13 +130,9 @@ func (p *linuxPlatform) startHelper(cmd *exec.Cmd) (func(), error) {
 		return nil, err
 	}
 	pid := cmd.Process.Pid
-	if life != nil {
-		life.watch(pid)
-	}
+	life.watch(pid)
 	return func() {
-		if life != nil {
-			life.unwatch(pid)
-		}
+		life.unwatch(pid)
 		p.helpers.Delete(pid)
 	}, nil
 }

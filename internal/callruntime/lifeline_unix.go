@@ -98,9 +98,19 @@ func (l *lifeline) send(op byte, pid int) {
 }
 
 // watch asks the lifeline to kill process group pgid if the server dies.
-func (l *lifeline) watch(pgid int) { l.send('+', pgid) }
+// A nil lifeline (none could be started) watches nothing, so callers need
+// no guard.
+func (l *lifeline) watch(pgid int) {
+	if l != nil {
+		l.send('+', pgid)
+	}
+}
 
-func (l *lifeline) unwatch(pgid int) { l.send('-', pgid) }
+func (l *lifeline) unwatch(pgid int) {
+	if l != nil {
+		l.send('-', pgid)
+	}
+}
 
 // close ends the lifeline the way the server's death would, and reaps it.
 func (l *lifeline) close() error {

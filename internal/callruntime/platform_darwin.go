@@ -173,9 +173,7 @@ func (t *darwinTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	t.m = newMembership(ident{t.leader, start}, os.Getpid())
 	t.call = t.p.calls.Add(1)
 	t.p.ledger.add(t.call, proc{pid: t.leader, start: start, pgid: t.leader})
-	if life := t.p.lifeline(); life != nil {
-		life.watch(t.leader)
-	}
+	t.p.lifeline().watch(t.leader)
 	t.watchKqueue()
 	return cmd, nil
 }
@@ -353,9 +351,7 @@ func (t *darwinTree) release() {
 	if t.leader == 0 {
 		return
 	}
-	if life := t.p.lifeline(); life != nil {
-		life.unwatch(t.leader)
-	}
+	t.p.lifeline().unwatch(t.leader)
 	t.mu.Lock()
 	empty := t.lastLive == 0
 	t.mu.Unlock()

@@ -115,9 +115,7 @@ func (t *walkTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	t.m = newMembership(ident{t.leader, leader.start}, os.Getpid())
 	t.call = t.p.calls.Add(1)
 	t.p.ledger.add(t.call, leader)
-	if life := t.p.lifeline(); life != nil {
-		life.watch(t.leader)
-	}
+	t.p.lifeline().watch(t.leader)
 	return cmd, nil
 }
 
@@ -243,9 +241,7 @@ func (t *walkTree) release() {
 		return
 	}
 	t.p.leaders.Delete(t.leader)
-	if life := t.p.lifeline(); life != nil {
-		life.unwatch(t.leader)
-	}
+	t.p.lifeline().unwatch(t.leader)
 	t.p.startMu.Lock()
 	left := len(t.m.known)
 	if _, ok := t.m.known[t.leader]; ok {
