@@ -40,24 +40,7 @@ func TestE2E_StdinSecretNeverReachesTheModel(t *testing.T) {
 			id := i + 1
 			params, _ := json.Marshal(map[string]any{"name": call.tool, "arguments": call.args, "_meta": map[string]any{"progressToken": id}})
 			rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params))
-			var lines []string
-			var progress []string
-			var result map[string]any
-			for result == nil {
-				line, err := rs.out.ReadString('\n')
-				require.NoError(t, err, "stderr: %s", rs.errs.String())
-				lines = append(lines, line)
-				var m map[string]any
-				require.NoError(t, json.Unmarshal([]byte(line), &m))
-				if p, ok := m["params"].(map[string]any); ok && m["method"] == "notifications/progress" {
-					msg, _ := p["message"].(string)
-					progress = append(progress, msg)
-				}
-				if m["id"] == float64(id) {
-					result, _ = m["result"].(map[string]any)
-					require.NotNil(t, result, line)
-				}
-			}
+			lines, progress, result := rs.answerTo(t, id)
 			// Nothing the server wrote holds the secret, in any form.
 			forms := []string{value, doc, base64.StdEncoding.EncodeToString([]byte(doc)), "pässwörd", `p\u00e4ssw\u00f6rd`, "s3cr"}
 			for _, line := range lines {
