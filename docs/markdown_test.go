@@ -176,3 +176,19 @@ func pages(t testing.TB) []page {
 	}
 	return out
 }
+
+// outputPattern is what a `text output` fence matches: its lines, a line
+// "…" for any number of lines, a "…" within a line for any text in it.
+func outputPattern(lines []string) *regexp.Regexp {
+	var re strings.Builder
+	re.WriteString(`\A`)
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "…" {
+			re.WriteString(`(?:[^\n]*\n)*?`)
+			continue
+		}
+		re.WriteString(strings.ReplaceAll(regexp.QuoteMeta(l), "…", `[^\n]*`) + `\n`)
+	}
+	re.WriteString(`\z`)
+	return regexp.MustCompile(re.String())
+}
