@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -188,4 +189,62 @@ func TestOutputPattern(t *testing.T) {
 	assert.True(t, exact.MatchString("LICENSE\naeat-mcp\n"))
 	assert.False(t, exact.MatchString("LICENSE\naeat-mcp\nexamples/x.json\n"), "a line more")
 	assert.False(t, exact.MatchString("LICENSE\n"), "a line less")
+}
+
+// TestDocsLinks: every relative link of the pages leads to a file of the
+// repository, and a #fragment into a Markdown file to one of its headings
+// (as GitHub names them), so that moving a section cannot strand a reader.
+func TestDocsLinks(t *testing.T) {
+	root := repoRoot(t)
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	anchors := map[string][]string{}
+	headingsOf := func(file string) []string {
+		if a, ok := anchors[file]; ok {
+			return a
+		}
+		raw, err := os.ReadFile(file)
+		require.NoError(t, err)
+		p := parsePage(file, string(raw))
+		for _, l := range strings.Split(p.prose, "\n") {
+			if h, ok := strings.CutPrefix(strings.TrimLeft(l, "#"), " "); ok && strings.HasPrefix(l, "#") {
+				anchors[file] = append(anchors[file], githubAnchor(h))
+			}
+		}
+		return anchors[file]
+	}
+	for _, p := range pages(t) {
+		for _, m := range link.FindAllStringSubmatch(p.prose, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, frag, _ := strings.Cut(target, "#")
+			path := filepath.Join(root, p.name)
+			if file != "" {
+				path = filepath.Join(filepath.Dir(path), filepath.FromSlash(file))
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s: link %s: no such file", p.name, target)
+				continue
+			}
+			if frag != "" && strings.HasSuffix(path, ".md") && !slices.Contains(headingsOf(path), frag) {
+				t.Errorf("%s: link %s: no such heading in %s", p.name, target, file)
+			}
+		}
+	}
+}
+
+// githubAnchor is the fragment GitHub gives a heading: lower case, spaces
+// to hyphens, punctuation other than hyphens and underscores dropped.
+func githubAnchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
