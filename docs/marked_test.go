@@ -248,3 +248,26 @@ func githubAnchor(heading string) string {
 	}
 	return b.String()
 }
+
+// TestREADMEFirstScreen: the README's first 60 lines say what aeat-mcp is,
+// how to install it on each system, how to connect Claude Desktop (the
+// bundle) and Claude Code (one command), a first call, and where the rest
+// is — a new user reads no further before the first answer.
+func TestREADMEFirstScreen(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	require.NoError(t, err)
+	lines := strings.Split(string(raw), "\n")
+	require.Greater(t, len(lines), 60)
+	screen := strings.Join(lines[:60], "\n")
+	for _, want := range []string{
+		"## Install", "linux_amd64.tar.gz", "darwin_universal.tar.gz", "windows_amd64.zip",
+		"## Connect", ".mcpb", "config claude-code --write",
+		"## A first call", " call ",
+		"(docs/install.md)", "(docs/hosts.md)", "(docs/ARCHITECTURE.md)", "(docs/troubleshooting.md)",
+	} {
+		assert.Contains(t, screen, want, "the README's first screen (60 lines)")
+	}
+	// The two commands the README promises, with only Go installed.
+	assert.Contains(t, string(raw), "\ngo run ./cmd/aeat-mcp --demo call ")
+	assert.Contains(t, string(raw), "\n./scripts/test ")
+}
