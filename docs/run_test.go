@@ -252,8 +252,10 @@ func (u *user) claudeConnects(t *testing.T) {
 	cmd := exec.CommandContext(ctx, "node", wrapper, "mcp", "list")
 	cmd.Dir = u.home
 	cmd.Env = append(u.env, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "claude mcp list:\n%s", out)
+	t.Logf("claude mcp list, in %s:\n%s", time.Since(start).Round(time.Millisecond), out)
 	var servers int
 	for _, l := range strings.Split(string(out), "\n") {
 		if name, rest, ok := strings.Cut(l, ": "); ok && !strings.Contains(name, " ") && strings.Contains(rest, " - ") {
