@@ -49,7 +49,9 @@ const drainStopped = 10 * time.Second
 //   - answers each malformed line with the JSON-RPC error the spec names
 //     (-32700 parse error, -32600 invalid request) and keeps reading;
 //   - echoes every request id exactly as the client wrote it: the SDK only
-//     ever sees an id of the transport's own, mapped back on the way out;
+//     ever sees an id of the transport's own, mapped back on the way out —
+//     on each answer, and inside the messages that name a request
+//     (idPlaces: a listen's acknowledgement, a cancel);
 //   - answers a request whose id is already in flight, and a second
 //     initialize, with -32600 instead of passing them on;
 //   - rewrites a code-0 error from the SDK into a proper code;
@@ -266,11 +268,7 @@ func (c *stdioConn) waitIdle(ctx context.Context, d time.Duration) bool {
 func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok {
-		data, err := jsonrpc.EncodeMessage(msg)
-		if err != nil {
-			return fmt.Errorf("encoding message: %w", err)
-		}
-		return c.writeLine(data)
+		return c.writeRequest(msg.(*jsonrpc.Request))
 	}
 	c.cmu.Lock()
 	in := c.pending[resp.ID]
@@ -293,12 +291,42 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 		return nil
 	}
 	result := resp.Result
+	if place, has := idPlaceOf(toHost, in.method, true); has && resp.Error == nil {
+		if result, ok = place.move(result, func(id json.RawMessage) (json.RawMessage, bool) {
+			return c.hostIDText(id, resp.ID, in)
+		}); !ok {
+			c.logger.Warn("a result names a request of the SDK's that is not in flight; answered with an error", "method", in.method)
+			return c.writeLine(encodeResponse(in.raw, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the answer names an unknown request"}))
+		}
+	}
 	if resp.Error == nil && len(result) > bigResult {
 		// Written in pieces around the SDK's own bytes: a result of tens
 		// of megabytes is not copied once more to be framed.
 		return c.writeLine([]byte(`{"jsonrpc":"2.0","id":`), in.raw, []byte(`,"result":`), result, []byte("}"))
 	}
 	return c.writeLine(encodeResponse(in.raw, result, resp.Error))
+}
+
+// writeRequest writes a request or a notification of the SDK's. A request
+// carries the SDK's own id, which the host answers as it is; a
+// notification that names one of the host's requests (idPlaces) gets the
+// host's id there, or is not sent when that request is no longer in flight.
+func (c *stdioConn) writeRequest(req *jsonrpc.Request) error {
+	if place, has := idPlaceOf(toHost, req.Method, false); has && !req.ID.IsValid() {
+		params, ok := place.move(req.Params, func(id json.RawMessage) (json.RawMessage, bool) {
+			return c.hostIDText(id, jsonrpc.ID{}, nil)
+		})
+		if !ok {
+			c.logger.Debug("dropped a notification about a request no longer in flight", "method", req.Method)
+			return nil
+		}
+		req = &jsonrpc.Request{Method: req.Method, Params: params}
+	}
+	data, err := jsonrpc.EncodeMessage(req)
+	if err != nil {
+		return fmt.Errorf("encoding message: %w", err)
+	}
+	return c.writeLine(data)
 }
 
 // bigResult is the size past which a response is written in pieces rather
@@ -480,10 +508,8 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 		return nil
 	case method == "":
 		return c.response(data, id)
-	case id == nil && method == "notifications/cancelled":
-		return c.cancelled(method, w.Params)
 	case id == nil:
-		return &jsonrpc.Request{Method: method, Params: w.Params}
+		return c.notification(method, w.Params)
 	}
 	own, refusal := c.admit(id, &inbound{method: method})
 	if refusal != nil {
@@ -520,35 +546,36 @@ func (c *stdioConn) admit(raw json.RawMessage, in *inbound) (jsonrpc.ID, *jsonrp
 	return own, nil
 }
 
-// cancelled handles notifications/cancelled: it marks the request so its
-// answer is not sent, and passes the notification on with our own id. A
-// cancel for a request not in flight is dropped: passed on, it could name
-// one of our ids that belongs to another request.
-func (c *stdioConn) cancelled(method string, params json.RawMessage) jsonrpc.Message {
-	var p map[string]json.RawMessage
-	if json.Unmarshal(params, &p) != nil {
+// notification passes a host's notification on. One that names a request
+// of the host's (idPlaces) reaches the SDK with the SDK's id for it, and
+// only while that request is in flight: passed on later, it could name
+// an id of ours that now belongs to another request. A cancel also marks
+// its request, whose answer is then not sent.
+func (c *stdioConn) notification(method string, params json.RawMessage) jsonrpc.Message {
+	place, has := idPlaceOf(toSDK, method, false)
+	if !has {
+		return &jsonrpc.Request{Method: method, Params: params}
+	}
+	var named json.RawMessage // the host's id the notification names
+	params, found, ok := moveAt(params, place.path, func(id json.RawMessage) (json.RawMessage, bool) {
+		named = id
+		return c.sdkIDText(id)
+	})
+	if !found || !ok {
 		return nil
 	}
-	raw, ok := rawID(p["requestId"])
-	if !ok || raw == nil {
-		return nil
+	if method == methodCancelled {
+		c.cmu.Lock()
+		if own, in := c.byRaw[string(named)]; in {
+			c.pending[own].cancelled = true
+		}
+		c.cmu.Unlock()
 	}
-	c.cmu.Lock()
-	own, found := c.byRaw[string(raw)]
-	if found {
-		c.pending[own].cancelled = true
-	}
-	c.cmu.Unlock()
-	if !found {
-		return nil
-	}
-	p["requestId"], _ = json.Marshal(own.Raw())
-	rewritten, err := json.Marshal(p)
-	if err != nil {
-		return nil
-	}
-	return &jsonrpc.Request{Method: method, Params: rewritten}
+	return &jsonrpc.Request{Method: method, Params: params}
 }
+
+// methodCancelled is the notification by which the host stops a request.
+const methodCancelled = "notifications/cancelled"
 
 // response decodes a client's answer to a request of ours (elicitation):
 // those ids are the SDK's own integers, so they pass through.

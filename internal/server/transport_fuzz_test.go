@@ -49,6 +49,9 @@ func FuzzParse(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"ping"`,
 		`"ping"`,
 		`  {"jsonrpc" : "2.0", "id" : -0.5e3 , "method" : "ping"}  `,
+		claudeListen + "\n" + claudeCancel,
+		`{"jsonrpc":"2.0","id":"a\u0026","method":"ping"}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a\u0026","reason":1}}`,
 	} {
 		f.Add([]byte(seed))
 	}
