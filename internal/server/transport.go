@@ -399,23 +399,29 @@ func properCode(err error) *jsonrpc.Error {
 func (c *stdioConn) readLoop(in io.Reader, max int) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
-	tooLong := false
+	// An oversized line is not kept: it is followed to its end for its id
+	// alone, which may come last (Claude Code writes it after the params).
+	var tooLong *memberScan
 	for {
 		chunk, err := r.ReadSlice('\n')
 		switch {
-		case tooLong:
-			// Skip the rest of an oversized line.
+		case tooLong != nil:
+			_, _ = tooLong.Write(chunk)
 		case len(line)+len(chunk) > max:
-			tooLong = true
+			tooLong = &memberScan{}
+			_, _ = tooLong.Write(line)
+			_, _ = tooLong.Write(chunk)
 			line = line[:0]
-			c.reply(nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("message longer than %d bytes", max)})
 		default:
 			line = append(line, chunk...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if !tooLong && len(line) > 0 {
+		if tooLong != nil {
+			c.reply(tooLong.lineID(), &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+				"invalid request: the message is longer than %d bytes, the most this server reads in one line", max)})
+		} else if len(line) > 0 {
 			if msg := c.parse(line); msg != nil {
 				select {
 				case c.msgs <- msg:
@@ -425,7 +431,7 @@ func (c *stdioConn) readLoop(in io.Reader, max int) {
 			}
 		}
 		line = line[:0]
-		tooLong = false
+		tooLong = nil
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = io.EOF
@@ -444,21 +450,27 @@ type wireMessage struct {
 }
 
 // decodeLine decodes a line (not blank) into its members, or says why it
-// is no message at all. Member names match exactly, as JSON-RPC's are
-// case-sensitive: Go's decoder into a struct would take an "ID" for the
-// id, and answer a notification.
-func decodeLine(data []byte) (wireMessage, *jsonrpc.Error) {
+// is no message at all, and which id to answer that with: the line's own
+// when it can be read (a line too deep to decode), or null. Member names
+// match exactly, as JSON-RPC's are case-sensitive: Go's decoder into a
+// struct would take an "ID" for the id, and answer a notification.
+func decodeLine(data []byte) (wireMessage, json.RawMessage, *jsonrpc.Error) {
 	var m map[string]json.RawMessage
 	if data[0] != '{' || json.Unmarshal(data, &m) != nil {
 		switch {
+		case nestedTooDeep(data):
+			var scan memberScan
+			_, _ = scan.Write(data)
+			return wireMessage{}, scan.lineID(), &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+				"invalid request: the message nests arrays and objects deeper than %d levels, the most this server reads", maxNesting)}
 		case !json.Valid(data):
-			return wireMessage{}, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the line is not valid JSON"}
+			return wireMessage{}, nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the line is not valid JSON"}
 		case data[0] == '[':
-			return wireMessage{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: batches are not supported"}
+			return wireMessage{}, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: batches are not supported"}
 		}
-		return wireMessage{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a message must be a JSON object"}
+		return wireMessage{}, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a message must be a JSON object"}
 	}
-	return wireMessage{Version: m["jsonrpc"], ID: m["id"], Method: m["method"], Params: m["params"], Result: m["result"], Error: m["error"]}, nil
+	return wireMessage{Version: m["jsonrpc"], ID: m["id"], Method: m["method"], Params: m["params"], Result: m["result"], Error: m["error"]}, nil, nil
 }
 
 // method is the message's method, "" for a response; a message that is
@@ -491,9 +503,9 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 	if len(data) == 0 {
 		return nil
 	}
-	w, rerr := decodeLine(data)
+	w, refusedID, rerr := decodeLine(data)
 	if rerr != nil {
-		c.reply(nil, rerr)
+		c.reply(refusedID, rerr)
 		return nil
 	}
 	id, idOK := rawID(w.ID)
