@@ -4,8 +4,11 @@ package server
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,5 +77,47 @@ func TestE2E_IDsInsideMessages(t *testing.T) {
 		rs.send(t, `{"jsonrpc":"2.0","id":"ping-`+string(rune('a'+i))+`","method":"ping"}`)
 		next := rs.recvLine(t)
 		assert.Equal(t, `"ping-`+string(rune('a'+i))+`"`, string(next["id"]), "after the listen with id %s", id)
+	}
+}
+
+// TestE2E_ListenEndsWithTheConnection: a subscriptions/listen left open
+// (Claude Code leaves one on every connection) is not waited for when the
+// host closes our stdin — even with a drain of ten minutes for calls — nor
+// when the server is told to stop: it ends at once, its last answer naming
+// the host's listen, and the process exits.
+func TestE2E_ListenEndsWithTheConnection(t *testing.T) {
+	for _, how := range []string{"eof", "sigterm"} {
+		t.Run(how, func(t *testing.T) {
+			rs := startRaw(t, "--drain", "10m", "--log-level", "info")
+			rs.send(t, claudeListen)
+			ack := rs.recvLine(t)
+			require.Equal(t, `"listen:0"`, subscriptionIDOf(t, ack["params"]))
+			if how == "eof" {
+				require.NoError(t, rs.in.Close())
+			} else {
+				require.NoError(t, rs.cmd.Process.Signal(syscall.SIGTERM))
+			}
+			// Read to the end of the output, then wait for the exit: Wait
+			// closes the pipe.
+			rest := make(chan string, 1)
+			go func() {
+				b, _ := io.ReadAll(rs.out)
+				rest <- string(b)
+			}()
+			var out string
+			select {
+			case out = <-rest:
+			case <-time.After(time.Minute): // the drain is ten
+				t.Fatalf("the server did not end its output; stderr: %s", rs.errs.String())
+			}
+			assert.NoError(t, rs.cmd.Wait(), "stderr: %s", rs.errs.String())
+			var end map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal([]byte(out), &end), "the listen's end as the last line: %q", out)
+			assert.Equal(t, `"listen:0"`, string(end["id"]))
+			require.Contains(t, end, "result", "the stream's end")
+			assert.Equal(t, `"listen:0"`, subscriptionIDOf(t, end["result"]))
+			assert.NotContains(t, rs.errs.String(), "answers owed", "nothing was left unanswered")
+			assert.NotContains(t, rs.errs.String(), "left unanswered")
+		})
 	}
 }

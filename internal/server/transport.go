@@ -58,7 +58,8 @@ const drainStopped = 10 * time.Second
 //   - sends nothing for a request the client cancelled (the spec's SHOULD
 //     NOT; the SDK answers anyway);
 //   - when the input ends, answers every request already read before it
-//     reports the end (see Drain).
+//     reports the end (see Drain), and ends at once the streams the host
+//     left open (a subscriptions/listen), which only the host could end.
 //
 // It knows nothing of what the messages mean beyond that: MCP Tasks are a
 // decorator over it ([tasks.Transport]), composed by [Server.Transport].
@@ -97,6 +98,18 @@ func (t *StdioTransport) Close() {
 	t.mu.Unlock()
 	if c != nil {
 		_ = c.Close()
+	}
+}
+
+// EndStreams ends the host's open-ended requests in flight (see
+// openEnded): the server is stopping, and would otherwise wait for them
+// until its bound.
+func (t *StdioTransport) EndStreams() {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c != nil {
+		go c.handOver(c.endStreams())
 	}
 }
 
@@ -161,6 +174,7 @@ type inbound struct {
 	raw       json.RawMessage // the id as the client wrote it
 	method    string
 	cancelled bool // the client cancelled it: send nothing
+	ended     bool // an open-ended request the transport cancelled itself
 }
 
 type stdioConn struct {
@@ -436,6 +450,10 @@ func (c *stdioConn) readLoop(in io.Reader, max int) {
 			if errors.Is(err, io.EOF) {
 				err = io.EOF
 			}
+			// The host can no longer cancel what it left open: end it,
+			// before the end of the input is reported, so the drain waits
+			// only for calls.
+			c.handOver(c.endStreams())
 			c.readErr = err
 			close(c.eof)
 			return
@@ -588,6 +606,45 @@ func (c *stdioConn) notification(method string, params json.RawMessage) jsonrpc.
 
 // methodCancelled is the notification by which the host stops a request.
 const methodCancelled = "notifications/cancelled"
+
+// openEnded are the methods of requests that stay in flight until the host
+// cancels them: a 2026-07-28 subscriptions/listen is a stream of
+// notifications, answered only when it ends. Once the host closed our
+// stdin, or the server is stopping, nobody will cancel it: the transport
+// does, so that it is not waited for as a call would be (Claude Code 2.1
+// leaves one open on every connection).
+var openEnded = map[string]bool{"subscriptions/listen": true}
+
+// endStreams is a cancel, for the SDK, of every open-ended request in
+// flight not already cancelled. The request's own answer (the end of the
+// stream) is still sent, to a host that reads it.
+func (c *stdioConn) endStreams() []jsonrpc.Message {
+	c.cmu.Lock()
+	defer c.cmu.Unlock()
+	var cancels []jsonrpc.Message
+	for own, in := range c.pending {
+		if !openEnded[in.method] || in.cancelled || in.ended {
+			continue
+		}
+		in.ended = true
+		params, err := json.Marshal(map[string]any{"requestId": own.Raw(), "reason": "the connection is ending"})
+		if err == nil {
+			cancels = append(cancels, &jsonrpc.Request{Method: methodCancelled, Params: params})
+		}
+	}
+	return cancels
+}
+
+// handOver passes msgs to the SDK, unless the connection closes first.
+func (c *stdioConn) handOver(msgs []jsonrpc.Message) {
+	for _, msg := range msgs {
+		select {
+		case c.msgs <- msg:
+		case <-c.done:
+			return
+		}
+	}
+}
 
 // response decodes a client's answer to a request of ours (elicitation):
 // those ids are the SDK's own integers, so they pass through.
