@@ -54,7 +54,11 @@ type pipedSDK struct {
 func newPipedSDK(t *testing.T) *pipedSDK {
 	t.Helper()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "ids", Version: "1"}, &mcp.ServerOptions{
-		HasTools: true, HasPrompts: true, HasResources: true,
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:     &mcp.ToolCapabilities{ListChanged: true},
+			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+		},
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
