@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/cleantext"
 )
 
 // mapped is one param of the tree as a manifest param, or why it is not.
@@ -265,30 +267,32 @@ func joinNotes(a, b string) string {
 }
 
 // cleanHelp is a help text as a model should read it: Click's markers
-// gone (\b keeps a paragraph as written, \f ends what help shows), lines
+// gone (\b keeps a paragraph as written, \f ends what help shows), then
+// whatever is not text (terminal escapes — colour, OSC 8 links, a
+// clear-screen —, control characters, direction overrides, invisible
+// characters: package cleantext's rule, which the loader enforces), lines
 // right-trimmed, no run of blank lines.
 func cleanHelp(s string) string {
 	if i := strings.IndexByte(s, '\f'); i >= 0 {
 		s = s[:i]
 	}
-	var lines []string
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	lines = slices.DeleteFunc(lines, func(l string) bool { return strings.TrimSpace(l) == "\b" })
+	var out []string
 	blank := false
-	for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+	for _, l := range strings.Split(cleantext.Text(strings.Join(lines, "\n")), "\n") {
 		l = strings.TrimRight(l, " \t")
-		if strings.TrimSpace(l) == "\b" {
-			continue
-		}
 		if l == "" {
-			if blank || len(lines) == 0 {
+			if blank || len(out) == 0 {
 				continue
 			}
 			blank = true
 		} else {
 			blank = false
 		}
-		lines = append(lines, l)
+		out = append(out, l)
 	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
+	return strings.TrimSpace(strings.Join(out, "\n"))
 }
 
 // summary is the first sentence of a help text (its first line at most),
