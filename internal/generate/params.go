@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
 	"slices"
 	"strings"
 
@@ -130,7 +131,9 @@ func mapParam(p Param) mapped {
 		m["description"] = h
 	}
 	if !required && p.Default != nil {
-		if d, ok := fitDefault(m, p.Default); ok {
+		if machineDefault(p.Default) {
+			note = joinNotes(note, fmt.Sprintf("param %s: the CLI's default %s names this machine's home directory: left out (the CLI applies it itself)", name, compact(p.Default)))
+		} else if d, ok := fitDefault(m, p.Default); ok {
 			m["default"] = d
 		} else if !trivialDefault(p.Default) {
 			note = joinNotes(note, fmt.Sprintf("param %s: the CLI's default %s is not a value of the param; left out", name, compact(p.Default)))
@@ -234,6 +237,26 @@ func fitsOne(m map[string]any, typ string, v any) bool {
 		return false
 	}
 	return true
+}
+
+// home is this machine's home directory. A default that names it is the
+// machine's, not the CLI's — kubectl prints --cache-dir='/root/.kube/cache'
+// — and a manifest holding it would differ on every machine that
+// generates it (and fail --check).
+var home, _ = os.UserHomeDir()
+
+// machineDefault: v (or one of its elements) names the home directory.
+func machineDefault(v any) bool {
+	if len(home) < 2 {
+		return false
+	}
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, home)
+	case []any:
+		return slices.ContainsFunc(x, machineDefault)
+	}
+	return false
 }
 
 // trivialDefault: no default worth a note (none, false, empty).

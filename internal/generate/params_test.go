@@ -140,3 +140,17 @@ func TestTexts(t *testing.T) {
 		})
 	}
 }
+
+// TestMapParam_MachineDefault: a default that names this machine's home
+// directory is the machine's, not the CLI's: left out, and said.
+func TestMapParam_MachineDefault(t *testing.T) {
+	old := home
+	home = "/home/ana"
+	t.Cleanup(func() { home = old })
+	mp := mapParam(Param{Name: "cache_dir", Kind: "option", Opts: []string{"--cache-dir"}, Type: "str", Default: "/home/ana/.kube/cache"})
+	require.NotNil(t, mp.p)
+	assert.NotContains(t, mp.p, "default")
+	assert.Equal(t, `param cache_dir: the CLI's default "/home/ana/.kube/cache" names this machine's home directory: left out (the CLI applies it itself)`, mp.note)
+	mp = mapParam(Param{Name: "dir", Kind: "option", Opts: []string{"--dir"}, Type: "str", Default: "/var/cache"})
+	assert.Equal(t, "/var/cache", mp.p["default"])
+}
