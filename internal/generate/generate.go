@@ -118,6 +118,7 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	var cands []*candidate
 	for i := range tree {
 		if tree[i].Group {
+			res.Notes = append(res.Notes, tree[i].Unread...) // the walk's, of the CLI as a whole
 			if len(tree[i].Path) > 0 && len(tree[i].Params) > 0 {
 				res.Notes = append(res.Notes, fmt.Sprintf("%q: the group's own options are left out (a manifest puts no option between the words of a command)", strings.Join(tree[i].Path, " ")))
 			}
@@ -326,6 +327,9 @@ func candidateOf(cmd *Command, program, output string, globalNames map[string]bo
 		c.path = []string{programName(program)}
 	}
 	verb := strings.Join(c.path, " ")
+	for _, u := range cmd.Unread {
+		c.notes = append(c.notes, verb+": could not read: "+u)
+	}
 	hints, guessed := hintsFor(cmd.Classification)
 	if cmd.Classification != nil {
 		f := classified(cmd.Classification)

@@ -178,7 +178,8 @@ func TestWalkClick_Errors(t *testing.T) {
 	assert.ErrorContains(t, err, "program no-such-program-here: CLI unavailable")
 }
 
-// TestWalkCobra walks testdata/cobracli through its help alone.
+// TestWalkCobra walks testdata/cobracli: its commands from the completion
+// protocol, what each takes from its help page.
 func TestWalkCobra(t *testing.T) {
 	tree, err := WalkCobra(walkCtx(t), cobraCLI(t))
 	require.NoError(t, err)
@@ -188,8 +189,8 @@ func TestWalkCobra(t *testing.T) {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	assert.Equal(t, []string{"", "add", "completion bash", "completion fish", "completion powershell", "completion zsh",
-		"list", "remote status", "remote sync", "remove"}, paths, "hidden commands and cobra's help are not listed")
+	assert.Equal(t, []string{"", "add", "label", "list", "remote status", "remote sync", "remove"}, paths,
+		"hidden commands, aliases (rm), cobra's help and its completion command are not listed")
 
 	root := cmds[""]
 	assert.Equal(t, "cobracli", root.Program)
@@ -198,6 +199,7 @@ func TestWalkCobra(t *testing.T) {
 		globals = append(globals, p.Name)
 	}
 	assert.Equal(t, []string{"format", "profile", "verbose"}, globals, "the root's inherited flags; --local-only is the root's alone")
+	assert.Equal(t, []string{"Cobra's own completion command (a script for a shell) is left out"}, root.Unread)
 
 	add := cmds["add"]
 	assert.Equal(t, "Add a note", add.ShortHelp)
@@ -214,17 +216,27 @@ func TestWalkCobra(t *testing.T) {
 	title := paramOf(t, add, "title")
 	assert.True(t, title.Required)
 	assert.Equal(t, "argument", title.Kind)
+	assert.Empty(t, add.Unread)
 	assert.Equal(t, -1, paramOf(t, cmds["remove"], "id").Nargs)
+	assert.False(t, slices.ContainsFunc(cmds["list"].Params, func(p Param) bool { return p.Name == "debug_sql" }), "a hidden flag is left out")
 	sync := cmds["remote sync"]
 	assert.Equal(t, "https://book.invalid", paramOf(t, sync, "url").Default, "a group's persistent flag is the verb's own")
 	assert.False(t, paramOf(t, sync, "name").Required)
+
+	label := cmds["label"]
+	name := paramOf(t, label, "name")
+	assert.True(t, name.Required, "completion lists only the required flags when there are any")
+	assert.Equal(t, []string{"--name", "-n"}, name.Opts)
+	assert.False(t, paramOf(t, label, "all").Required)
+	id := paramOf(t, label, "id")
+	assert.False(t, id.Required, "{<id> | --all}: --all stands for it")
 
 	res, err := Generate(tree, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "--yes", tool(t, res, "remove").Confirm.Flag)
 
 	_, err = WalkCobra(walkCtx(t), "/bin/echo")
-	assert.ErrorContains(t, err, `printed no "Usage:": is echo a Cobra CLI?`)
+	assert.ErrorContains(t, err, `echo --help printed no usage (a "Usage:" or "USAGE" section): is echo a Cobra CLI? For a Click or Typer CLI give --from click:/bin/echo; for any other, write its command tree and give --from tree:FILE`)
 }
 
 // TestWalk_SingleCommand: a CLI of one command is its one verb, named

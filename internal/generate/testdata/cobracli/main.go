@@ -69,9 +69,18 @@ func root() *cobra.Command {
 	list := &cobra.Command{Use: "list", Short: "List the notes", Args: cobra.NoArgs, RunE: report}
 	list.Flags().Int("limit", 10, "at most this many")
 	list.Flags().CountP("detail", "d", "more detail for each -d")
+	list.Flags().Bool("debug-sql", false, "print the queries")
+	_ = list.Flags().MarkHidden("debug-sql")
 
-	remove := &cobra.Command{Use: "remove ID [ID...]", Short: "Remove notes", Args: cobra.MinimumNArgs(1), RunE: report}
+	// An alias is no command of its own: completion never lists it.
+	remove := &cobra.Command{Use: "remove ID [ID...]", Aliases: []string{"rm"}, Short: "Remove notes", Args: cobra.MinimumNArgs(1), RunE: report}
 	remove.Flags().Bool("yes", false, "do not ask")
+
+	// A required flag: its help page does not say so, completion does.
+	label := &cobra.Command{Use: "label {<id> | --all}", Short: "Label notes", RunE: report}
+	label.Flags().StringP("name", "n", "", "the label")
+	_ = label.MarkFlagRequired("name")
+	label.Flags().Bool("all", false, "every note")
 
 	remote := &cobra.Command{Use: "remote", Short: "The remote book"}
 	remote.PersistentFlags().String("url", "https://book.invalid", "the remote's address")
@@ -82,6 +91,6 @@ func root() *cobra.Command {
 
 	debug := &cobra.Command{Use: "debug", Hidden: true, RunE: report}
 
-	root.AddCommand(add, list, remove, remote, debug)
+	root.AddCommand(add, list, remove, label, remote, debug)
 	return root
 }
