@@ -318,3 +318,45 @@ func TestManifestCommand(t *testing.T) {
 		assert.Equal(t, tc.want, got, "%s for %q", tc.program, tc.manifest)
 	}
 }
+
+// TestGenerate_SuggestOverrides: --suggest-overrides writes an entry for
+// each guessed tool with its evidence; --overrides refuses it until a
+// person deleted its review key; then the tools' hints are the person's.
+func TestGenerate_SuggestOverrides(t *testing.T) {
+	dir := t.TempDir()
+	bin := cobraCLI(t, dir)
+	suggested := filepath.Join(dir, "suggested.json")
+	manifest := filepath.Join(dir, "cobracli.json")
+	code, _, errOut := runBinary(t, "generate", "--from", "cobra:"+bin, "-o", manifest, "--suggest-overrides", suggested)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, errOut, "wrote "+suggested+": 6 tools to review (2 read, 3 write, 1 destroy, 0 unknown by their words)")
+	data, err := os.ReadFile(suggested)
+	require.NoError(t, err)
+	var file struct {
+		Tools []map[string]any `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(data, &file))
+	require.Len(t, file.Tools, 6)
+	assert.Equal(t, "add", file.Tools[0]["name"])
+	assert.Equal(t, map[string]any{"guess": "writes", "evidence": []any{`name: "add", a word of verbs that write`, `help: "Add a note"`,
+		"flags: none of --dry-run, --yes, --force"}, "then": file.Tools[0]["review"].(map[string]any)["then"]}, file.Tools[0]["review"])
+
+	code, _, errOut = runBinary(t, "generate", "--from", "cobra:"+bin, "--overrides", suggested, "-o", manifest)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `tools[0] ("add"): a suggestion not reviewed yet: check its evidence against the CLI, keep or change its annotations, then delete "review"`)
+
+	for _, e := range file.Tools {
+		delete(e, "review")
+	}
+	reviewed, err := json.Marshal(file)
+	require.NoError(t, err)
+	overrides := writeFile(t, filepath.Join(dir, "overrides.json"), string(reviewed))
+	code, _, errOut = runBinary(t, "generate", "--from", "cobra:"+bin, "--overrides", overrides, "-o", manifest)
+	require.Equal(t, exitOK, code, errOut)
+	assert.NotContains(t, errOut, "warning: hints guessed")
+	assert.Contains(t, errOut, "wrote "+manifest+": 6 tools (0 read, 0 mutate, 6 live)", "openWorldHint stays: a help does not say whether the CLI reaches the network")
+
+	code, _, errOut = runBinary(t, "generate", "--from", "cobra:"+bin, "--check", manifest, "--suggest-overrides", suggested)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--suggest-overrides and --check: give one")
+}

@@ -46,6 +46,9 @@ type Result struct {
 	// Notes say what the generator left out or changed, for the person
 	// running it; they are not in the manifest.
 	Notes []string
+	// Unread is what a walk could not read of each tool's verb, by tool
+	// name (Command.Unread).
+	Unread map[string][]string
 }
 
 // candidate is one verb of the tree on its way to a tool.
@@ -225,6 +228,12 @@ func assemble(cands []*candidate, res *Result) []any {
 		}
 		tools = append(tools, t)
 		res.Notes = append(res.Notes, c.notes...)
+		if len(c.cmd.Unread) > 0 {
+			if res.Unread == nil {
+				res.Unread = map[string][]string{}
+			}
+			res.Unread[c.name] = c.cmd.Unread
+		}
 		if c.floor != nil {
 			if w := weaker(hintsOf(t["annotations"]), *c.floor); len(w) > 0 {
 				res.Notes = append(res.Notes, fmt.Sprintf("%s: the overrides make %s weaker than the CLI's own classification", c.name, strings.Join(w, ", ")))
