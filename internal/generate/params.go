@@ -39,11 +39,12 @@ type mapped struct {
 //   - the CLI's own confirmation option (--yes) is no param: it is the
 //     tool's confirm flag.
 //
-// Left out: --help/--version-like options (eager, no value), options that
+// Left out: --help/--version-like options (eager flags the command never
+// sees; flask's eager --app takes a value, and stays), options that
 // take several values per occurrence (a manifest writes one token per
 // value), and what the CLI hides (unless an override brings it back).
 func mapParam(p Param) mapped {
-	if p.Eager && p.ExposeValue != nil && !*p.ExposeValue {
+	if p.Eager && p.ExposeValue != nil && !*p.ExposeValue && (p.IsFlag || p.Count) {
 		return mapped{} // --help, --version: they act, they give no value
 	}
 	name := paramName(p.Name)

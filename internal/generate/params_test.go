@@ -54,6 +54,8 @@ func TestMapParam(t *testing.T) {
 			`{"flag": "--year", "name": "year", "required": true, "type": "integer"}`, false, "", ""},
 		{"prompted: required; a hidden prompt is sensitive", `{"name": "password", "kind": "option", "opts": ["--password"], "type": "str", "prompt": true, "hide_input": true}`,
 			`{"flag": "--password", "name": "password", "required": true, "sensitive": true, "type": "string"}`, false, "", ""},
+		{"an eager option that takes a value stays (flask's --app)", `{"name": "app", "kind": "option", "opts": ["-A", "--app"], "type": "str", "eager": true, "expose_value": false}`,
+			`{"flag": "--app", "name": "app", "type": "string"}`, false, "", ""},
 		{"--yes is the confirm flag", `{"name": "yes", "kind": "option", "opts": ["--yes"], "type": "boolean", "is_flag": true}`,
 			``, false, "--yes", ""},
 		{"--confirm/--yes prefers --yes", `{"name": "confirm", "kind": "option", "opts": ["--confirm", "--yes"], "type": "boolean", "is_flag": true}`,
