@@ -146,8 +146,11 @@ func mapParam(p Param) mapped {
 // confirmFlag is the option by which a flag says "yes, do it" ([confirmOpts],
 // or a flag the CLI prompts for: "Are you sure?"); "" for any other flag.
 func confirmFlag(p Param) string {
+	long := strings.HasPrefix(longOpt(p.Opts), "--")
 	for _, c := range confirmOpts {
-		if slices.Contains(p.Opts, c) {
+		// -y alone says yes; as another flag's shorthand (gh's -y,
+		// --yaml) it does not.
+		if slices.Contains(p.Opts, c) && (strings.HasPrefix(c, "--") || !long) {
 			return c
 		}
 	}
