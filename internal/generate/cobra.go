@@ -205,11 +205,11 @@ func (w *cobraWalker) walk(top []listed) error {
 func (w *cobraWalker) node(n *cobraNode) {
 	h, err := w.page(n.path)
 	if err != nil {
-		w.note("%q is left out: %v", strings.Join(n.path, " "), err)
+		w.note("could not read %q, left out: %v", strings.Join(n.path, " "), err)
 		return
 	}
 	if len(h.usage) == 0 {
-		w.note("%q is left out: its help page shows no usage line", strings.Join(n.path, " "))
+		w.note("could not read %q, left out: its help page shows no usage line", strings.Join(n.path, " "))
 		return
 	}
 	full := append([]string{w.name}, n.path...)
@@ -287,7 +287,7 @@ func (w *cobraWalker) complete(words ...string) (c completion, ok bool) {
 	if !w.asked {
 		w.asked, w.speaks = true, ok
 		if !ok {
-			w.note("%s does not answer Cobra's completion protocol (%s): its commands and flags are read from its help pages alone, where a hidden command looks like any other", w.name, st.what())
+			w.note("could not read the commands from Cobra's completion protocol: %s does not answer %s: its commands and flags are read from its help pages alone, where a hidden command looks like any other", w.name, st.what())
 		}
 	}
 	return c, ok && c.directive&compDirectiveError == 0
@@ -301,7 +301,7 @@ func (w *cobraWalker) children(path []string, h *helpPage) []listed {
 	if c, ok := w.complete(append(slices.Clone(path), "")...); ok {
 		all = c.commands()
 	} else if w.speaks {
-		w.note("%q: completion did not list its commands: they are read from its help page", strings.Join(path, " "))
+		w.note("could not read the commands of %q from completion: they are read from its help page", strings.Join(path, " "))
 	}
 	var out []listed
 	for _, l := range all {
@@ -335,9 +335,9 @@ func (w *cobraWalker) readRootFlags(root *helpPage) {
 		out, err := st.run(w.ctx)
 		switch {
 		case err != nil:
-			w.note("the global options (%s) could not be read: %v", st.what(), err)
+			w.note("could not read the global options (%s): %v", st.what(), err)
 		case out.exitCode != 0:
-			w.note("the global options (%s) could not be read: exit status %d", st.what(), out.exitCode)
+			w.note("could not read the global options (%s): exit status %d", st.what(), out.exitCode)
 		default:
 			for _, f := range flagsAnywhere(out.stdout) {
 				add(f)
@@ -361,7 +361,7 @@ func compOnly(f compFlag) helpFlag {
 	if f.short != "" {
 		p.Opts = append(p.Opts, f.short)
 	}
-	return helpFlag{param: p, listedOnly: true, unread: fmt.Sprintf("--%s: no help page shows it (completion lists it): its type is not known, taken as a string", f.long)}
+	return helpFlag{param: p, listedOnly: true, unread: fmt.Sprintf("--%s: could not read its type: no help page shows it (completion lists it): taken as a string", f.long)}
 }
 
 // cobraVerb is what a walk gathers of a verb; [cobraWalker.verb] makes it

@@ -353,7 +353,7 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 	case kubectlDuration.MatchString(dflt):
 		p.Type, p.Default = "duration", dflt
 	default:
-		f.unread = fmt.Sprintf("--%s: its type is not shown, nor readable from its default %q: taken as a string", name, dflt)
+		f.unread = fmt.Sprintf("--%s: could not read its type: not shown, nor readable from its default %q: taken as a string", name, dflt)
 	}
 	return f, true
 }
@@ -388,7 +388,7 @@ func usageArgs(words []string, valued map[string]bool) (args []Param, unread str
 		case argUnread:
 			return []Param{{Name: "args", Kind: "argument", Type: "str", Nargs: -1,
 					Help: "The command's arguments, as its usage gives them: " + strings.Join(words, " ")}},
-				fmt.Sprintf("arguments: %q in the usage could not be read: they are one list, args", tok)
+				fmt.Sprintf("arguments: could not read %q in the usage: they are one list, args", tok)
 		}
 		p := Param{Name: paramName(strings.ToLower(strings.ReplaceAll(strings.Join(a.names, "_or_"), "-", "_"))),
 			Kind: "argument", Type: "str", Required: !a.optional, Nargs: 1}

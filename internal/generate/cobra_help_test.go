@@ -246,13 +246,13 @@ Use "kubectl options" for a list of global command-line options (applies to all 
 			assert.Equal(t, "true", sp.Default, "on by default: it takes --server-print=false")
 			assert.Equal(t, "0", flagNamed(t, h.local, "request_timeout").param.Default, "quoted: a string")
 			lb := flagNamed(t, h.local, "log_backtrace_at")
-			assert.Equal(t, `--log-backtrace-at: its type is not shown, nor readable from its default ":0": taken as a string`, lb.unread)
+			assert.Equal(t, `--log-backtrace-at: could not read its type: not shown, nor readable from its default ":0": taken as a string`, lb.unread)
 			assert.Equal(t, "duration", flagNamed(t, h.local, "log_flush_frequency").param.Type)
 			assert.Equal(t, []string{"kubectl", "options"}, h.globalsPage)
 			u := h.usageFor([]string{"kubectl", "get"})
 			require.True(t, u.runnable)
 			args, unread := usageArgs(u.rest, nil)
-			assert.Equal(t, `arguments: "(TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...)" in the usage could not be read: they are one list, args`, unread)
+			assert.Equal(t, `arguments: could not read "(TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...)" in the usage: they are one list, args`, unread)
 			require.Len(t, args, 1)
 			assert.Equal(t, "args", args[0].Name)
 			assert.Equal(t, -1, args[0].Nargs)
@@ -291,10 +291,10 @@ func TestUsageArgs(t *testing.T) {
 		{"[flags]", nil, nil, ""},
 		{"NAME --image=image -- [COMMAND] [args...]", nil, []Param{{Name: "args", Kind: "argument", Type: "str", Nargs: -1,
 			Help: "The command's arguments, as its usage gives them: NAME --image=image -- [COMMAND] [args...]"}},
-			`arguments: "--" in the usage could not be read: they are one list, args`},
+			`arguments: could not read "--" in the usage: they are one list, args`},
 		{"script [flags]", nil, []Param{{Name: "args", Kind: "argument", Type: "str", Nargs: -1,
 			Help: "The command's arguments, as its usage gives them: script [flags]"}},
-			`arguments: "script" in the usage could not be read: they are one list, args`},
+			`arguments: could not read "script" in the usage: they are one list, args`},
 	} {
 		t.Run(tc.usage, func(t *testing.T) {
 			words := []string{}

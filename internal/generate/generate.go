@@ -337,7 +337,7 @@ func candidateOf(cmd *Command, program, output string, globalNames map[string]bo
 	}
 	verb := strings.Join(c.path, " ")
 	for _, u := range cmd.Unread {
-		c.notes = append(c.notes, verb+": could not read: "+u)
+		c.notes = append(c.notes, verb+": "+u)
 	}
 	hints, guessed := hintsFor(cmd.Classification)
 	if cmd.Classification != nil {

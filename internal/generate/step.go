@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,7 +60,14 @@ type stepOutput struct {
 
 // what names the step as a person would type it.
 func (s step) what() string {
-	return strings.Join(append([]string{filepath.Base(s.program)}, s.args...), " ")
+	words := []string{filepath.Base(s.program)}
+	for _, a := range s.args {
+		if a == "" || strings.ContainsAny(a, " \t\"'") {
+			a = strconv.Quote(a)
+		}
+		words = append(words, a)
+	}
+	return strings.Join(words, " ")
 }
 
 // run runs the step. It fails when the CLI could not start, did not end by

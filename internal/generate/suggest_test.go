@@ -21,7 +21,7 @@ func TestSuggest(t *testing.T) {
 		{Path: []string{"repo", "create"}, ShortHelp: "Create a repository", Params: []Param{flag("dry-run")}},
 		{Path: []string{"cache", "frob"}, ShortHelp: "Frobnicate the cache", Help: "Frobnicate the cache. This cannot be undone."},
 		{Path: []string{"sync"}, ShortHelp: "Bring it up to date", Params: []Param{flag("force")}},
-		{Path: []string{"whatever"}, ShortHelp: "Do the thing", Unread: []string{`arguments: "(A | B/C…)" in the usage could not be read: they are one list, args`}},
+		{Path: []string{"whatever"}, ShortHelp: "Do the thing", Unread: []string{`arguments: could not read "(A | B/C…)" in the usage: they are one list, args`}},
 		{Path: []string{"graded"}, ShortHelp: "List grades", Classification: &Classification{ReadOnly: true, Idempotent: true}},
 	}
 	res, err := Generate(tree, Options{})
@@ -52,7 +52,7 @@ func TestSuggest(t *testing.T) {
 		assert.Equal(t, want.evidence, s.Review.Evidence, name)
 		assert.Equal(t, want.readOnly, s.Annotations[hintReadOnly], name)
 	}
-	assert.Equal(t, []string{`arguments: "(A | B/C…)" in the usage could not be read: they are one list, args`}, byName["whatever"].Review.Unread)
+	assert.Equal(t, []string{`arguments: could not read "(A | B/C…)" in the usage: they are one list, args`}, byName["whatever"].Review.Unread)
 	assert.True(t, byName["cache_frob"].Annotations[hintDestructive], "what destroys keeps the cautious hints")
 
 	_, err = Generate(tree, Options{Overrides: data, OverridesName: "suggested.json"})

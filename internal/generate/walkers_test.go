@@ -189,7 +189,7 @@ func TestWalkCobra(t *testing.T) {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	assert.Equal(t, []string{"", "add", "label", "list", "remote status", "remote sync", "remove"}, paths,
+	assert.Equal(t, []string{"", "add", "docs", "label", "list", "remote status", "remote sync", "remove"}, paths,
 		"hidden commands, aliases (rm), cobra's help and its completion command are not listed")
 
 	root := cmds[""]
@@ -284,4 +284,45 @@ main()
 		assert.Equal(t, "count-lines", res.Loaded.CLI.Command)
 		assert.Equal(t, "Count the lines of a file", tl.Title)
 	})
+}
+
+// TestWalkCobra_NoCompletion: a program that prints Cobra's help but does
+// not answer its completion protocol (a Cobra before 1.0, a look-alike) is
+// walked through its help pages alone, and the walk says so.
+func TestWalkCobra_NoCompletion(t *testing.T) {
+	dir := t.TempDir()
+	pages := map[string]string{
+		"root":   "Notes, old style.\n\nUsage:\n  old [command]\n\nAvailable Commands:\n  add         Add a note\n  help        Help about any command\n  remote      The remote book\n\nFlags:\n  -h, --help             help for old\n      --profile string   run as this profile\n\nUse \"old [command] --help\" for more.\n",
+		"add":    "Add a note.\n\nUsage:\n  old add TITLE [flags]\n\nFlags:\n      --priority int   priority (default 3)\n\nGlobal Flags:\n      --profile string   run as this profile\n",
+		"remote": "The remote book.\n\nUsage:\n  old remote [command]\n\nAvailable Commands:\n  sync        Sync with the remote\n",
+		"sync":   "Sync with the remote.\n\nUsage:\n  old remote sync [NAME] [flags]\n\nGlobal Flags:\n      --profile string   run as this profile\n",
+	}
+	for name, page := range pages {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(page), 0o644))
+	}
+	prog := filepath.Join(dir, "old")
+	require.NoError(t, os.WriteFile(prog, []byte(`#!/bin/sh
+case "$*" in
+"--help") cat `+dir+`/root ;;
+"help add") cat `+dir+`/add ;;
+"help remote") cat `+dir+`/remote ;;
+"help remote sync") cat `+dir+`/sync ;;
+*) echo "Error: unknown command \"$1\" for \"old\"" >&2; exit 1 ;;
+esac
+`), 0o755))
+	tree, err := WalkCobra(walkCtx(t), prog)
+	require.NoError(t, err)
+	cmds := byPath(tree)
+	var paths []string
+	for p := range cmds {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	assert.Equal(t, []string{"", "add", "remote sync"}, paths, "the commands its pages list")
+	assert.Equal(t, []string{"could not read the commands from Cobra's completion protocol: old does not answer old __complete \"\": " +
+		"its commands and flags are read from its help pages alone, where a hidden command looks like any other"}, cmds[""].Unread)
+	assert.Equal(t, "profile", cmds[""].Params[0].Name, "--profile is inherited: a global")
+	assert.Equal(t, "priority", cmds["add"].Params[0].Name)
+	assert.True(t, paramOf(t, cmds["add"], "title").Required)
+	assert.False(t, paramOf(t, cmds["remote sync"], "name").Required)
 }
