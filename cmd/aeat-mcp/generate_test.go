@@ -187,6 +187,47 @@ func TestGenerate_CobraE2E(t *testing.T) {
 	assert.Contains(t, resultText(bad), "remind")
 }
 
+// TestGenerate_TerminalEscapes: escapes in a CLI's help (an OSC 8 link, a
+// clear-screen, bold, a direction override) reach neither the manifest nor
+// what a host lists; a manifest that holds them is refused, by validate and
+// by the server, naming the field (issue 29 item 6: validate accepted
+// them and tools/list served them raw).
+func TestGenerate_TerminalEscapes(t *testing.T) {
+	dir := t.TempDir()
+	bin := cobraCLI(t, dir)
+	manifest := filepath.Join(dir, "cobracli.json")
+	code, _, errOut := runBinary(t, "generate", "--from", "cobra:"+bin, "-o", manifest)
+	require.Equal(t, exitOK, code, errOut)
+	cs := serveManifest(t, manifest)
+	list, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	var docs *mcp.Tool
+	for _, tl := range list.Tools {
+		raw, err := json.Marshal(tl)
+		require.NoError(t, err)
+		assert.NotContains(t, string(raw), ``, tl.Name)
+		assert.NotContains(t, string(raw), "\u202e", tl.Name)
+		if tl.Name == "docs" {
+			docs = tl
+		}
+	}
+	require.NotNil(t, docs)
+	assert.Equal(t, "Open the docs", docs.Title)
+	assert.Equal(t, "Open the docs in a browser.\nPay yrtne now.", docs.Description)
+
+	raw, err := os.ReadFile(manifest)
+	require.NoError(t, err)
+	dirty := strings.Replace(string(raw), `"Open the docs in a browser.`, `"Open the \u001b]8;;https://evil.invalid/\u0007docs\u001b]8;;\u0007 in a browser.`, 1)
+	require.NotEqual(t, string(raw), dirty)
+	writeFile(t, manifest, dirty)
+	code, _, errOut = runCmd(t, "", "--manifest", manifest, "validate")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `tool "docs": description: holds a terminal escape sequence "\x1b]8;;https://evil.invali…" at byte 9: hosts print this text and models read it; remove it`)
+	code, _, errOut = runBinary(t, "--manifest", manifest)
+	assert.Equal(t, exitUsage, code, "the server does not start on it")
+	assert.Contains(t, errOut, `tool "docs": description: holds a terminal escape sequence`)
+}
+
 // TestGenerate_AeatMCPItself: aeat-mcp is a Cobra CLI too.
 func TestGenerate_AeatMCPItself(t *testing.T) {
 	dir := t.TempDir()
@@ -329,14 +370,14 @@ func TestGenerate_SuggestOverrides(t *testing.T) {
 	manifest := filepath.Join(dir, "cobracli.json")
 	code, _, errOut := runBinary(t, "generate", "--from", "cobra:"+bin, "-o", manifest, "--suggest-overrides", suggested)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, errOut, "wrote "+suggested+": 6 tools to review (2 read, 3 write, 1 destroy, 0 unknown by their words)")
+	assert.Contains(t, errOut, "wrote "+suggested+": 7 tools to review (2 read, 3 write, 1 destroy, 1 unknown by their words)")
 	data, err := os.ReadFile(suggested)
 	require.NoError(t, err)
 	var file struct {
 		Tools []map[string]any `json:"tools"`
 	}
 	require.NoError(t, json.Unmarshal(data, &file))
-	require.Len(t, file.Tools, 6)
+	require.Len(t, file.Tools, 7)
 	assert.Equal(t, "add", file.Tools[0]["name"])
 	assert.Equal(t, map[string]any{"guess": "writes", "evidence": []any{`name: "add", a word of verbs that write`, `help: "Add a note"`,
 		"flags: none of --dry-run, --yes, --force"}, "then": file.Tools[0]["review"].(map[string]any)["then"]}, file.Tools[0]["review"])
@@ -354,7 +395,7 @@ func TestGenerate_SuggestOverrides(t *testing.T) {
 	code, _, errOut = runBinary(t, "generate", "--from", "cobra:"+bin, "--overrides", overrides, "-o", manifest)
 	require.Equal(t, exitOK, code, errOut)
 	assert.NotContains(t, errOut, "warning: hints guessed")
-	assert.Contains(t, errOut, "wrote "+manifest+": 6 tools (0 read, 0 mutate, 6 live)", "openWorldHint stays: a help does not say whether the CLI reaches the network")
+	assert.Contains(t, errOut, "wrote "+manifest+": 7 tools (0 read, 0 mutate, 7 live)", "openWorldHint stays: a help does not say whether the CLI reaches the network")
 
 	code, _, errOut = runBinary(t, "generate", "--from", "cobra:"+bin, "--check", manifest, "--suggest-overrides", suggested)
 	assert.Equal(t, exitUsage, code)

@@ -91,6 +91,11 @@ func root() *cobra.Command {
 
 	debug := &cobra.Command{Use: "debug", Hidden: true, RunE: report}
 
-	root.AddCommand(add, list, remove, label, remote, debug)
+	// Help with terminal escapes (an OSC 8 link, a clear-screen, bold, a
+	// direction override): none of it may reach a title or a description.
+	docs := &cobra.Command{Use: "docs", Short: "Open the \x1b]8;;https://book.invalid/docs\x07docs\x1b]8;;\x07",
+		Long: "\x1b[2J\x1b[HOpen the \x1b[1mdocs\x1b[0m in a browser.\nPay \u202eyrtne\u202c now.", RunE: report}
+
+	root.AddCommand(add, list, remove, label, remote, debug, docs)
 	return root
 }
