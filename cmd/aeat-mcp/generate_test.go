@@ -24,9 +24,17 @@ import (
 // runBinary runs the built aeat-mcp.
 func runBinary(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	return runBinaryWith(t, 3*time.Minute, nil, args...)
+}
+
+// runBinaryWith runs the built aeat-mcp with env (nil: this process's)
+// within bound.
+func runBinaryWith(t *testing.T, bound time.Duration, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binaryPath(t), args...)
+	cmd.Env = env
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()

@@ -3,10 +3,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -296,19 +294,5 @@ func serveReal(t *testing.T, manifest string, env []string) (cs *mcp.ClientSessi
 // bound that holds for a walk of hundreds of steps on a loaded machine.
 func runLong(t *testing.T, env []string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binaryPath(t), args...)
-	cmd.Env = env
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return code, out.String(), errOut.String()
+	return runBinaryWith(t, 20*time.Minute, env, args...)
 }

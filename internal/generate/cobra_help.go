@@ -483,30 +483,10 @@ func readUsageArg(tok string, within bool) (usageArg, argKind) {
 // follows it up to a space ("[ID...]", "<file>…").
 func usageTokens(s string) []string {
 	var out []string
-	depth, start := 0, -1
-	for i, r := range s {
-		switch r {
-		case '[', '(', '{', '<':
-			depth++
-		case ']', ')', '}', '>':
-			if depth > 0 {
-				depth--
-			}
-		case ' ', '\t':
-			if depth == 0 {
-				if start >= 0 {
-					out = append(out, s[start:i])
-				}
-				start = -1
-				continue
-			}
+	for _, w := range splitTopLevel(strings.ReplaceAll(s, "\t", " "), ' ') {
+		if w != "" {
+			out = append(out, w)
 		}
-		if start < 0 {
-			start = i
-		}
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
 	}
 	return out
 }

@@ -4,6 +4,7 @@ package generate
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,11 +48,7 @@ func TestWalkClick(t *testing.T) {
 	tree, err := WalkClick(walkCtx(t), script, "")
 	require.NoError(t, err)
 	cmds := byPath(tree)
-	var paths []string
-	for p := range cmds {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	paths := slices.Sorted(maps.Keys(cmds))
 	assert.Equal(t, []string{"", "book dump", "book legacy", "book list", "book remove", "book tag", "greet", "login",
 		"remote status", "remote sync", "reports monthly"}, paths,
 		"every verb: the lazily loaded group's, and the one under a group that is not a click.Group")
@@ -184,11 +181,7 @@ func TestWalkCobra(t *testing.T) {
 	tree, err := WalkCobra(walkCtx(t), cobraCLI(t))
 	require.NoError(t, err)
 	cmds := byPath(tree)
-	var paths []string
-	for p := range cmds {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	paths := slices.Sorted(maps.Keys(cmds))
 	assert.Equal(t, []string{"", "add", "docs", "label", "list", "remote status", "remote sync", "remove"}, paths,
 		"hidden commands, aliases (rm), cobra's help and its completion command are not listed")
 
@@ -313,11 +306,7 @@ esac
 	tree, err := WalkCobra(walkCtx(t), prog)
 	require.NoError(t, err)
 	cmds := byPath(tree)
-	var paths []string
-	for p := range cmds {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	paths := slices.Sorted(maps.Keys(cmds))
 	assert.Equal(t, []string{"", "add", "remote sync"}, paths, "the commands its pages list")
 	assert.Equal(t, []string{"could not read the commands from Cobra's completion protocol: old does not answer old __complete \"\": " +
 		"its commands and flags are read from its help pages alone, where a hidden command looks like any other"}, cmds[""].Unread)
