@@ -213,7 +213,7 @@ func TestGenerate_TerminalEscapes(t *testing.T) {
 	for _, tl := range list.Tools {
 		raw, err := json.Marshal(tl)
 		require.NoError(t, err)
-		assert.NotContains(t, string(raw), ``, tl.Name)
+		assert.NotContains(t, string(raw), `\u001b`, tl.Name, "JSON writes ESC as \\u001b")
 		assert.NotContains(t, string(raw), "\u202e", tl.Name)
 		if tl.Name == "docs" {
 			docs = tl
