@@ -168,6 +168,19 @@ func TestSecret(t *testing.T) {
 	keyring.MockInit()
 }
 
+// TestSecretSet_RefusesNUL: a value holding a NUL byte is refused from a
+// pipe too (a terminal: TestSecretSet_Terminal): stored, it made every
+// later call fail to start its CLI ("the CLI is not available").
+func TestSecretSet_RefusesNUL(t *testing.T) {
+	keyring.MockInit()
+	t.Setenv("AEAT_MCP_MANIFEST", "")
+	code, _, errOut := runCmd(t, "s3cr\x00t\n", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errOut, "CADRUMO_SECRET_PASSPHRASE: the value holds a NUL byte, which no environment variable can carry; nothing stored")
+	_, err := keyring.Get("aeat-mcp", "CADRUMO_SECRET_PASSPHRASE")
+	assert.ErrorIs(t, err, keyring.ErrNotFound)
+}
+
 // TestServe_NoWarningForAnOptionalSecret: a variable only one tool reads
 // on stdin is not a start-up warning (that tool says so when called); a
 // variable every call needs is.

@@ -97,6 +97,12 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 			note("limit: %s", l)
 		}
 	}
+	switch {
+	case hardenErr != nil:
+		note("the server's process could not be closed to the programs it runs: %v", hardenErr)
+	case hardening != "":
+		ok("the server's process: %s", hardening)
+	}
 
 	fmt.Fprintf(w, "\nThe CLI\n")
 	if in.cfg.CLIError == nil {

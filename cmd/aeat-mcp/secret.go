@@ -36,9 +36,11 @@ tool's stdin {"keychain": NAME}. The server reads them at call time: a
 secret stored now is used at the next call, without a restart. A variable
 of the same name in aeat-mcp's own environment (a host's "env" block) wins.
 
-The value is read from the terminal without echo, or from stdin when it is
-a pipe (one trailing newline dropped). It is never an argument: it would
-be in your shell's history and the process table.`,
+The value is read from the terminal without echo (Enter or Ctrl-D ends
+it, Ctrl-C cancels), or from stdin when it is a pipe (one trailing newline
+dropped). It is never an argument: it would be in your shell's history and
+the process table. A value holding a NUL byte is refused: no environment
+variable can carry one.`,
 		Example: `  aeat-mcp secret set CADRUMO_SECRET_PASSPHRASE
   aeat-mcp secret set AEAT_CERT_PASSPHRASE < passphrase.txt
   aeat-mcp secret delete CADRUMO_SECRET_PASSPHRASE`,
@@ -90,8 +92,8 @@ func runSecretSet(opts *options, name string, stdin io.Reader, stdout, stderr io
 func readSecret(name string, stdin io.Reader, stderr io.Writer) (string, error) {
 	var value string
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprintf(stderr, "%s (not shown): ", name)
-		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintf(stderr, "%s (not shown; Enter or Ctrl-D ends it, Ctrl-C cancels): ", name)
+		b, err := readHidden(f)
 		fmt.Fprintln(stderr)
 		if err != nil {
 			return "", fmt.Errorf("reading %s: %w", name, err)
@@ -109,6 +111,9 @@ func readSecret(name string, stdin io.Reader, stderr io.Writer) (string, error) 
 	}
 	if value == "" {
 		return "", fmt.Errorf("%s: empty value, nothing stored", name)
+	}
+	if err := keychain.Check(value); err != nil {
+		return "", fmt.Errorf("%s: %w; nothing stored", name, err)
 	}
 	return value, nil
 }

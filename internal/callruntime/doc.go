@@ -38,8 +38,9 @@
 //     lines and JWK private members, also when split across reads.
 //     [Spec.Secrets] —
 //     what the program was given on stdin, a keychain value — are replaced
-//     with [RedactedSecret] before any filter, in the forms a program
-//     prints them in ([RedactSecrets]), also when split across reads.
+//     with [RedactedSecret] before any filter, in every spelling a
+//     program's libraries print them in ([RedactSecrets]), also when split
+//     across reads or broken across lines by a wrapper.
 //  7. [Spec.MemoryLimit] bounds the whole tree: the kernel enforces it
 //     through cgroup v2 memory.max where the controller is delegated,
 //     otherwise a watchdog sums the tree's RSS every

@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/zalando/go-keyring"
@@ -26,6 +27,20 @@ const Service = "aeat-mcp"
 
 // ErrNotFound: the keychain answered, and it has no secret of that name.
 var ErrNotFound = errors.New("keychain: not in the keychain")
+
+// ErrNUL: a value holds a NUL byte. No environment variable can carry
+// one (a CLI given it in its environment could not even start), so no
+// secret may hold one: [Check] refuses it before it is stored, and the
+// server refuses a call whose stored secret does.
+var ErrNUL = errors.New("the value holds a NUL byte, which no environment variable can carry")
+
+// Check refuses a value no secret may be: one that holds a NUL byte.
+func Check(value string) error {
+	if strings.IndexByte(value, 0) >= 0 {
+		return ErrNUL
+	}
+	return nil
+}
 
 // Store is a keychain. Get's errors are [ErrNotFound], or an
 // [*UnavailableError] when the keychain could not be asked.

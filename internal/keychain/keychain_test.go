@@ -59,3 +59,9 @@ func TestGet_Bounded(t *testing.T) {
 	_, err = Get(ctx, s, "X", time.Hour)
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+func TestCheck(t *testing.T) {
+	assert.NoError(t, Check("pässwörd with spaces\tand tabs"))
+	assert.ErrorIs(t, Check("s3cr\x00t"), ErrNUL)
+	assert.NotContains(t, ErrNUL.Error(), "s3cr", "an error never holds the value")
+}

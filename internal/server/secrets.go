@@ -52,6 +52,12 @@ func (rq *request) gather(ctx context.Context, inv annotations.Invocation) (inpu
 	cliEnv := newEnvMap(rq.s.goos, rq.s.env)
 	for _, k := range rq.s.cfg.Manifest.CLI.Keychain {
 		if v, ok := g.need(k.Name, cliEnv, k.Optional); ok {
+			if keychain.Check(v) != nil {
+				// Stored before secret set refused it (keychain.ErrNUL):
+				// the CLI could not even start with it in its environment.
+				g.unusable = append(g.unusable, k.Name)
+				continue
+			}
 			if !cliEnv.has(k.Name) {
 				g.in.env[k.Name] = v
 			}
@@ -62,6 +68,8 @@ func (rq *request) gather(ctx context.Context, inv annotations.Invocation) (inpu
 		g.stdin(st, inv)
 	}
 	switch {
+	case len(g.unusable) > 0:
+		return g.in, rq.secretUnusable(g.unusable)
 	case len(g.broken) > 0:
 		return g.in, rq.keychainUnavailable(g.broken, g.why)
 	case len(g.missing) > 0:
@@ -77,9 +85,10 @@ type gathering struct {
 	ctx context.Context
 	in  inputs
 	// missing are the secrets the call needs that are nowhere; broken,
-	// those the keychain could not give, the first time for why.
-	missing, broken []string
-	why             error
+	// those the keychain could not give, the first time for why;
+	// unusable, those it gave that no environment can carry.
+	missing, broken, unusable []string
+	why                       error
 }
 
 // need is a secret's value, if found; optional says whether the call can
@@ -134,6 +143,10 @@ func (g *gathering) stdin(st *annotations.StdinSource, inv annotations.Invocatio
 		v = g.rq.s.stdinEnv[st.Env] // checked at start-up: a missing one refused the call before here
 	case st.Keychain != "":
 		v, _ = g.need(st.Keychain, newEnvMap(g.rq.s.goos, environ()), false)
+		if keychain.Check(v) != nil {
+			g.unusable = append(g.unusable, st.Keychain)
+			return
+		}
 	case inv.Stdin != nil:
 		v = *inv.Stdin
 	}
@@ -175,6 +188,18 @@ func (e *ending) missingSecret(names []string) *mcp.CallToolResult {
 // could not give.
 func (e *ending) keychainUnavailable(names []string, why error) *mcp.CallToolResult {
 	return e.lacking(names, e.s.cfg.Printer.Sprintf(i18n.KeychainUnavailable, e.t.Name, strings.Join(names, ", "), errString(why)))
+}
+
+// secretUnusable is the refusal of a call whose secret the keychain holds
+// with a NUL byte (stored before `aeat-mcp secret set` refused one): the
+// CLI could not start with it in its environment, and the fix is to store
+// it again — not to install the CLI.
+func (e *ending) secretUnusable(names []string) *mcp.CallToolResult {
+	cmds := make([]string, len(names))
+	for i, n := range names {
+		cmds[i] = SecretSetCommand(n)
+	}
+	return e.lacking(names, e.s.cfg.Printer.Sprintf(i18n.SecretUnusable, e.t.Name, strings.Join(names, ", "), strings.Join(cmds, "; ")))
 }
 
 // SecretSetCommand is how a person stores the secret name in the keychain.
@@ -232,8 +257,10 @@ func Secrets(ctx context.Context, goos string, m *annotations.Manifest, store ke
 			st.From = "env"
 			continue
 		}
-		_, err := keychain.Get(ctx, store, st.Name, 0)
+		v, err := keychain.Get(ctx, store, st.Name, 0)
 		switch {
+		case err == nil && keychain.Check(v) != nil:
+			st.Err = fmt.Errorf("stored in the OS keychain, but %w: store it again with %s", keychain.ErrNUL, SecretSetCommand(st.Name))
 		case err == nil:
 			st.From = "keychain"
 		case !errors.Is(err, keychain.ErrNotFound):

@@ -197,6 +197,8 @@ type Server struct {
 	catalog *catalog
 	// beforeRun, set by tests, runs just before the CLI starts.
 	beforeRun func(tool string)
+	// detachNow, set by tests, stands for --detach-after's timer.
+	detachNow <-chan time.Time
 
 	// lifetime ends when the server is told to stop; every call's context
 	// is tied to it, because the SDK does not cancel handlers on shutdown.

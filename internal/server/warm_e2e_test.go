@@ -290,12 +290,15 @@ func TestE2E_WarmKeychainSecret(t *testing.T) {
 		assert.True(t, got.Warm, "the call ran warm")
 		assert.Equal(t, fmt.Sprintf("%x", sha256.Sum256([]byte(secret))), got.SHA256, "the call's environment has the keychain's secret")
 	}
+	assert.NotContains(t, ws.log.String(), secret)
+	if os.Geteuid() != 0 {
+		return // the template is not dumpable: only root reads its environment and memory
+	}
 	environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", ws.tpl))
 	require.NoError(t, err)
 	assert.NotContains(t, string(environ), name, "the template's environment")
 	require.True(t, memoryHolds(t, ws.tpl, []byte("warmdemo.settings:reset_settings_cache")), "the scan finds what the template holds (its config)")
 	assert.False(t, memoryHolds(t, ws.tpl, []byte(secret)), "the secret is nowhere in the template's memory")
-	assert.NotContains(t, ws.log.String(), secret)
 }
 
 // memoryHolds reports whether any readable mapping of pid holds b.

@@ -46,6 +46,7 @@ _ENV0 = dict(os.environ)
 _ENV_CHANGES = {}
 _SCRIPT_CODE = None
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 
 
 def _send(sock, obj):
@@ -277,6 +278,15 @@ def _fork(cgroup):
     return os.fork(), False
 
 
+def _dumpable(on):
+    """Whether other processes of the user may open this one's descriptors
+    and memory through /proc (Linux): not the template's (a call's child
+    could write into the pipes to the server), as the server's are not; a
+    child is as open as a cold call's process, whose exec makes it so."""
+    if _libc is not None:
+        _libc.prctl(_PR_SET_DUMPABLE, 1 if on else 0, 0, 0, 0)
+
+
 def _pdeathsig():
     """The child dies (SIGKILL) when the template does (Linux)."""
     if _libc is not None:
@@ -314,6 +324,8 @@ def _status_line(pid):
 
 
 def serve():
+    _load_libc()
+    _dumpable(False)  # before the CLI's code runs here
     ctrl = socket.socket(fileno=_CTRL_FD)
     me = os.getpid()
     try:
@@ -481,6 +493,7 @@ def _child_setup(fds, sock, template, owned, born):
     request, written once the child is in the call's tree."""
     os.setsid()
     _pdeathsig()
+    _dumpable(True)
     if os.getppid() != template:
         os._exit(1)
     signal.set_wakeup_fd(-1)
