@@ -167,10 +167,11 @@ type bundleManifest struct {
 		Platforms []string `json:"platforms"`
 	} `json:"compatibility"`
 	UserConfig map[string]struct {
-		Type      string `json:"type"`
-		Required  bool   `json:"required"`
-		Sensitive bool   `json:"sensitive"`
-		Default   any    `json:"default"`
+		Type        string `json:"type"`
+		Description string `json:"description"`
+		Required    bool   `json:"required"`
+		Sensitive   bool   `json:"sensitive"`
+		Default     any    `json:"default"`
 	} `json:"user_config"`
 }
 
@@ -206,6 +207,8 @@ func TestBundleManifest_Template(t *testing.T) {
 	assert.Empty(t, win.Args)
 	assert.Nil(t, win.Env, "an override's env replaces the whole env: none, so the settings reach Windows too")
 	assert.ElementsMatch(t, []string{"darwin", "win32", "linux"}, m.Compatibility.Platforms)
+	assert.Contains(t, m.UserConfig["aeat_cli"].Description, "⌘⇧.",
+		"aeat is often in ~/.local/bin, a folder macOS's file dialog hides until ⌘⇧. (Command-Shift-period)")
 
 	used := map[string]bool{}
 	for name, v := range cfg.Env {
