@@ -1,5 +1,5 @@
 // Package packaging holds no code: it is the home of the tests that hold
-// what aeat-mcp ships to its contracts (README, "Install" and "Releasing") — the MCP Bundle's
+// what aeat-mcp ships to its contracts (docs/install.md and docs/releasing.md) — the MCP Bundle's
 // manifest, launcher and icon (mcpb/), the signed bundle scripts/bundle
 // builds inside a goreleaser run, the release's archives, checksums and
 // Homebrew cask, and server.json for the MCP Registry (registry/),
