@@ -75,7 +75,7 @@ func TestDoctor_AskTheCLI(t *testing.T) {
 	assert.Contains(t, out, "ok       `aeat config auth status` answered: active profile casa, ")
 	assert.Contains(t, out, "authenticated=true")
 	assert.Contains(t, out, "note     CADRUMO_SECRET_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: optional")
-	assert.Contains(t, out, "note     AEAT_CERT_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: certificate_secret_set refuse until it is stored (`aeat-mcp secret set AEAT_CERT_PASSPHRASE`)")
+	assert.Contains(t, out, "note     AEAT_CERT_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: certificate_secret_set refuses until it is stored (`aeat-mcp secret set AEAT_CERT_PASSPHRASE`)")
 	assert.NotContains(t, out, "PROBLEM")
 
 	aeatStore(t, false)
@@ -103,7 +103,7 @@ func TestValidate_Example(t *testing.T) {
 	aeatStore(t, false)
 	code, out, _ := runCmd(t, "", "--manifest", example, "--cli", fakeAeat(t), "validate")
 	assert.Equal(t, exitOK, code, out)
-	assert.Contains(t, out, "warning: AEAT_CERT_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: certificate_secret_set refuse until it is stored")
+	assert.Contains(t, out, "warning: AEAT_CERT_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: certificate_secret_set refuses until it is stored")
 	assert.Contains(t, out, "ok: "+mustAbs(t, example)+": 19 tools (11 read, 4 mutate, 4 live)")
 }
 
@@ -194,7 +194,7 @@ func TestServe_NoWarningForAnOptionalSecret(t *testing.T) {
 	code, _, errOut := runCmd(t, "", "--manifest", m, "--log-level", "info")
 	require.Equal(t, exitOK, code, errOut)
 	assert.NotContains(t, errOut, "level=WARN")
-	assert.Contains(t, errOut, "level=INFO msg=\"A_SECRET is not set: a refuse until it is\"")
+	assert.Contains(t, errOut, "level=INFO msg=\"A_SECRET is not set: a refuses until it is\"")
 	t.Setenv("STORE_ROOT", "")
 	_, _, errOut = runCmd(t, "", "--manifest", m, "--log-level", "info")
 	assert.Contains(t, errOut, "level=WARN msg=\"STORE_ROOT is not set: every call refuses until it is\" fix=")

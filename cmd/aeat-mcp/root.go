@@ -33,6 +33,9 @@ Every flag has an environment twin, used when the flag is not given:
 			return runServe(cmd.Context(), opts, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
+	// One wording for --version and the version command (cobra's own
+	// template words it differently); a version never holds "{{".
+	root.SetVersionTemplate(versionLine())
 	opts.register(root.PersistentFlags())
 	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newVersionCmd())
 	return root

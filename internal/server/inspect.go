@@ -63,6 +63,15 @@ type Problem struct {
 	Tools []string
 }
 
+// refuse says that tools refuse, the verb agreeing with how many: "a
+// refuses", "a, b refuse".
+func refuse(tools []string) string {
+	if len(tools) == 1 {
+		return tools[0] + " refuses"
+	}
+	return strings.Join(tools, ", ") + " refuse"
+}
+
 // EveryCall reports whether every call refuses until p is fixed: a
 // problem, where one that only some tools have is a warning.
 func (p Problem) EveryCall() bool { return len(p.Tools) == 0 }
@@ -92,7 +101,7 @@ func (in Inspection) Problems() []Problem {
 		// Only the tools that read it on stdin need it: they refuse, the
 		// rest serve.
 		tools := in.toolsMissing(v)
-		out = append(out, Problem{What: fmt.Sprintf("%s is not set: %s refuse until it is", v, strings.Join(tools, ", ")),
+		out = append(out, Problem{What: fmt.Sprintf("%s is not set: %s until it is", v, refuse(tools)),
 			Fix: `set it in the host's "env" block when they are wanted`, Tools: tools})
 	}
 	for _, st := range in.Secrets {
@@ -102,7 +111,7 @@ func (in Inspection) Problems() []Problem {
 			out = append(out, Problem{What: st.String() + ": every call refuses",
 				Fix: fmt.Sprintf("run `%s` in a terminal, or set it in the host's \"env\" block", SecretSetCommand(st.Name))})
 		default:
-			out = append(out, Problem{What: fmt.Sprintf("%s: %s refuse until it is stored", st, strings.Join(st.Tools, ", ")),
+			out = append(out, Problem{What: fmt.Sprintf("%s: %s until it is stored", st, refuse(st.Tools)),
 				Fix: "`" + SecretSetCommand(st.Name) + "`", Tools: st.Tools})
 		}
 	}
