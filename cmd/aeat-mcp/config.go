@@ -86,7 +86,7 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 	if h.stdioType {
 		entry.Type = "stdio"
 	}
-	env := entryEnv(runtime.GOOS, in.manifest, opts.passEnv, os.Environ, co.withSecrets)
+	env := entryEnv(runtime.GOOS, in.manifest, opts.passEnv, opts.snapshot, co.withSecrets)
 	entry.Env = env.copied
 	if opts.lang == "" {
 		// Hosts pass servers only a few variables (no LANG): keep this

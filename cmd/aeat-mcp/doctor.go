@@ -7,7 +7,6 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
-	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
@@ -44,9 +43,9 @@ secret only some tools read is a note), 2 when the manifest does not load.`,
 				defer r.Close()
 			}
 			cli := func(l doctorLines) {
-				store := keychain.OS()
+				store := osKeychain(opts.environ)
 				doctorEnv(cmd.Context(), in, opts, store, l)
-				doctorProbe(cmd.Context(), in, r, store, l)
+				doctorProbe(cmd.Context(), in, opts, r, store, l)
 				if r != nil {
 					checkWarm(opts, in, r).report(l.ok, l.note)
 				}
