@@ -897,9 +897,12 @@ func (c *call) emitNotices(result map[string]any, notices ...map[string]any) {
 	}
 	env := map[string]any{"schema_version": "2", "command": c.v.Command, "active_profile": profile,
 		"status": status, "result": result, "notices": list}
-	if !c.json {
+	if !c.json { // key/value lines, then each notice's message (_custody.py:270)
 		for _, k := range sortedKeys(result) {
 			fmt.Printf("%s\t%v\n", k, result[k])
+		}
+		for _, n := range notices {
+			fmt.Println(n["message"])
 		}
 		return
 	}
