@@ -191,8 +191,13 @@ func unlockAdvice(in *inspected, opts *options) string {
 		return ""
 	}
 	var b strings.Builder
-	if server.HostOS() == "linux" && envValue(server.BuildEnv("linux", in.manifest.CLI, opts.passEnv, opts.snapshot), "DBUS_SESSION_BUS_ADDRESS") == "" {
-		b.WriteString("The CLI gets no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS), so it reaches no keychain: a login it keeps there lasts one command. ")
+	noBus := server.HostOS() == "linux" && envValue(server.BuildEnv("linux", in.manifest.CLI, opts.passEnv, opts.snapshot), "DBUS_SESSION_BUS_ADDRESS") == ""
+	if noBus {
+		b.WriteString("The CLI gets no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS), so it reaches no keychain: a login it keeps there lasts one command")
+		if addr, err := keychain.SessionBus(opts.environ); err == nil {
+			fmt.Fprintf(&b, " — unless the host's \"env\" block gives it this session's bus: \"DBUS_SESSION_BUS_ADDRESS\": %q", addr)
+		}
+		b.WriteString(". ")
 	}
 	b.WriteString("What lasts: give aeat-mcp ")
 	if len(stored) > 0 {

@@ -2,6 +2,7 @@ package keychain
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +14,18 @@ import (
 // starting one: a bus started for one look-up (godbus's autolaunch runs
 // dbus-launch) holds no keychain the user unlocked, and it and the
 // keyring daemon it activates outlive aeat-mcp.
+
+// SessionBus is the address of the session bus this user's process with
+// the environment environ reaches (sessionBus): the Secret Service's, on
+// Linux and the BSDs. doctor names it where the CLI is not given it.
+func SessionBus(environ []string) (string, error) {
+	return sessionBus(lookupIn(environ), os.Getuid(), isSocket)
+}
+
+func isSocket(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode()&os.ModeSocket != 0
+}
 
 // sessionBus is the address of the session bus a process with this
 // environment (getenv) and user id reaches: the one DBUS_SESSION_BUS_ADDRESS

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -15,13 +14,8 @@ import (
 
 // osStore is the Secret Service on the session bus environ leads to.
 func osStore(environ []string) Store {
-	addr, err := sessionBus(lookupIn(environ), os.Getuid(), isSocket)
+	addr, err := SessionBus(environ)
 	return secretService{addr: addr, busErr: err}
-}
-
-func isSocket(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode()&os.ModeSocket != 0
 }
 
 // secretService is a client of org.freedesktop.secrets (the Secret Service

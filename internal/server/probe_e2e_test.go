@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain/secretservicetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -218,4 +219,25 @@ func TestE2E_NoBusNoDaemon(t *testing.T) {
 	// Not logged in, no bus: a login cannot be kept; doctor names what lasts.
 	assert.Contains(t, report, "The CLI gets no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS), so it reaches no keychain: a login it keeps there lasts one command.")
 	assert.Contains(t, report, `CADRUMO_SECRET_PASSPHRASE in the host's "env" block (no keychain in this session)`)
+}
+
+// TestE2E_DoctorNamesTheSessionBus: logged in on a Linux desktop whose
+// host started aeat-mcp without the session's bus address — the bus is at
+// the user's standard place ($XDG_RUNTIME_DIR/bus). Doctor fails as the
+// call does (the CLI is given only the address the environment names),
+// and names the address to put in the host's env block.
+func TestE2E_DoctorNamesTheSessionBus(t *testing.T) {
+	bus := secretservicetest.Bus(t)
+	path, launched := fakeDBusLaunch(t)
+	u := userState{store: casaStore(true)}
+	env := append(u.hostEnv(t, path), "XDG_RUNTIME_DIR="+bus.RuntimeDir) // the last one wins
+	code, report := runDoctor(t, binary, env)
+	res := serveAndCall(t, binary, env, "ledger_list")
+	assert.True(t, res.IsError, text(res))
+	assert.Equal(t, "keychain_unavailable", outcome(t, res).ExitMeaning)
+	assert.Equal(t, 1, code, report)
+	assert.Contains(t, report, "failed (keychain_unavailable)")
+	assert.Contains(t, report, `unless the host's "env" block gives it this session's bus: "DBUS_SESSION_BUS_ADDRESS": "unix:path=`+bus.RuntimeDir+`/bus"`)
+	_, err := os.Stat(launched)
+	assert.ErrorIs(t, err, os.ErrNotExist)
 }
