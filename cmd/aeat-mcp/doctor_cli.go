@@ -193,7 +193,7 @@ func unlockAdvice(in *inspected, opts *options) string {
 	var b strings.Builder
 	noBus := server.HostOS() == "linux" && envValue(server.BuildEnv("linux", in.manifest.CLI, opts.passEnv, opts.snapshot), "DBUS_SESSION_BUS_ADDRESS") == ""
 	if noBus {
-		b.WriteString("The CLI gets no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS), so it reaches no keychain: a login it keeps there lasts one command")
+		b.WriteString("The CLI gets no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS), so it reaches no keychain: a login it keeps there lasts one command, and serves no call a host makes")
 		if addr, err := keychain.SessionBus(opts.environ); err == nil {
 			fmt.Fprintf(&b, " — unless the host's \"env\" block gives it this session's bus: \"DBUS_SESSION_BUS_ADDRESS\": %q", addr)
 		}

@@ -188,7 +188,7 @@ func TestE2E_READMEFirstRun(t *testing.T) {
 		code, report := u.aeatMCP(binary, nil, "", "doctor")
 		assert.Equal(t, 1, code, report)
 		assert.Contains(t, report, "failed (login_required)")
-		assert.Contains(t, report, "a login it keeps there lasts one command. What lasts: give aeat-mcp CADRUMO_SECRET_PASSPHRASE in the host's \"env\" block (no keychain in this session).")
+		assert.Contains(t, report, "a login it keeps there lasts one command, and serves no call a host makes. What lasts: give aeat-mcp CADRUMO_SECRET_PASSPHRASE in the host's \"env\" block (no keychain in this session).")
 		answers(t, u, binary, passphrase)
 	})
 }

@@ -217,7 +217,7 @@ func TestE2E_NoBusNoDaemon(t *testing.T) {
 	assert.Contains(t, report, `give the secret in the host's "env" block instead`)
 	assert.Contains(t, report, `CADRUMO_SECRET_PASSPHRASE (optional) is not in aeat-mcp's environment, and the keychain cannot be read: to use it, set it in the host's "env" block`)
 	// Not logged in, no bus: a login cannot be kept; doctor names what lasts.
-	assert.Contains(t, report, "The CLI gets no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS), so it reaches no keychain: a login it keeps there lasts one command.")
+	assert.Contains(t, report, "The CLI gets no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS), so it reaches no keychain: a login it keeps there lasts one command, and serves no call a host makes.")
 	assert.Contains(t, report, `CADRUMO_SECRET_PASSPHRASE in the host's "env" block (no keychain in this session)`)
 }
 
