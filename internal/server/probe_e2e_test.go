@@ -174,6 +174,8 @@ func TestE2E_DoctorTellsTheTruth(t *testing.T) {
 			}
 			assert.Equal(t, want, code, "doctor's verdict is the call's:\n%s", report)
 			assert.Equal(t, code == 1, res.IsError, "doctor exits 1 exactly when the call fails")
+			o := outcome(t, res)
+			t.Logf("| %s | doctor exit %d | ledger_list %s %s |", u.name, code, o.Code, o.ExitMeaning)
 			for _, says := range u.doctorSays {
 				assert.Contains(t, report, says)
 			}
