@@ -28,14 +28,14 @@ func readmeFirstRun(t *testing.T) string {
 }
 
 // fenced are the lines of the section's fenced blocks of the given kind
-// ("sh", or "" for a plain block).
+// ("sh", whatever its mark — docs/'s "not-run: …" —, or "text output").
 func fenced(sec, kind string) []string {
 	var out []string
 	in, this := false, false
 	for _, line := range strings.Split(sec, "\n") {
 		switch {
 		case !in && strings.HasPrefix(line, "```"):
-			in, this = true, line == "```"+kind
+			in, this = true, line == "```"+kind || strings.HasPrefix(line, "```"+kind+" ")
 		case in && line == "```":
 			in = false
 		case in && this:
@@ -151,7 +151,7 @@ func TestE2E_READMEFirstRun(t *testing.T) {
 		t.Helper()
 		code, report := u.aeatMCP(bin, host, "", "doctor")
 		require.Equal(t, 0, code, report)
-		for _, line := range fenced(sec, "") {
+		for _, line := range fenced(sec, "text output") {
 			if strings.Contains(line, "CADRUMO 0.2.2") || strings.Contains(line, "config auth status") {
 				assert.Contains(t, report, line, "doctor prints what the README shows")
 			}

@@ -72,6 +72,7 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 		s.Shutdown()
 		err = waitBounded(ran, s)
 	case <-stopping:
+		t.EndStreams()
 		if !t.WaitAnswered(shutdownAnswers) {
 			s.cfg.Logger.Warn("stopping with answers owed: the host is not reading, or calls did not stop in time")
 		}

@@ -49,14 +49,17 @@ const drainStopped = 10 * time.Second
 //   - answers each malformed line with the JSON-RPC error the spec names
 //     (-32700 parse error, -32600 invalid request) and keeps reading;
 //   - echoes every request id exactly as the client wrote it: the SDK only
-//     ever sees an id of the transport's own, mapped back on the way out;
+//     ever sees an id of the transport's own, mapped back on the way out —
+//     on each answer, and inside the messages that name a request
+//     (idPlaces: a listen's acknowledgement, a cancel);
 //   - answers a request whose id is already in flight, and a second
 //     initialize, with -32600 instead of passing them on;
 //   - rewrites a code-0 error from the SDK into a proper code;
 //   - sends nothing for a request the client cancelled (the spec's SHOULD
 //     NOT; the SDK answers anyway);
 //   - when the input ends, answers every request already read before it
-//     reports the end (see Drain).
+//     reports the end (see Drain), and ends at once the streams the host
+//     left open (a subscriptions/listen), which only the host could end.
 //
 // It knows nothing of what the messages mean beyond that: MCP Tasks are a
 // decorator over it ([tasks.Transport]), composed by [Server.Transport].
@@ -95,6 +98,18 @@ func (t *StdioTransport) Close() {
 	t.mu.Unlock()
 	if c != nil {
 		_ = c.Close()
+	}
+}
+
+// EndStreams ends the host's open-ended requests in flight (see
+// openEnded): the server is stopping, and would otherwise wait for them
+// until its bound.
+func (t *StdioTransport) EndStreams() {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c != nil {
+		go c.handOver(c.endStreams())
 	}
 }
 
@@ -159,6 +174,7 @@ type inbound struct {
 	raw       json.RawMessage // the id as the client wrote it
 	method    string
 	cancelled bool // the client cancelled it: send nothing
+	ended     bool // an open-ended request the transport cancelled itself
 }
 
 type stdioConn struct {
@@ -266,11 +282,7 @@ func (c *stdioConn) waitIdle(ctx context.Context, d time.Duration) bool {
 func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok {
-		data, err := jsonrpc.EncodeMessage(msg)
-		if err != nil {
-			return fmt.Errorf("encoding message: %w", err)
-		}
-		return c.writeLine(data)
+		return c.writeRequest(msg.(*jsonrpc.Request))
 	}
 	c.cmu.Lock()
 	in := c.pending[resp.ID]
@@ -293,12 +305,42 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 		return nil
 	}
 	result := resp.Result
+	if place, has := idPlaceOf(toHost, in.method, true); has && resp.Error == nil {
+		if result, ok = place.move(result, func(id json.RawMessage) (json.RawMessage, bool) {
+			return c.hostIDText(id, resp.ID, in)
+		}); !ok {
+			c.logger.Warn("a result names a request of the SDK's that is not in flight; answered with an error", "method", in.method)
+			return c.writeLine(encodeResponse(in.raw, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the answer names an unknown request"}))
+		}
+	}
 	if resp.Error == nil && len(result) > bigResult {
 		// Written in pieces around the SDK's own bytes: a result of tens
 		// of megabytes is not copied once more to be framed.
 		return c.writeLine([]byte(`{"jsonrpc":"2.0","id":`), in.raw, []byte(`,"result":`), result, []byte("}"))
 	}
 	return c.writeLine(encodeResponse(in.raw, result, resp.Error))
+}
+
+// writeRequest writes a request or a notification of the SDK's. A request
+// carries the SDK's own id, which the host answers as it is; a
+// notification that names one of the host's requests (idPlaces) gets the
+// host's id there, or is not sent when that request is no longer in flight.
+func (c *stdioConn) writeRequest(req *jsonrpc.Request) error {
+	if place, has := idPlaceOf(toHost, req.Method, false); has && !req.ID.IsValid() {
+		params, ok := place.move(req.Params, func(id json.RawMessage) (json.RawMessage, bool) {
+			return c.hostIDText(id, jsonrpc.ID{}, nil)
+		})
+		if !ok {
+			c.logger.Debug("dropped a notification about a request no longer in flight", "method", req.Method)
+			return nil
+		}
+		req = &jsonrpc.Request{Method: req.Method, Params: params}
+	}
+	data, err := jsonrpc.EncodeMessage(req)
+	if err != nil {
+		return fmt.Errorf("encoding message: %w", err)
+	}
+	return c.writeLine(data)
 }
 
 // bigResult is the size past which a response is written in pieces rather
@@ -371,23 +413,29 @@ func properCode(err error) *jsonrpc.Error {
 func (c *stdioConn) readLoop(in io.Reader, max int) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
-	tooLong := false
+	// An oversized line is not kept: it is followed to its end for its id
+	// alone, which may come last (Claude Code writes it after the params).
+	var tooLong *memberScan
 	for {
 		chunk, err := r.ReadSlice('\n')
 		switch {
-		case tooLong:
-			// Skip the rest of an oversized line.
+		case tooLong != nil:
+			_, _ = tooLong.Write(chunk)
 		case len(line)+len(chunk) > max:
-			tooLong = true
+			tooLong = &memberScan{}
+			_, _ = tooLong.Write(line)
+			_, _ = tooLong.Write(chunk)
 			line = line[:0]
-			c.reply(nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("message longer than %d bytes", max)})
 		default:
 			line = append(line, chunk...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if !tooLong && len(line) > 0 {
+		if tooLong != nil {
+			c.reply(tooLong.lineID(), &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+				"invalid request: the message is longer than %d bytes, the most this server reads in one line", max)})
+		} else if len(line) > 0 {
 			if msg := c.parse(line); msg != nil {
 				select {
 				case c.msgs <- msg:
@@ -397,11 +445,15 @@ func (c *stdioConn) readLoop(in io.Reader, max int) {
 			}
 		}
 		line = line[:0]
-		tooLong = false
+		tooLong = nil
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = io.EOF
 			}
+			// The host can no longer cancel what it left open: end it,
+			// before the end of the input is reported, so the drain waits
+			// only for calls.
+			c.handOver(c.endStreams())
 			c.readErr = err
 			close(c.eof)
 			return
@@ -416,21 +468,27 @@ type wireMessage struct {
 }
 
 // decodeLine decodes a line (not blank) into its members, or says why it
-// is no message at all. Member names match exactly, as JSON-RPC's are
-// case-sensitive: Go's decoder into a struct would take an "ID" for the
-// id, and answer a notification.
-func decodeLine(data []byte) (wireMessage, *jsonrpc.Error) {
+// is no message at all, and which id to answer that with: the line's own
+// when it can be read (a line too deep to decode), or null. Member names
+// match exactly, as JSON-RPC's are case-sensitive: Go's decoder into a
+// struct would take an "ID" for the id, and answer a notification.
+func decodeLine(data []byte) (wireMessage, json.RawMessage, *jsonrpc.Error) {
 	var m map[string]json.RawMessage
 	if data[0] != '{' || json.Unmarshal(data, &m) != nil {
 		switch {
+		case nestedTooDeep(data):
+			var scan memberScan
+			_, _ = scan.Write(data)
+			return wireMessage{}, scan.lineID(), &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+				"invalid request: the message nests arrays and objects deeper than %d levels, the most this server reads", maxNesting)}
 		case !json.Valid(data):
-			return wireMessage{}, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the line is not valid JSON"}
+			return wireMessage{}, nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the line is not valid JSON"}
 		case data[0] == '[':
-			return wireMessage{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: batches are not supported"}
+			return wireMessage{}, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: batches are not supported"}
 		}
-		return wireMessage{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a message must be a JSON object"}
+		return wireMessage{}, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a message must be a JSON object"}
 	}
-	return wireMessage{Version: m["jsonrpc"], ID: m["id"], Method: m["method"], Params: m["params"], Result: m["result"], Error: m["error"]}, nil
+	return wireMessage{Version: m["jsonrpc"], ID: m["id"], Method: m["method"], Params: m["params"], Result: m["result"], Error: m["error"]}, nil, nil
 }
 
 // method is the message's method, "" for a response; a message that is
@@ -463,9 +521,9 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 	if len(data) == 0 {
 		return nil
 	}
-	w, rerr := decodeLine(data)
+	w, refusedID, rerr := decodeLine(data)
 	if rerr != nil {
-		c.reply(nil, rerr)
+		c.reply(refusedID, rerr)
 		return nil
 	}
 	id, idOK := rawID(w.ID)
@@ -480,10 +538,8 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 		return nil
 	case method == "":
 		return c.response(data, id)
-	case id == nil && method == "notifications/cancelled":
-		return c.cancelled(method, w.Params)
 	case id == nil:
-		return &jsonrpc.Request{Method: method, Params: w.Params}
+		return c.notification(method, w.Params)
 	}
 	own, refusal := c.admit(id, &inbound{method: method})
 	if refusal != nil {
@@ -520,34 +576,74 @@ func (c *stdioConn) admit(raw json.RawMessage, in *inbound) (jsonrpc.ID, *jsonrp
 	return own, nil
 }
 
-// cancelled handles notifications/cancelled: it marks the request so its
-// answer is not sent, and passes the notification on with our own id. A
-// cancel for a request not in flight is dropped: passed on, it could name
-// one of our ids that belongs to another request.
-func (c *stdioConn) cancelled(method string, params json.RawMessage) jsonrpc.Message {
-	var p map[string]json.RawMessage
-	if json.Unmarshal(params, &p) != nil {
+// notification passes a host's notification on. One that names a request
+// of the host's (idPlaces) reaches the SDK with the SDK's id for it, and
+// only while that request is in flight: passed on later, it could name
+// an id of ours that now belongs to another request. A cancel also marks
+// its request, whose answer is then not sent.
+func (c *stdioConn) notification(method string, params json.RawMessage) jsonrpc.Message {
+	place, has := idPlaceOf(toSDK, method, false)
+	if !has {
+		return &jsonrpc.Request{Method: method, Params: params}
+	}
+	var named json.RawMessage // the host's id the notification names
+	params, found, ok := moveAt(params, place.path, func(id json.RawMessage) (json.RawMessage, bool) {
+		named = id
+		return c.sdkIDText(id)
+	})
+	if !found || !ok {
 		return nil
 	}
-	raw, ok := rawID(p["requestId"])
-	if !ok || raw == nil {
-		return nil
+	if method == methodCancelled {
+		c.cmu.Lock()
+		if own, in := c.byRaw[string(named)]; in {
+			c.pending[own].cancelled = true
+		}
+		c.cmu.Unlock()
 	}
+	return &jsonrpc.Request{Method: method, Params: params}
+}
+
+// methodCancelled is the notification by which the host stops a request.
+const methodCancelled = "notifications/cancelled"
+
+// openEnded are the methods of requests that stay in flight until the host
+// cancels them: a 2026-07-28 subscriptions/listen is a stream of
+// notifications, answered only when it ends. Once the host closed our
+// stdin, or the server is stopping, nobody will cancel it: the transport
+// does, so that it is not waited for as a call would be (Claude Code 2.1
+// leaves one open on every connection).
+var openEnded = map[string]bool{"subscriptions/listen": true}
+
+// endStreams is a cancel, for the SDK, of every open-ended request in
+// flight not already cancelled. The request's own answer (the end of the
+// stream) is still sent, to a host that reads it.
+func (c *stdioConn) endStreams() []jsonrpc.Message {
 	c.cmu.Lock()
-	own, found := c.byRaw[string(raw)]
-	if found {
-		c.pending[own].cancelled = true
+	defer c.cmu.Unlock()
+	var cancels []jsonrpc.Message
+	for own, in := range c.pending {
+		if !openEnded[in.method] || in.cancelled || in.ended {
+			continue
+		}
+		in.ended = true
+		params, err := json.Marshal(map[string]any{"requestId": own.Raw(), "reason": "the connection is ending"})
+		if err == nil {
+			cancels = append(cancels, &jsonrpc.Request{Method: methodCancelled, Params: params})
+		}
 	}
-	c.cmu.Unlock()
-	if !found {
-		return nil
+	return cancels
+}
+
+// handOver passes msgs to the SDK, unless the connection closes first.
+func (c *stdioConn) handOver(msgs []jsonrpc.Message) {
+	for _, msg := range msgs {
+		select {
+		case c.msgs <- msg:
+		case <-c.done:
+			return
+		}
 	}
-	p["requestId"], _ = json.Marshal(own.Raw())
-	rewritten, err := json.Marshal(p)
-	if err != nil {
-		return nil
-	}
-	return &jsonrpc.Request{Method: method, Params: rewritten}
 }
 
 // response decodes a client's answer to a request of ours (elicitation):

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -49,6 +51,11 @@ func FuzzParse(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"ping"`,
 		`"ping"`,
 		`  {"jsonrpc" : "2.0", "id" : -0.5e3 , "method" : "ping"}  `,
+		claudeListen + "\n" + claudeCancel,
+		`{"jsonrpc":"2.0","id":"a\u0026","method":"ping"}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a\u0026","reason":1}}`,
+		`{"jsonrpc":"2.0","params":` + strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1) + `,"id":"deep","method":"ping"}`,
+		`{"jsonrpc":"2.0","i\u0064":3,"params":` + strings.Repeat(`{"a":`, maxNesting) + "1" + strings.Repeat("}", maxNesting) + `,"method":"ping"}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -165,11 +172,15 @@ func (h *fuzzHost) check(t *testing.T, i int, line []byte) {
 
 // lineID is what a line is by JSON-RPC's own rules, decoded apart from the
 // transport: its id, if it has one that is a string or a number (its exact
-// text), and whether it is a request (it has a method).
+// text), and whether it is a request (it has a method). A line too deep
+// for encoding/json to decode is read token by token, which has no depth
+// limit.
 func lineID(line []byte) (id json.RawMessage, request bool) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(line, &m) != nil {
-		return nil, false
+		if m = topMembers(line); m == nil {
+			return nil, false
+		}
 	}
 	var v any
 	d := json.NewDecoder(bytes.NewReader(m["id"]))
@@ -203,4 +214,53 @@ func idsOf(t *testing.T, written []byte) [][]byte {
 		ids = append(ids, m.ID)
 	}
 	return ids
+}
+
+// topMembers reads a line that is one JSON object by its tokens: each
+// top-level member, its value as written (with the space before it, which
+// lineID's decoding skips); nil when the line is anything else.
+func topMembers(line []byte) map[string]json.RawMessage {
+	d := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	m := map[string]json.RawMessage{}
+	for d.More() {
+		key, err := d.Token()
+		if err != nil {
+			return nil
+		}
+		start := d.InputOffset()
+		if skipValue(d) != nil {
+			return nil
+		}
+		m[key.(string)] = bytes.TrimLeft(line[start:d.InputOffset()], " \t\r\n:")
+	}
+	if tok, err := d.Token(); err != nil || tok != json.Delim('}') {
+		return nil
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil // more after the object
+	}
+	return m
+}
+
+// skipValue reads one value's tokens, however deep.
+func skipValue(d *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }

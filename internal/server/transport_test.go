@@ -173,3 +173,39 @@ func TestE2E_ShutdownWhileHostDoesNotRead(t *testing.T) {
 		})
 	}
 }
+
+// TestE2E_RefusedLinesKeepTheirID: a line the transport refuses whole — one
+// longer than it reads (16 MiB), one nested deeper than 10,000 levels — is
+// answered with the request's own id when it can be read, wherever it
+// stands in the line (Claude Code writes it last), with the code and the
+// words of what was wrong; the server reads on.
+func TestE2E_RefusedLinesKeepTheirID(t *testing.T) {
+	rs := startRaw(t)
+	rs.initialize(t)
+	huge := `{"text":"` + strings.Repeat("x", DefaultMaxLine) + `"}`
+	deep := strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1)
+	tests := []struct {
+		name, line, id, words string
+	}{
+		{"too long, id first", `{"jsonrpc":"2.0","id":"big-1","method":"tools/call","params":{"name":"read_echo","arguments":` + huge + `}}`, `"big-1"`, "longer than 16777216 bytes"},
+		{"too long, id last", `{"method":"tools/call","params":{"name":"read_echo","arguments":` + huge + `},"jsonrpc":"2.0","id":12345678901234567890}`, `12345678901234567890`, "longer than 16777216 bytes"},
+		{"too deep, id first", `{"jsonrpc":"2.0","id":7.5,"method":"tools/call","params":{"name":"read_echo","arguments":{"text":` + deep + `}}}`, `7.5`, "deeper than 10000 levels"},
+		{"too deep, id last, escaped", `{"jsonrpc":"2.0","method":"ping","params":{"x":` + deep + `},"i\u0064":"de\"ep"}`, `"de\"ep"`, "deeper than 10000 levels"},
+		{"too deep, no id", `{"jsonrpc":"2.0","method":"ping","params":` + deep + `}`, `null`, "deeper than 10000 levels"},
+		{"too deep, a batch", deep, `null`, "deeper than 10000 levels"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rs.send(t, tc.line)
+			id, msg := rs.recvRaw(t)
+			assert.Equal(t, tc.id, id)
+			assert.Equal(t, -32600.0, errorCode(msg), "%v", msg["error"])
+			assert.Contains(t, fmt.Sprint(msg["error"]), tc.words)
+			assert.NotContains(t, fmt.Sprint(msg["error"]), "not valid JSON")
+		})
+	}
+	rs.send(t, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	id, msg := rs.recvRaw(t)
+	assert.Equal(t, `"after"`, id)
+	assert.Contains(t, msg, "result", "the server reads on")
+}
