@@ -87,8 +87,8 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 	if h.stdioType {
 		entry.Type = "stdio"
 	}
-	env := entryEnv(runtime.GOOS, in.manifest, opts.passEnv, os.Environ, co.withSecrets)
-	env.keychain = keychainStates(cmd.Context(), runtime.GOOS, in.manifest, secretStore())
+	env := entryEnv(runtime.GOOS, in.manifest, opts.passEnv, opts.snapshot, co.withSecrets)
+	env.keychain = keychainStates(cmd.Context(), runtime.GOOS, opts.environ, in.manifest, osKeychain(opts.environ))
 	entry.Env = env.copied
 	if opts.lang == "" {
 		// Hosts pass servers only a few variables (no LANG): keep this

@@ -120,14 +120,11 @@ func entryEnv(goos string, m *annotations.Manifest, passEnv []string, environ fu
 }
 
 // keychainStates is where each secret the manifest reads from the OS
-// keychain stands in it (store; if nil, the OS keychain). Unlike doctor,
-// a value in this shell does not count: a host does not start the server
-// in it.
-func keychainStates(ctx context.Context, goos string, m *annotations.Manifest, store keychain.Store) []server.SecretState {
-	if store == nil {
-		store = keychain.OS()
-	}
-	states := server.Secrets(ctx, goos, m, store)
+// keychain stands in it (store, reached with environ). Unlike doctor, a
+// value in this shell does not count: a host does not start the server in
+// it.
+func keychainStates(ctx context.Context, goos string, environ []string, m *annotations.Manifest, store keychain.Store) []server.SecretState {
+	states := server.Secrets(ctx, goos, environ, m, store)
 	for i := range states {
 		st := &states[i]
 		if st.From != "env" {

@@ -18,6 +18,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/demo"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/aeat-mcp/aeat-mcp/internal/warm"
@@ -59,7 +60,19 @@ type options struct {
 	// envGlobals are the AEAT_MCP_GLOBAL_<NAME> values the manifest took
 	// ("name=value"), for config to write as --global.
 	envGlobals []string
+	// environ is the process's environment as the command line started
+	// (newRootCmd): what the CLI is given, and what the keychain is
+	// reached with, are built from it alone.
+	environ []string
 }
+
+// snapshot is o.environ, for what takes the environment as a function.
+func (o *options) snapshot() []string { return o.environ }
+
+// osKeychain is the keychain secrets are read from and stored in: the OS
+// keychain, reached as the environment says (tests put a store of their
+// own here).
+var osKeychain = keychain.OS
 
 func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.manifest, "manifest", "", "the manifest file")
@@ -224,7 +237,7 @@ func (o *options) loadManifest() (*annotations.Manifest, error) {
 	if err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
-	if err := o.applyGlobals(m, os.Environ()); err != nil {
+	if err := o.applyGlobals(m, o.environ); err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
 	return m, nil
@@ -334,6 +347,8 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		MaxQueued:      o.maxQueued,
 		MemoryLimit:    o.maxMemoryMiB << 20,
 		PassEnv:        o.passEnv,
+		Environ:        o.environ,
+		Keychain:       osKeychain(o.environ),
 		ReadOnly:       o.readOnly,
 		Select:         o.selection,
 		Surface:        o.surface,

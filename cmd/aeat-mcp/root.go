@@ -1,11 +1,17 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 )
 
 func newRootCmd() *cobra.Command {
-	opts := &options{}
+	// The environment is taken once, here, before anything can change it
+	// (godbus, under go-keyring, writes the session bus it finds into the
+	// process's): every call, probe and keychain look-up is built from
+	// this snapshot (server.Config.Environ).
+	opts := &options{environ: os.Environ()}
 	root := &cobra.Command{
 		Use:   "aeat-mcp",
 		Short: "A stdio MCP server that runs a CLI's verbs as supervised tools",

@@ -15,9 +15,6 @@ import (
 	"golang.org/x/term"
 )
 
-// secretStore is the keychain `secret` writes to: the OS keychain.
-var secretStore = keychain.OS
-
 var secretNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // maxSecret bounds a secret read from a pipe.
@@ -57,7 +54,7 @@ variable can carry one.`,
 		Short: "Remove NAME from the OS keychain",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runSecretDelete(args[0], c.OutOrStdout())
+			return runSecretDelete(opts, args[0], c.OutOrStdout())
 		},
 	})
 	return cmd
@@ -81,7 +78,7 @@ func runSecretSet(opts *options, name string, stdin io.Reader, stdout, stderr io
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
-	if err := secretStore().Set(name, value); err != nil {
+	if err := osKeychain(opts.environ).Set(name, value); err != nil {
 		return &exitError{exitFailure, fmt.Errorf("storing %s: %w\nwithout a keychain, set %s in the \"env\" block of this server in the host's MCP config instead", name, err, name)}
 	}
 	fmt.Fprintf(stdout, "stored %s in the OS keychain (service %q); aeat-mcp uses it from the next call, no restart needed\n", name, keychain.Service)
@@ -118,11 +115,11 @@ func readSecret(name string, stdin io.Reader, stderr io.Writer) (string, error) 
 	return value, nil
 }
 
-func runSecretDelete(name string, stdout io.Writer) error {
+func runSecretDelete(opts *options, name string, stdout io.Writer) error {
 	if err := checkSecretName(name); err != nil {
 		return err
 	}
-	switch err := secretStore().Delete(name); {
+	switch err := osKeychain(opts.environ).Delete(name); {
 	case errors.Is(err, keychain.ErrNotFound):
 		fmt.Fprintf(stdout, "%s was not in the OS keychain\n", name)
 	case err != nil:

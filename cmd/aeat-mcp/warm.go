@@ -32,7 +32,7 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 	case cliPath == "":
 		return nil, func() {}
 	}
-	env := server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, os.Environ)
+	env := server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, o.snapshot)
 	dir := m.WorkDir()
 	cleanup := func() {}
 	if dir == annotations.ScratchDir {
@@ -91,7 +91,7 @@ func warmVerdict(o *options, m *annotations.Manifest, cliPath string) (*warm.Ver
 	if w == nil || cliPath == "" || dir == "" {
 		return nil, false
 	}
-	python, err := warmPython(w, cliPath, server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, os.Environ))
+	python, err := warmPython(w, cliPath, server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, o.snapshot))
 	if err != nil {
 		return nil, false
 	}

@@ -198,6 +198,13 @@ var schemaCases = []struct {
 	{"health words", `{"version": 1, "cli": {"command": "a", "health": ["config", "auth", "status"]}, "tools": [` + tool("a") + `]}`, true},
 	{"health object", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "version": ["--version"]}}, "tools": [` + tool("a") + `]}`, true},
 	{"health empty", `{"version": 1, "cli": {"command": "a", "health": []}, "tools": [` + tool("a") + `]}`, false},
+	// DESIGN.md §14, "Health that means ready".
+	{"health ready", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/result/s", "values": ["ready", 1, true, null], "fix": "/result/next"}}}, "tools": [` + tool("a") + `]}`, true},
+	{"health ready one value", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/ok", "values": true}}}, "tools": [` + tool("a") + `]}`, true},
+	{"health ready no values", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/ok", "values": []}}}, "tools": [` + tool("a") + `]}`, false},
+	{"health ready bad pointer", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "ok", "values": [1]}}}, "tools": [` + tool("a") + `]}`, false},
+	{"health ready empty fix", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/ok", "values": [1], "fix": ""}}}, "tools": [` + tool("a") + `]}`, false},
+	{"health ready object value", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/ok", "values": [{"a": 1}]}}}, "tools": [` + tool("a") + `]}`, false},
 	{"ok with_stdout", string(manifestWith(tool("a", `"exit_codes": {"2": {"meaning": "x", "ok": "with_stdout"}}`))), true},
 	{"ok maybe", string(manifestWith(tool("a", `"exit_codes": {"2": {"meaning": "x", "ok": "maybe"}}`))), false},
 	{"error output pointers", `{"version": 1, "cli": {"command": "a", "error_output": {"format": "json", "code": "/e/code", "suggestion": "/e/a~1b"}}, "tools": [` + tool("a") + `]}`, true},

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -105,8 +104,6 @@ func (p platform) key(name string) string {
 	}
 	return name
 }
-
-var environ = os.Environ
 
 // BuildEnv is the CLI's whole environment on goos: the platform basics,
 // the manifest's cli.env.pass (names, or prefixes ending in "*"), its
