@@ -29,8 +29,10 @@ cli.warm, without its preload modules — and makes one warm call of each
 tool named (default: every read-only tool its tiers serve that needs no
 argument), recording the Python modules the call imported that the
 template had not. It prints them as a cli.warm.preload object: the modules
-every recorded verb loads under "*", the rest under each verb's command
-path, for the manifest (or its overrides).
+more than one verb loads under "*", the others under the command path of
+the verb that loads them, for the manifest (or its overrides). Set-up a
+verb does besides importing ("module:function") is not found this way:
+add it by hand.
 
 Each recorded verb runs for real, with the environment a call gets: only
 read-only tools are recorded.`,
@@ -147,9 +149,11 @@ func needsArguments(m *annotations.Manifest, t *annotations.Tool) bool {
 	return false
 }
 
-// preloadObject is cli.warm.preload for what the verbs loaded: the modules
-// every verb loaded under "*" (after "click" when the tree is walked), in
-// the order the first verb loaded them; each verb's others under its path.
+// preloadObject is cli.warm.preload for what the verbs loaded: under "*"
+// (after "click" when the tree is walked) the modules more than one verb
+// loaded, in the order they were first loaded; under each verb's path the
+// modules it alone loaded. The template loads them all either way: the
+// paths say which verb needs what, so a list can be checked and trimmed.
 func preloadObject(click bool, order []string, recorded map[string][]string) map[string][]string {
 	out := map[string][]string{}
 	count := map[string]int{}
@@ -158,14 +162,16 @@ func preloadObject(click bool, order []string, recorded map[string][]string) map
 			count[mod]++
 		}
 	}
-	every := func(mod string) bool { return count[mod] == len(order) }
+	shared := func(mod string) bool { return count[mod] > 1 }
 	var all []string
 	if click {
 		all = append(all, annotations.PreloadClick)
 	}
-	if len(order) > 0 {
-		for _, mod := range recorded[order[0]] {
-			if every(mod) {
+	seen := map[string]bool{}
+	for _, p := range order {
+		for _, mod := range recorded[p] {
+			if shared(mod) && !seen[mod] {
+				seen[mod] = true
 				all = append(all, mod)
 			}
 		}
@@ -176,7 +182,7 @@ func preloadObject(click bool, order []string, recorded map[string][]string) map
 	for _, p := range order {
 		var own []string
 		for _, mod := range recorded[p] {
-			if !every(mod) {
+			if !shared(mod) {
 				own = append(own, mod)
 			}
 		}
