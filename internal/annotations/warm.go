@@ -22,10 +22,10 @@ type Warm struct {
 	// Modules are what the template loads besides, before its first fork,
 	// by the command path of the verbs that load them ("app ledger list":
 	// the words of a tool's command) or AllVerbs: "module" is imported,
-	// "module:function" imported and called once — one-time set-up a verb
-	// does, such as loading a registry. cli.warm.preload names them: a
-	// list (every verb's) or an object of lists by command path, in which
-	// "click" walks the tree as the string does.
+	// "module:function" imported and called once, after every module is —
+	// one-time set-up a verb does, such as loading a registry. cli.warm.preload
+	// names them: a list (every verb's) or an object of lists by command
+	// path, in which "click" walks the tree as the string does.
 	Modules map[string][]string
 	// Reset are "module:function" hooks each call runs before the entry
 	// point, to drop what the template cached (settings read from the

@@ -359,11 +359,15 @@ def _canary(steps, seconds):
 
 
 def _preload_modules():
-    """Imports cli.warm.preload's modules in order, and calls its
-    "module:function" set-up hooks, output to the log. A preload is an
-    optimisation: one that fails is logged, and the call loads it itself."""
+    """Imports cli.warm.preload's modules in order, then calls its
+    "module:function" set-up hooks in order — once every module is
+    imported, so that set-up sees all of them (SQLAlchemy's mapper
+    configuration, the models of every verb) — output to the log. A preload
+    is an optimisation: one that fails is logged, and the call loads it
+    itself."""
     failed = []
-    for name in _CFG.get("modules") or []:
+    names = _CFG.get("modules") or []
+    for name in [n for n in names if ":" not in n] + [n for n in names if ":" in n]:
         mod_name, _, attr = name.partition(":")
         try:
             fn = __import__(mod_name, fromlist=["_"])
