@@ -212,7 +212,7 @@ var schemaCases = []struct {
 	{"surface core", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a"]}, "tools": [` + tool("a") + `]}`, true},
 	{"surface core not a name", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["A-1"]}, "tools": [` + tool("a") + `]}`, false},
 	{"surface core twice", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a", "a"]}, "tools": [` + tool("a") + `]}`, false},
-	// README, "Warm start": cli.warm.preload.
+	// docs/warm-start.md: cli.warm.preload.
 	{"warm preload click", warmWith(`"click"`), true},
 	{"warm preload list", warmWith(`["click", "pkg.a", "pkg.b:setup"]`), true},
 	{"warm preload by path", warmWith(`{"*": ["click"], "ledger list": ["pkg.a"]}`), true},
