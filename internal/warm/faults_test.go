@@ -74,6 +74,7 @@ func pidFile(t *testing.T) (string, func(n int) []int) {
 // it: each warm call's child lives in its own tree and ends as it would
 // have (issue 29, item 2). The template is replaced.
 func TestWarmCallsOutliveTheirTemplate(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
 	for name, dis := range modes(t) {
 		t.Run(name, func(t *testing.T) {
 			path, pids := pidFile(t)
@@ -113,6 +114,7 @@ func TestWarmCallsOutliveTheirTemplate(t *testing.T) {
 // warm start, not to the CLI: Run says so with a LostError, which the server
 // turns into a retry (a READ) or a retryable fault of its own.
 func TestWarmCallTakenByTheTemplatesDeathIsLost(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
 	path, pids := pidFile(t)
 	s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_PIDFILE="+path))
 	st := s.settled(t)
@@ -186,6 +188,7 @@ func replaced(t *testing.T, s *setup, old int) {
 // A generator made at import gives each warm call its own numbers, as a
 // fresh interpreter would (issue 29, item 4).
 func TestWarmReseedsRandomGenerators(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
 	s := newSetup(t, annotations.Warm{}, baseEnv("0.2"))
 	st := s.settled(t)
 	require.Equal(t, warm.On, st.State, st.Reason)
@@ -203,6 +206,7 @@ func TestWarmReseedsRandomGenerators(t *testing.T) {
 // other): such a template is never served from (issue 29, item 4). A log
 // opened for appending is no such file (every write goes to its end).
 func TestWarmRefusesFilesOpenedAtImport(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	require.NoError(t, os.WriteFile(data, []byte("line-1\nline-2\n"), 0o644))
@@ -259,6 +263,7 @@ func TestWarmVerifyTimeoutIsNotAVerdict(t *testing.T) {
 // cold call takes ten minutes — and starts cold when it would not (issue
 // 28, item 4).
 func TestWarmWaitsForAStartingTemplate(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
 	for _, tc := range []struct {
 		name            string
 		readyMS, coldMS int64
@@ -295,6 +300,7 @@ func writeVerdict(t *testing.T, dir, key string, readyMS, coldMS int64) {
 // start touches what Apple's runtimes make unsafe after a fork; if it dies,
 // calls never fork from this CLI. Here the test CLI dies as a Mac's would.
 func TestWarmForkCanary(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
 	s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_FORK_UNSAFE=1"))
 	st := s.settled(t)
 	require.Equal(t, warm.Off, st.State)
@@ -309,6 +315,7 @@ func TestWarmForkCanary(t *testing.T) {
 // verdict is sticky until the CLI changes) and the call is lost, not the
 // CLI's crash (issue 30, item 1). Run here with macOS's policies.
 func TestWarmCrashOnDarwinTurnsWarmOff(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
 	verdicts := t.TempDir()
 	s := newSetupWith(t, annotations.Warm{}, baseEnv("0.2"), func(c *warm.Config) {
 		c.GOOS = "darwin"
@@ -341,6 +348,7 @@ func TestWarmCrashOnDarwinTurnsWarmOff(t *testing.T) {
 // the template before the first fork — a warm call does neither again —
 // and a call records what it loaded that its template had not.
 func TestWarmPreloadPerVerb(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
 	for _, tc := range []struct {
 		name    string
 		modules map[string][]string

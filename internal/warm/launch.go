@@ -24,7 +24,7 @@ func (p *Pool) launch(why string) {
 	p.log.Info("starting a warm template", "why", why)
 	cold := make(chan []verifyRun, 1)
 	go func() { cold <- p.verifyRuns(p.life, nil) }()
-	t, err := startTemplate(p.life, p.cfg.Runner, &p.cfg, p.log)
+	t, err := startTemplate(p.life, p.cfg.Runner, &p.cfg, p.log, p.answerWait)
 	if err != nil {
 		<-cold
 		p.endLaunch()

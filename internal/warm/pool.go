@@ -157,8 +157,9 @@ type Pool struct {
 	// What a call that finds no template ready weighs (wait.go): how long
 	// cold runs take, when the template being started will serve.
 	est estimates
-	// retry and retryMax are verifyRetry and verifyRetryMax at Start.
-	retry, retryMax time.Duration
+	// retry, retryMax and answerWait are verifyRetry, verifyRetryMax and
+	// answerWait at Start.
+	retry, retryMax, answerWait time.Duration
 }
 
 // Start starts a Pool: the template starts in the background, and calls
@@ -184,7 +185,7 @@ func Start(cfg Config) *Pool {
 		settled: make(chan struct{}), changed: make(chan struct{})}
 	p.life, p.stop = context.WithCancel(context.Background())
 	p.verdictKey = key
-	p.retry, p.retryMax = verifyRetry, verifyRetryMax
+	p.retry, p.retryMax, p.answerWait = verifyRetry, verifyRetryMax, answerWait
 	if !Supported {
 		p.off(errUnsupported.Error())
 		return p

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 )
@@ -62,7 +63,7 @@ func (a *adoptee) lost(callruntime.Result) string { return "" }
 
 var errThreads = errors.New("warm: the template has more than one thread")
 
-func startTemplate(context.Context, *callruntime.Runner, *Config, *slog.Logger) (*template, error) {
+func startTemplate(context.Context, *callruntime.Runner, *Config, *slog.Logger, time.Duration) (*template, error) {
 	return nil, errUnsupported
 }
 

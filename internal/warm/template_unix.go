@@ -45,7 +45,7 @@ type template struct {
 	killMu sync.Mutex
 	killed string // why the server killed it; "" if it did not
 
-	// answerWait is the package's, when the template started.
+	// answerWait is the Pool's, when the template started.
 	answerWait time.Duration
 }
 
@@ -83,8 +83,9 @@ type openFile struct {
 }
 
 // startTemplate starts the template under r's guard and waits until it has
-// imported the CLI (or failed to, or ctx ended).
-func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log *slog.Logger) (*template, error) {
+// imported the CLI (or failed to, or ctx ended). answerWait bounds its
+// answers from then on.
+func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log *slog.Logger, answerWait time.Duration) (*template, error) {
 	fds, err := socketpair()
 	if err != nil {
 		return nil, fmt.Errorf("creating the control socket: %w", err)
