@@ -74,7 +74,9 @@ func (o *options) snapshot() []string { return o.environ }
 // own here).
 var osKeychain = keychain.OS
 
-func (o *options) register(fs *pflag.FlagSet) {
+// register declares the flags; goos picks the defaults that differ per
+// OS (warm start is off by default on macOS: warm.DefaultOn).
+func (o *options) register(fs *pflag.FlagSet, goos string) {
 	fs.StringVar(&o.manifest, "manifest", "", "the manifest file")
 	fs.BoolVar(&o.demo, "demo", false, "serve the built-in demo CLI and manifest (no other set-up needed)")
 	fs.StringVar(&o.cli, "cli", "", "path of the CLI, overriding the manifest's cli.command")
@@ -89,7 +91,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.askToExtend, "ask-to-extend", true, "at a run's ceiling, ask the person (where the host can) whether it may have as long again, once")
 	fs.BoolVar(&o.dedupe, "dedupe", true, "a MUTATE or LIVE call identical to one in progress joins it instead of running twice")
 	fs.BoolVar(&o.tasks, "tasks", true, "serve MUTATE and LIVE calls as MCP Tasks to hosts that speak them (2025-11-25 tasks, the 2026-07-28 extension); false: ordinary calls with detach-and-wait for every host")
-	fs.BoolVar(&o.warm, "warm", true, "start the calls of a Python CLI whose manifest has cli.warm from a warm template (false: every call starts cold)")
+	fs.BoolVar(&o.warm, "warm", warm.DefaultOn(goos), "start the calls of a Python CLI whose manifest has cli.warm from a warm template (false: every call starts cold; off by default on macOS until it has run there)")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
 	fs.IntVar(&o.maxQueued, "max-queued", server.DefaultMaxQueued, "calls of one tier that may wait for a free slot; more are refused (busy) until some end")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")

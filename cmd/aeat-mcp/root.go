@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
 
@@ -42,7 +43,7 @@ Every flag has an environment twin, used when the flag is not given:
 	// One wording for --version and the version command (cobra's own
 	// template words it differently); a version never holds "{{".
 	root.SetVersionTemplate(versionLine())
-	opts.register(root.PersistentFlags())
-	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newVersionCmd())
+	opts.register(root.PersistentFlags(), server.HostOS())
+	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newWarmCmd(opts), newVersionCmd())
 	return root
 }

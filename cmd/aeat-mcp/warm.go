@@ -27,20 +27,32 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 	case w == nil:
 		return nil, func() {}
 	case !o.warm:
-		logger.Debug("warm start is off (--warm=false or AEAT_MCP_WARM=false): every call starts cold")
+		logger.Debug("warm start is off " + warmOffWhy(server.HostOS()) + ": every call starts cold")
 		return nil, func() {}
 	case cliPath == "":
 		return nil, func() {}
 	}
+	cfg, cleanup, off := warmConfig(o, m, cliPath, r, logger)
+	if off != nil {
+		return off, cleanup
+	}
+	return warm.Start(cfg), cleanup
+}
+
+// warmConfig is what a warm.Pool for m's cli.warm needs: the environment
+// and working directory a call gets, the interpreter. off is a Pool that
+// is off already, with the reason, when there can be none.
+func warmConfig(o *options, m *annotations.Manifest, cliPath string, r *callruntime.Runner, logger *slog.Logger) (cfg warm.Config, cleanup func(), off *warm.Pool) {
+	w := m.CLI.Warm
 	env := server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, o.snapshot)
 	dir := m.WorkDir()
-	cleanup := func() {}
+	cleanup = func() {}
 	if dir == annotations.ScratchDir {
 		// The template gets a private directory of its own, as a call
 		// does; each call sends its own (and its TMPDIR).
 		tmp, err := os.MkdirTemp("", "aeat-mcp-warm."+strconv.Itoa(os.Getpid())+".")
 		if err != nil {
-			return warm.Disabled(warm.Config{Warm: *w, Runner: r, Logger: logger}, fmt.Sprintf("creating the template's directory: %v", err)), cleanup
+			return cfg, cleanup, warm.Disabled(warm.Config{Warm: *w, Runner: r, Logger: logger}, fmt.Sprintf("creating the template's directory: %v", err))
 		}
 		dir, cleanup = tmp, func() { os.RemoveAll(tmp) }
 		kept := env[:0:0]
@@ -51,16 +63,16 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 		}
 		env = append(kept, "TMPDIR="+tmp)
 	}
-	cfg := warm.Config{Warm: *w, Script: cliPath, Args: m.CLI.Args, Env: env, Dir: dir, Runner: r, Logger: logger,
+	cfg = warm.Config{Warm: *w, Script: cliPath, Args: m.CLI.Args, Env: env, Dir: dir, Runner: r, Logger: logger,
 		VerifyTimeout: o.timeoutRead, VerdictDir: warmVerdictDir()}
 	python, err := warmPython(w, cliPath, env)
 	if errors.Is(err, warm.ErrNotPython) {
-		return warm.Inapplicable(cfg, err.Error()), cleanup
+		return cfg, cleanup, warm.Inapplicable(cfg, err.Error())
 	} else if err != nil {
-		return warm.Disabled(cfg, err.Error()), cleanup
+		return cfg, cleanup, warm.Disabled(cfg, err.Error())
 	}
 	cfg.Python = python
-	return warm.Start(cfg), cleanup
+	return cfg, cleanup, nil
 }
 
 // warmPython is the interpreter cli.warm's template runs in:
@@ -100,6 +112,15 @@ func warmVerdict(o *options, m *annotations.Manifest, cliPath string) (*warm.Ver
 		return nil, false
 	}
 	return &v, current
+}
+
+// warmOffWhy says what turns warm start off when --warm is false on goos:
+// a person, or the default on macOS (warm.DefaultOn).
+func warmOffWhy(goos string) string {
+	if warm.DefaultOn(goos) {
+		return "(--warm=false or AEAT_MCP_WARM=false)"
+	}
+	return "(the default on macOS until warm start has run there; --warm=true or AEAT_MCP_WARM=true turns it on)"
 }
 
 func envValue(env []string, name string) string {
@@ -148,7 +169,7 @@ func (c *warmCheck) report(ok, note func(string, ...any)) {
 	}
 	switch {
 	case c.off:
-		note("warm start: off (--warm=false or AEAT_MCP_WARM=false): every call starts cold")
+		note("warm start: off %s: every call starts cold", warmOffWhy(server.HostOS()))
 	case c.status.State == warm.On:
 		tiers := make([]string, len(c.tiers))
 		for i, t := range c.tiers {

@@ -224,6 +224,18 @@ var schemaCases = []struct {
 	{"surface core", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a"]}, "tools": [` + tool("a") + `]}`, true},
 	{"surface core not a name", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["A-1"]}, "tools": [` + tool("a") + `]}`, false},
 	{"surface core twice", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a", "a"]}, "tools": [` + tool("a") + `]}`, false},
+	// docs/warm-start.md: cli.warm.preload.
+	{"warm preload click", warmWith(`"click"`), true},
+	{"warm preload list", warmWith(`["click", "pkg.a", "pkg.b:setup"]`), true},
+	{"warm preload by path", warmWith(`{"*": ["click"], "ledger list": ["pkg.a"]}`), true},
+	{"warm preload word", warmWith(`"walk"`), false},
+	{"warm preload not a module", warmWith(`["pkg a"]`), false},
+	{"warm preload bad path", warmWith(`{" x": ["pkg.a"]}`), false},
+	{"warm preload path not a list", warmWith(`{"x": "pkg.a"}`), false},
+}
+
+func warmWith(preload string) string {
+	return `{"version": 1, "cli": {"command": "a", "warm": {"python": "pkg.cli:main", "preload": ` + preload + `}}, "tools": [` + tool("a") + `]}`
 }
 
 // FuzzLoad: no input makes the loader panic, and whatever it accepts is
