@@ -60,9 +60,11 @@
 // life of the process, because Linux fires Pdeathsig when the forking
 // thread exits, not the process. Where the cgroup v2
 // hierarchy is writable, each call runs in a cgroup of its own, entered at
-// clone time (CLONE_INTO_CGROUP, retried without it where clone3 is
-// refused); cgroup.kill ends it atomically and cgroup.events tells when it is
-// empty. Elsewhere, a /proc walk finds the tree by process group, session and
+// clone time (CLONE_INTO_CGROUP); where clone3 is refused (a container's
+// seccomp profile, an older kernel), the program is held — this binary
+// re-executed, waiting on a pipe — until it has been moved into the cgroup,
+// then executed in place, so nothing it forks starts outside. cgroup.kill
+// ends the cgroup atomically and cgroup.events tells when it is empty. Elsewhere, a /proc walk finds the tree by process group, session and
 // parent pid, with the server as child subreaper so orphans are re-parented
 // to it rather than to init. Membership is sticky: a process once seen as a
 // member stays one while it is the same process (pid and start time), so
@@ -111,8 +113,9 @@
 //
 // # Helper processes
 //
-// Because the lifeline is this binary re-executed, the package's init
-// function turns a process started with AEAT_MCP_CALLRUNTIME_HELPER in its
-// environment into that helper before main runs. Nothing else is done at
-// init.
+// Because the lifeline — and, where clone3 is refused, the trampoline that
+// holds a call's program until it is in its cgroup — is this binary
+// re-executed, the package's init functions turn a process started with
+// AEAT_MCP_CALLRUNTIME_HELPER in its environment into that helper before
+// main runs. Nothing else is done at init.
 package callruntime

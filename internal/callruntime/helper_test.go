@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -21,6 +22,12 @@ import (
 
 func helperMain() int {
 	fakecli = os.Getenv("FAKECLI")
+	if dir := os.Getenv("JOIN_CGROUP"); dir != "" {
+		// Into the test's cgroup before anything starts (0: this process).
+		if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte("0"), 0); err != nil {
+			panic(err)
+		}
+	}
 	switch os.Getenv("CALLRUNTIME_TEST_HELPER") {
 	case "flood":
 		return helperFlood()

@@ -73,6 +73,8 @@
 //	                          hog:BYTES a child that allocates BYTES
 //	crash SIGNAL            kill itself with SIGNAL (e.g. SEGV, KILL); on Windows
 //	                        exit with the NTSTATUS that crash gives there
+//	fds                     print "fds none", or "fds N M…": the descriptors above
+//	                        stderr it was started with (Unix; "none" on Windows)
 //	console                 print "console window yes" or "console window no"
 //	                        (Windows: whether it has a console window; always
 //	                        "no" elsewhere)
@@ -242,6 +244,12 @@ func run(step []string) {
 		crash(arg(1))
 	case "console":
 		fmt.Fprintf(out, "console window %s\n", consoleWindow())
+	case "fds":
+		fds := inheritedFDs()
+		if fds == "" {
+			fds = "none"
+		}
+		fmt.Fprintf(out, "fds %s\n", fds)
 	default:
 		fail("unknown step %q", step[0])
 	}

@@ -90,3 +90,7 @@ func crash(name string) {
 	_ = windows.TerminateProcess(windows.CurrentProcess(), code)
 	select {}
 }
+
+// inheritedFDs: Windows hands a child the handles it names, not a
+// descriptor table; nothing to list.
+func inheritedFDs() string { return "" }
