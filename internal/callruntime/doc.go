@@ -90,8 +90,15 @@
 // moment it exits, so only a walk that saw them before can find them —
 // woken at once by kqueue when a member forks or exits, the same freeze
 // before signals, the leader waited for with kqueue NOTE_EXIT, and the same
-// lifeline and ledger. A double-forked daemon orphaned before any walk saw
-// it cannot be attributed; the memory ceiling is not enforced.
+// lifeline and ledger. A walk reads only the processes the server may
+// signal (its user's) and asks each one's session once (XNU leaves
+// e_sess empty, so that is a getsid per process); during the grace a stop
+// waits for the members' NOTE_EXIT rather than walking back to back.
+// Without the process table only the group is asked, and its EPERM —
+// XNU's answer for a group that holds only its leader's zombie — counts as
+// gone unless a read of the group finds a live member. A double-forked
+// daemon orphaned before any walk saw it cannot be attributed; the memory
+// ceiling is not enforced.
 //
 // Windows (compiled and reasoned from Microsoft's documentation; not run
 // here): a Job Object per call with KILL_ON_JOB_CLOSE; the program starts

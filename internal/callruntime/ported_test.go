@@ -235,6 +235,25 @@ func TestPorted_ForkLoop(t *testing.T) {
 	}
 }
 
+// TestPorted_ExitLeavesNothing: a CLI that exits leaving nothing behind
+// ends its call then, not after the kill grace. On macOS without the
+// process table the group used to look alive while it held only the
+// leader's zombie (XNU's kill(-pgid, 0) answers EPERM then, not ESRCH):
+// every call waited out the grace and the kill wait. The bound is half the
+// grace — a trivial call never comes near it, however loaded the machine.
+func TestPorted_ExitLeavesNothing(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			s := spec("exit 0")
+			s.KillGrace = time.Minute
+			res := run(t, r, s)
+			assert.Equal(t, callruntime.Exited, res.End)
+			assert.Less(t, res.Duration, s.KillGrace/2, "the call waited for a tree that was gone")
+		})
+	}
+}
+
 // TestPorted_Endings: exit codes, and a crash reported as one.
 func TestPorted_Endings(t *testing.T) {
 	r := newRunner(t)
