@@ -111,7 +111,11 @@
 // the server has a console, a stop sends CTRL_BREAK to the call's process
 // group and terminates the job after the grace; without one, calls start
 // with CREATE_NO_WINDOW and are terminated at once. The memory ceiling is a
-// notification limit on the job's committed memory. A crash is reported as
+// notification limit on the job's committed memory. A job nested in the
+// call's (pip's and uv's launchers nest one) sends its messages to the
+// call's port too: its emptying only wakes a stop to ask the call's own
+// job, and a memory message counts only when the call set a limit and its
+// own job is over it. A crash is reported as
 // its NTSTATUS ([Result.Signal] "STATUS_ACCESS_VIOLATION").
 //
 // Every OS: [CheckRunnable] is applied before each start — on Windows only

@@ -95,3 +95,6 @@ func inheritedFDs() string {
 	}
 	return strings.Join(open, " ")
 }
+
+// nestedLimit: only Windows nests jobs.
+func nestedLimit(int64) string { return "nested limit: no jobs here" }
