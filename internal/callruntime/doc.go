@@ -22,7 +22,8 @@
 //     SIGTERM is gone in milliseconds; one that ignores it ends at timeout +
 //     grace.
 //  3. stdin is the null device (the server's stdin is its JSON-RPC pipe);
-//     the environment is exactly [Spec.Env], nothing is inherited; the
+//     the environment is exactly [Spec.Env] (on Windows plus SYSTEMROOT,
+//     which os/exec adds when it is missing), nothing is inherited; the
 //     working directory is [Spec.Dir].
 //  4. stdout and stderr are read concurrently, each by one goroutine, into a
 //     bounded head+tail capture: memory stays flat whatever the program
@@ -40,11 +41,11 @@
 //     what the program was given on stdin, a keychain value — are replaced
 //     with [RedactedSecret] before any filter, in the forms a program
 //     prints them in ([RedactSecrets]), also when split across reads.
-//  7. [Spec.MemoryLimit] bounds the whole tree: the kernel enforces it
-//     through cgroup v2 memory.max where the controller is delegated,
-//     otherwise a watchdog sums the tree's RSS every
-//     100 ms. Exceeding it kills the tree:
-//     [ResourceExceeded].
+//  7. [Spec.MemoryLimit] bounds the whole tree: on Linux its resident
+//     memory, which the kernel enforces through cgroup v2 memory.max where
+//     the controller is delegated, otherwise a watchdog sums the tree's RSS
+//     every 100 ms; on Windows its committed memory (the Job Object's
+//     notification limit). Exceeding it kills the tree: [ResourceExceeded].
 //  8. If the server process dies while calls run — even by SIGKILL — their
 //     trees die with it where the platform allows (see below); where the
 //     lifeline died with it, the next Runner to start kills what is left.

@@ -1,6 +1,13 @@
 package callruntime
 
-import "os/exec"
+import (
+	"os/exec"
+	"runtime"
+)
+
+// DefaultStateDir is where this OS keeps the ledgers of the user whose home
+// is home.
+func DefaultStateDir(home string) string { return defaultStateDir(runtime.GOOS, home) }
 
 // StartHeld holds a program before it runs, as a cold call is held where
 // clone3 is refused, and lets it run once place returned nil.

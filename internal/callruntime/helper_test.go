@@ -38,7 +38,7 @@ func helperMain() int {
 	case "new-runner":
 		// What every server does at start: make a Runner (which sweeps
 		// the homes of dead servers beside it) and close it.
-		r, err := callruntime.NewRunner(callruntime.Options{})
+		r, err := callruntime.NewRunner(callruntime.Options{StateDir: os.Getenv("STATE_DIR")})
 		if err != nil {
 			panic(err)
 		}
@@ -100,7 +100,7 @@ func helperServeTree() int {
 	for _, m := range strings.Fields(os.Getenv("DISABLE")) {
 		disable = append(disable, callruntime.Mechanism(m))
 	}
-	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable})
+	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable, StateDir: os.Getenv("STATE_DIR")})
 	if err != nil {
 		panic(err)
 	}

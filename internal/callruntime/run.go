@@ -25,7 +25,10 @@ type Options struct {
 	// without a writable cgroup v2, macOS) records its calls' members, so
 	// that the next Runner to start kills what a dead server's calls left
 	// (see [Ledger]). It must be private to the user: a directory others
-	// can write is refused. If empty, "aeat-mcp-UID" under os.TempDir().
+	// can write is refused. If empty, the user's own, the same whichever
+	// host started the server: ~/Library/Caches/aeat-mcp on macOS,
+	// ~/.local/state/aeat-mcp elsewhere; "aeat-mcp-UID" under
+	// os.TempDir() when there is no home directory to use.
 	StateDir string
 }
 
