@@ -1,5 +1,3 @@
-//go:build linux
-
 package server
 
 import (
@@ -89,7 +87,7 @@ func TestCall_Results(t *testing.T) {
 				assert.Equal(t, "read", o.Tier)
 				assert.Equal(t, 10.0, o.TimeoutSeconds)
 				require.NotNil(t, o.TreeDead, "a process ran")
-				assert.True(t, *o.TreeDead)
+				assert.Equal(t, treeDeadConfirmed, *o.TreeDead)
 				assert.Nil(t, res.StructuredContent)
 			})
 			t.Run("json output is also structured", func(t *testing.T) {
@@ -206,7 +204,7 @@ func TestCall_Timeout(t *testing.T) {
 					assert.True(t, o.Retryable)
 					assert.Equal(t, 0.7, o.TimeoutSeconds)
 					require.NotNil(t, o.TreeDead, "a process ran")
-					assert.True(t, *o.TreeDead)
+					assert.Equal(t, treeDeadConfirmed, *o.TreeDead)
 					msg := text(res)
 					if lang == "en" {
 						assert.Contains(t, msg, "live_pull did not finish within the 0.7 s ceiling of its tier (live)")
@@ -533,7 +531,7 @@ func TestCall_TreeDeadOnlyWhenStarted(t *testing.T) {
 	assert.Nil(t, o.TreeDead)
 	o = outcome(t, callTool(t, cs, "read_echo", map[string]any{"text": "x"}))
 	require.NotNil(t, o.TreeDead)
-	assert.True(t, *o.TreeDead)
+	assert.Equal(t, treeDeadConfirmed, *o.TreeDead)
 
 	missing := newServer(t, func(c *Config) { c.CLIPath = ""; c.CLIError = errors.New("not found") })
 	o = outcome(t, callTool(t, connect(t, missing, "", nil), "read_echo", map[string]any{"text": "x"}))
