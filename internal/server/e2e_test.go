@@ -309,3 +309,61 @@ func TestE2E_CancelledIsNotAnswered(t *testing.T) {
 	assert.Equal(t, 2.0, resp["id"])
 	assert.Equal(t, map[string]any{}, resp["result"], "the next message is the ping's answer, not the cancelled call's")
 }
+
+// TestE2E_PythonText: a Python CLI's non-ASCII output reaches the model
+// as it wrote it. On Windows a Python before 3.15 writing to a pipe
+// encodes in the ANSI code page (cp1252) unless in UTF-8 mode: "Año" came
+// out as U+FFFD, and "✓" (outside cp1252) made the CLI exit 1. The server
+// gives Windows CLIs PYTHONUTF8=1 (env.go). It runs wherever Python is
+// found (AEAT_MCP_TEST_PYTHON, else python or python3 on PATH); the CI
+// workflow requires it (AEAT_MCP_TEST_REQUIRE_PYTHON=1), on Windows above
+// all.
+func TestE2E_PythonText(t *testing.T) {
+	python := findPython(t)
+	quoted, err := json.Marshal(python)
+	require.NoError(t, err)
+	manifest := filepath.Join(t.TempDir(), "python.json")
+	require.NoError(t, os.WriteFile(manifest, []byte(`{"version": 1,
+	  "cli": {"command": `+string(quoted)+`, "args": ["-c", "import sys; print(sys.argv[-1])"]},
+	  "tools": [{"name": "read_say", "title": "Say", "description": "Prints its text.", "command": ["say"],
+	    "params": [{"name": "text", "type": "string", "positional": true, "required": true}],
+	    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}}]}`), 0o644))
+	cmd := exec.Command(binary, "--manifest", manifest, "--log-level", "warn")
+	cmd.Env = hostEnv()
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+
+	const say = "Año fiscal 2025: 1.234,56 € — ✓ ½ 中文"
+	res := callTool(t, cs, "read_say", map[string]any{"text": say})
+	require.Equal(t, CodeOK, outcome(t, res).Code, text(res))
+	assert.Equal(t, say, strings.TrimRight(text(res), "\r\n"))
+}
+
+// findPython is the Python the test runs: AEAT_MCP_TEST_PYTHON, else the
+// first of python and python3 on PATH that runs. Without one the test is
+// skipped — unless AEAT_MCP_TEST_REQUIRE_PYTHON=1 (CI), where it fails.
+func findPython(t *testing.T) string {
+	t.Helper()
+	candidates := []string{os.Getenv("AEAT_MCP_TEST_PYTHON")}
+	for _, name := range []string{"python", "python3"} {
+		if p, err := exec.LookPath(name); err == nil {
+			candidates = append(candidates, p)
+		}
+	}
+	for _, p := range candidates {
+		if p == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(p); err == nil && exec.Command(abs, "-c", "pass").Run() == nil {
+			return abs
+		}
+	}
+	if os.Getenv("AEAT_MCP_TEST_REQUIRE_PYTHON") == "1" {
+		t.Fatal("no Python found (AEAT_MCP_TEST_PYTHON, python, python3), and AEAT_MCP_TEST_REQUIRE_PYTHON=1")
+	}
+	t.Skip("no Python on PATH")
+	return ""
+}
