@@ -5,7 +5,7 @@
 //
 //	node basics.mjs /path/to/aeat-mcp
 //
-// It exits non-zero when anything differs from the README's results contract (docs/ARCHITECTURE.md, "Outcomes").
+// It exits non-zero when anything differs from the results contract (docs/commands.md, "What a call returns"; docs/ARCHITECTURE.md, "Outcomes").
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { binary, check, demoCLIs as demoProcesses, outcomeOf, sleep, textOf } from "./common.mjs";

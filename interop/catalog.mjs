@@ -1,4 +1,4 @@
-// The catalog surface (README, "The whole aeat, and a surface a model can use") through the official TypeScript SDK
+// The catalog surface (docs/catalog.md) through the official TypeScript SDK
 // client against the built binary: with --surface catalog, tools/list holds
 // the core and the catalog's built-ins; a verb that is not listed is found
 // with aeat_mcp_find and called through aeat_mcp_call and directly, with

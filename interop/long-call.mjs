@@ -4,7 +4,7 @@
 //
 //	node long-call.mjs /path/to/aeat-mcp
 //
-// It exits non-zero when anything differs from what the README's "Long calls" promises.
+// It exits non-zero when anything differs from what docs/long-calls.md promises.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { binary, check, outcomeOf, textOf } from "./common.mjs";

@@ -1,5 +1,5 @@
 // Package packaging holds no code: it is the home of the tests that hold
-// what aeat-mcp ships to its contracts (README, "Install" and "Releasing") — the MCP Bundle's
+// what aeat-mcp ships to its contracts (docs/install.md and docs/releasing.md) — the MCP Bundle's
 // manifest and launcher (mcpb/), the bundle scripts/bundle builds from a
 // goreleaser dist/, and server.json for the MCP Registry (registry/),
 // validated against the registry's own 2025-12-11 schema, vendored here

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// What doctor says about the CLI itself (README, "The manifest": `cli`), apart from the
+// What doctor says about the CLI itself (docs/manifest.md, "`cli`"), apart from the
 // supervision report of doctor.go: the variables and secrets it is given,
 // anything broad in what it is passed, and — through cli.health, run as a
 // tool call would be — its version and whether its user is logged in.

@@ -56,7 +56,7 @@ login, still print a result when they exit non-zero, read a secret on
 stdin, and the rules between their options. They are applied before the
 overrides. --overrides is a manifest-shaped file of changes merged over
 what was generated, by tool name or glob, or whole tools by their command
-(see the README). --core writes only the tools of the overrides'
+(see docs/generate.md). --core writes only the tools of the overrides'
 surface.core; --only NAME,… only the tools named, in that order. The manifest goes to stdout, or -o FILE; what was left out or
 changed goes to stderr.
 

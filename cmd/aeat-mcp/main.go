@@ -3,7 +3,7 @@
 // safely: one tool per verb of its manifest, every call supervised.
 //
 // With no subcommand it serves MCP on stdin/stdout, which is what MCP hosts
-// (Claude Desktop, Claude Code, Cursor, VS Code) spawn. See the README.
+// (Claude Desktop, Claude Code, Cursor, VS Code) spawn. See the README and docs/.
 package main
 
 import (

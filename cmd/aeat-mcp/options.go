@@ -24,7 +24,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// options are the common flags of every command (README, "Flags and environment"). Each has an
+// options are the common flags of every command (docs/commands.md, "Flags"). Each has an
 // AEAT_MCP_* environment twin, for hosts whose config sets env more easily
 // than args.
 type options struct {

@@ -25,7 +25,7 @@ func newToolsCmd(opts *options) *cobra.Command {
 why): its tier and real ceiling (a tool's own timeout included), its four
 hints, and its parameters (* marks the required ones, ! the shared global
 ones). --json prints the same as one JSON object for scripts; its shape is
-documented in the README and only grows.`,
+documented in docs/commands.md and only grows.`,
 		Example: `  aeat-mcp --demo tools
   aeat-mcp --manifest examples/aeat.manifest.json --tools 'ledger_*' tools --json`,
 		Args: cobra.NoArgs,

@@ -17,7 +17,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/warm"
 )
 
-// warmPool starts cli.warm's template for a server (README, "Warm start"), or
+// warmPool starts cli.warm's template for a server (docs/warm-start.md), or
 // returns nil when the manifest has no cli.warm, --warm=false turned it off,
 // or the CLI does not resolve. A pool that cannot work here (not a Python
 // script, no fork) is returned Off, with the reason, so doctor can say it.

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The keys v1 gained for the real aeat (README, "The manifest"): each
+// The keys v1 gained for the real aeat (docs/manifest.md): each
 // loads, renders and validates as the contract says, and each mistake is
 // named by file, tool and field.
 

@@ -212,7 +212,7 @@ func TestFullManifestCoversTheCLI(t *testing.T) {
 	}
 	for path, c := range cmds {
 		if _, ok := served[path]; ok || c.Hidden || c.Deprecated || c.Classification.LiveWrite {
-			continue // hidden, deprecated and live_write verbs are left out (README, "The whole aeat, and a surface a model can use")
+			continue // hidden, deprecated and live_write verbs are left out (docs/catalog.md)
 		}
 		shape, stdin := facts.StdinShape(path)
 		assert.True(t, stdin && len(shape) > 1, "%s: no tool serves it", path)

@@ -18,7 +18,7 @@
 // parse.go and parse_param.go, and reads the manifest decoded once into
 // plain values (parse_json.go): a 300-tool manifest loads in a small
 // multiple of one JSON decode. The keys that say what the real CLI means
-// (README, "The manifest": `cli`): [ErrorOutput] pointers into its error
+// (docs/manifest.md, "`cli`"): [ErrorOutput] pointers into its error
 // document, [ErrorCode] entries keyed on its codes, [OKWithStdout],
 // [KeychainVar] and a stdin keychain secret, [Health] — in meaning.go.
 //
@@ -39,7 +39,7 @@
 // told, but says the same thing (requires is dependentRequired there), and
 // FuzzValidateAgrees holds the two to one meaning. It returns [Args] with
 // defaults applied. [Tool.Render] trusts Args and builds the
-// [Invocation] exactly as the README says ("How a call becomes an argv"):
+// [Invocation] exactly as docs/manifest.md says ("How a call becomes an argv"):
 //
 //	argv = cli.args ++ globals ++ tool.command ++ flags ++ ["--"] ++ positionals
 //

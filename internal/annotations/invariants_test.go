@@ -191,7 +191,7 @@ var schemaCases = []struct {
 	{"no tools", `{"version": 1, "cli": {"command": "a"}, "tools": []}`, false},
 	{"empty command", `{"version": 1, "cli": {"command": ""}, "tools": [` + tool("a") + `]}`, false},
 	{"bad env name", `{"version": 1, "cli": {"command": "a", "env": {"pass": ["A-B"]}}, "tools": [` + tool("a") + `]}`, false},
-	// README, "The manifest": `cli`.
+	// docs/manifest.md, "`cli`".
 	{"keychain", `{"version": 1, "cli": {"command": "a", "env": {"keychain": ["K", {"name": "L", "optional": true}]}}, "tools": [` + tool("a") + `]}`, true},
 	{"keychain bad name", `{"version": 1, "cli": {"command": "a", "env": {"keychain": ["K-1"]}}, "tools": [` + tool("a") + `]}`, false},
 	{"keychain unknown key", `{"version": 1, "cli": {"command": "a", "env": {"keychain": [{"name": "K", "opt": true}]}}, "tools": [` + tool("a") + `]}`, false},
@@ -208,7 +208,7 @@ var schemaCases = []struct {
 	{"error code match object", `{"version": 1, "cli": {"command": "a", "error_codes": {"X": {"meaning": "x", "match": {"/e": {"a": 1}}}}}, "tools": [` + tool("a") + `]}`, false},
 	{"stdin keychain json_key", string(manifestWith(tool("a", `"stdin": {"keychain": "K", "json_key": "secret"}`))), true},
 	{"stdin env and keychain", string(manifestWith(tool("a", `"stdin": {"env": "E", "keychain": "K"}`))), false},
-	// README, "The whole aeat, and a surface a model can use".
+	// docs/catalog.md.
 	{"surface core", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a"]}, "tools": [` + tool("a") + `]}`, true},
 	{"surface core not a name", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["A-1"]}, "tools": [` + tool("a") + `]}`, false},
 	{"surface core twice", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a", "a"]}, "tools": [` + tool("a") + `]}`, false},

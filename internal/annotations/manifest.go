@@ -35,7 +35,7 @@ type Manifest struct {
 	Warnings []string
 }
 
-// Surface is the manifest's surface key (README, "The whole aeat, and a surface a model can use"): Core names the
+// Surface is the manifest's surface key (docs/catalog.md): Core names the
 // tools a small surface lists (--surface catalog), each a tool of the
 // manifest, in the manifest's words; nil when the manifest gives none.
 type Surface struct {

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// What the real CLI means (README, "The manifest": `cli`): how its error document is read,
+// What the real CLI means (docs/manifest.md, "`cli`"): how its error document is read,
 // what its error codes mean, which exits are successes, which secrets it
 // gets from the OS keychain, and how doctor asks it about itself. Every key
 // here is optional and every v1 manifest keeps loading.

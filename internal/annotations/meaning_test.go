@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The keys that say what the real CLI means (README, "The manifest": `cli`).
+// The keys that say what the real CLI means (docs/manifest.md, "`cli`").
 
 const meaningManifest = `{
   "version": 1,
@@ -192,17 +192,15 @@ func TestMeaning_Errors(t *testing.T) {
 	}
 }
 
-// TestREADMEManifestLoads: the manifest the README shows under "The
-// manifest" loads, with the §3.2 keys it demonstrates.
-func TestREADMEManifestLoads(t *testing.T) {
-	raw, err := os.ReadFile("../../README.md")
+// TestDocsManifestLoads: the manifest docs/manifest.md shows first
+// loads, with the §3.2 keys it demonstrates.
+func TestDocsManifestLoads(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/manifest.md")
 	require.NoError(t, err)
-	_, sec, ok := strings.Cut(string(raw), "## The manifest\n")
-	require.True(t, ok)
-	_, block, ok := strings.Cut(sec, "```json\n")
+	_, block, ok := strings.Cut(string(raw), "```json\n")
 	require.True(t, ok)
 	block, _, _ = strings.Cut(block, "```")
-	m, err := annotations.Parse([]byte(block), "README.md")
+	m, err := annotations.Parse([]byte(block), "docs/manifest.md")
 	require.NoError(t, err)
 	assert.NotNil(t, m.CLI.Health)
 	assert.NotEmpty(t, m.CLI.ErrorCodes)

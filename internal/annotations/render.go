@@ -17,8 +17,8 @@ type Invocation struct {
 	Stdin *string
 }
 
-// Render turns validated arguments into what runs, exactly as the README
-// says ("How a call becomes an argv"):
+// Render turns validated arguments into what runs, exactly as
+// docs/manifest.md says ("How a call becomes an argv"):
 //
 //	argv = cli.args ++ globals ++ tool.command ++ flags ++ ["--"] ++ positionals
 //

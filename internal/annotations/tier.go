@@ -14,7 +14,7 @@ const (
 	Read Tier = "read"
 )
 
-// Default ceilings of each tier (README, "A tool": the tier).
+// Default ceilings of each tier (docs/manifest.md, "A tool": the tier).
 const (
 	DefaultReadTimeout   = 45 * time.Second
 	DefaultMutateTimeout = 180 * time.Second
@@ -40,7 +40,7 @@ type Ceilings struct {
 	Read, Mutate, Live time.Duration
 }
 
-// DefaultCeilings are the ceilings README names ("A tool").
+// DefaultCeilings are the ceilings docs/manifest.md names ("A tool").
 var DefaultCeilings = Ceilings{Read: DefaultReadTimeout, Mutate: DefaultMutateTimeout, Live: DefaultLiveTimeout}
 
 // For returns the ceiling of tier.

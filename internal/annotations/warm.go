@@ -7,7 +7,7 @@ import (
 )
 
 // Warm is cli.warm: start the calls of a Python CLI from a template process
-// that already imported it (README, "Warm start", internal/warm).
+// that already imported it (docs/warm-start.md, internal/warm).
 type Warm struct {
 	// Entry is the function a call runs, "package.module:function" (the
 	// console script's entry point).

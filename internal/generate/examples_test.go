@@ -16,7 +16,7 @@ import (
 )
 
 // The shipped manifests of the real aeat and what they are generated from
-// (README: "The whole aeat").
+// (docs/catalog.md).
 const (
 	examplesDir   = "../../examples"
 	aeatCLIDir    = "../../testdata/aeat-cli"

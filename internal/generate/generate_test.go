@@ -430,20 +430,20 @@ func TestGenerate_WeakenedByOverrides(t *testing.T) {
 	assert.Contains(t, res.Notes, "ledger_remove: the overrides make destructiveHint weaker than the CLI's own classification")
 }
 
-// TestReadmeOverrides: the overrides the README shows work on the real
+// TestDocsOverrides: the overrides docs/generate.md shows work on the real
 // aeat's tree, as it says.
-func TestReadmeOverrides(t *testing.T) {
+func TestDocsOverrides(t *testing.T) {
 	data := commandsJSON(t)
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/generate.md")
 	require.NoError(t, err)
-	_, after, ok := strings.Cut(string(readme), "**Overrides** are a manifest-shaped file")
+	_, after, ok := strings.Cut(string(doc), "**Overrides** are a manifest-shaped file")
 	require.True(t, ok)
 	_, block, ok := strings.Cut(after, "```json\n")
 	require.True(t, ok)
 	block, _, _ = strings.Cut(block, "```")
 	tree, err := ParseTree(data)
 	require.NoError(t, err)
-	res, err := Generate(tree, Options{Overrides: []byte(block), OverridesName: "README"})
+	res, err := Generate(tree, Options{Overrides: []byte(block), OverridesName: "docs/generate.md"})
 	require.NoError(t, err)
 	list := tool(t, res, "app_ledger_list")
 	assert.Equal(t, "List ledger entries", list.Title)

@@ -2,7 +2,7 @@ package i18n
 
 import "golang.org/x/text/language"
 
-// The messages about what the real CLI means (README, "The manifest": `cli`): its own
+// The messages about what the real CLI means (docs/manifest.md, "`cli`"): its own
 // error document and remedy, and the secrets it reads from the OS
 // keychain. Kept apart from catalogs.go so the two grow without stepping on
 // each other; init merges them in, and TestCatalogsComplete holds them to

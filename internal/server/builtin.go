@@ -19,7 +19,7 @@ import (
 )
 
 // The built-in tools collect and manage runs that outlived their request
-// (README, "Long calls"). They are always advertised, --read-only included, and
+// (docs/long-calls.md). They are always advertised, --read-only included, and
 // their names are reserved: a manifest tool may not start with aeat_mcp_.
 const (
 	ToolWait   = annotations.ReservedPrefix + "wait"

@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The catalog surface (README, "The whole aeat, and a surface a model can use"): a CLI of 300 verbs is more than a
+// The catalog surface (docs/catalog.md): a CLI of 300 verbs is more than a
 // model can be shown, so with --surface catalog tools/list holds only the
 // manifest's core (surface.core) and two built-ins, aeat_mcp_find and
 // aeat_mcp_call, through which the model reaches every other tool the

@@ -18,7 +18,7 @@ import (
 	"golang.org/x/text/language"
 )
 
-// The whole aeat on each surface (README, "The whole aeat, and a surface a model can use"). Every benchmark here
+// The whole aeat on each surface (docs/catalog.md). Every benchmark here
 // measures its subject and its floor in the same loop, interleaved, and
 // reports the medians and their ratio: the machine is shared and noisy.
 

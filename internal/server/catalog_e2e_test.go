@@ -15,7 +15,7 @@ import (
 )
 
 // catalogBudget is the target for the catalog's tools/list of the
-// whole aeat (README, "The whole aeat, and a surface a model can use"): a size, measured here, not a time.
+// whole aeat (docs/catalog.md): a size, measured here, not a time.
 const catalogBudget = 15_000
 
 // TestE2E_CatalogOfTheWholeAeat: the built binary serves the whole aeat

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The catalog surface (README, "The whole aeat, and a surface a model can use"): tools/list holds the core and the
+// The catalog surface (docs/catalog.md): tools/list holds the core and the
 // catalog's built-ins; aeat_mcp_find finds the rest; aeat_mcp_call and a
 // direct call reach them through the one path every call takes.
 

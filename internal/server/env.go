@@ -15,7 +15,7 @@ import (
 // platform's basics, the manifest's cli.env.pass, cli.env.require and
 // cli.env.keychain names, and the --pass-env names, each taken from the
 // server's environment when set there; then cli.env.set on top. Nothing
-// else of the server's environment reaches the CLI (README, "The CLI's environment"). The
+// else of the server's environment reaches the CLI (docs/environment.md). The
 // target OS is a parameter of every function here, so the Windows, macOS
 // and Linux rules all run in Linux tests; the server passes [hostOS].
 
@@ -30,7 +30,7 @@ func HostOS() string { return hostOS }
 type platform struct {
 	// basics are the variables a CLI needs to work at all, and to find its
 	// user's data, caches and keychain (paths and addresses, never
-	// secrets). The README lists them exactly; change both together.
+	// secrets). docs/environment.md lists them exactly; change both together.
 	basics []string
 	// foldCase: variable names are case-insensitive (Windows), so the
 	// environment is keyed by the upper-cased name and cli.env.set's
@@ -108,7 +108,7 @@ func platformOf(goos string) platform {
 	return platforms["unix"]
 }
 
-// Basics are the platform basics of goos, as the README lists them.
+// Basics are the platform basics of goos, as docs/environment.md lists them.
 func Basics(goos string) []string { return slices.Clone(platformOf(goos).basics) }
 
 // key is a variable's name as goos compares names: upper-cased where the

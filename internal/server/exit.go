@@ -16,7 +16,7 @@ import (
 const CLIErrorKey = "aeat-mcp/cli_error"
 
 // exited is the result of a CLI that exited by itself. The manifest says
-// what it means (README, "The manifest": `cli`): an exit that is ok — always, or
+// what it means (docs/manifest.md, "`cli`"): an exit that is ok — always, or
 // with_stdout when stdout holds the CLI's result — is a success like 0;
 // otherwise the CLI's error document (error_output) gives its code, its
 // retryable flag, its message and its own remedy; error_codes, keyed on

@@ -69,7 +69,7 @@ var testMainHelpers = map[string]func() int{}
 // treeDeadConfirmed is what tree_dead says of a call whose tree died: the
 // supervisor confirms it on Linux and Windows (cgroup, the /proc walk with
 // the subreaper, a Job Object); macOS's walk cannot see an orphan no walk
-// saw, so there it stays false (README, "Platforms").
+// saw, so there it stays false (docs/platforms.md).
 var treeDeadConfirmed = runtime.GOOS != "darwin"
 
 // Protocol eras a test runs in: the SDK's default (session-less) and the

@@ -8,7 +8,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 )
 
-// How aeat_mcp_find ranks tools (README, "The whole aeat, and a surface a model can use"): a query's words against
+// How aeat_mcp_find ranks tools (docs/catalog.md): a query's words against
 // each tool's name, title, param names and description — a small scoring
 // function over words, no index service. A word counts once, at the best
 // field it matches; a tool that matches more of the words ranks above one

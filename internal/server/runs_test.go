@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Long calls (README, "Long calls"): a call still running after DetachAfter returns
+// Long calls (docs/long-calls.md): a call still running after DetachAfter returns
 // its run's id; aeat_mcp_wait collects exactly the result the call would
 // have returned; aeat_mcp_cancel kills the tree; identical mutations join.
 

@@ -257,7 +257,7 @@ func (st SecretState) String() string {
 }
 
 // Secrets a call hands the CLI (its stdin, its keychain variables,
-// README, "The manifest": `cli`) never reach the model, even when the CLI prints them
+// docs/manifest.md, "`cli`") never reach the model, even when the CLI prints them
 // back: callruntime redacts them from
 // both streams as they flow (callruntime.Spec.Secrets), which covers the
 // result's text, progress and a task's status; what the server derives

@@ -1,5 +1,5 @@
 // Package warm starts the calls of a Python CLI from a template process that
-// has already imported it (cli.warm, README, "Warm start"): a call costs a fork and
+// has already imported it (cli.warm, docs/warm-start.md): a call costs a fork and
 // the verb's own work, not an interpreter's start-up and the CLI's imports.
 // It never runs a call outside callruntime: every warm call is supervised by
 // the same [callruntime.Runner] as a cold one. It knows nothing of MCP.
