@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/stretchr/testify/assert"
@@ -26,9 +27,19 @@ func TestStartHeld(t *testing.T) {
 	cmd := &exec.Cmd{Path: fakecli, Args: []string{fakecli, "pid", "+", "env", "+", "fds"}, Env: []string{"A=1", "B=two words"}, Stdout: &stdout}
 	var held string
 	err := callruntime.StartHeld(cmd, func(pid int) error {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		held = string(b)
-		return err
+		// Start returns once exec is past its point of no return, a
+		// moment before the new argv is in place: until then cmdline
+		// reads empty. The trampoline then waits for its go byte.
+		deadline := time.Now().Add(time.Minute)
+		for held == "" && time.Now().Before(deadline) {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+			if err != nil {
+				return err
+			}
+			held = string(b)
+			time.Sleep(time.Millisecond)
+		}
+		return nil
 	})
 	require.NoError(t, err)
 	require.NoError(t, cmd.Wait())
