@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +32,11 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 		return nil, func() {}
 	case cliPath == "":
 		return nil, func() {}
+	case !warm.Supported:
+		// Said before anything is asked of the CLI: on Windows aeat.exe
+		// is no script, and "set cli.warm.interpreter" would send a
+		// person after a setting that changes nothing there.
+		return warm.Inapplicable(warm.Config{Warm: *w, Runner: r, Logger: logger}, warmUnsupported), func() {}
 	}
 	cfg, cleanup, off := warmConfig(o, m, cliPath, r, logger)
 	if off != nil {
@@ -74,6 +80,11 @@ func warmConfig(o *options, m *annotations.Manifest, cliPath string, r *callrunt
 	cfg.Python = python
 	return cfg, cleanup, nil
 }
+
+// warmUnsupported is why cli.warm does nothing where warm.Supported is
+// false.
+var warmUnsupported = "warm start is not available on " + runtime.GOOS + ": it forks each call from a template, and " +
+	runtime.GOOS + " has no fork; every call starts cold"
 
 // warmPython is the interpreter cli.warm's template runs in:
 // cli.warm.interpreter, else the one on the CLI script's #! line.

@@ -79,6 +79,16 @@
 //	                          hog:BYTES a child that allocates BYTES
 //	crash SIGNAL            kill itself with SIGNAL (e.g. SEGV, KILL); on Windows
 //	                        exit with the NTSTATUS that crash gives there
+//	nestedlimit BYTES       Windows: run a child in a job of this process's own
+//	                        (nested in the call's, as pip's launcher nests one)
+//	                        with a notification limit of BYTES on committed
+//	                        memory, have the child commit twice that, wait for
+//	                        the limit's message on this job's own completion
+//	                        port, print "nested limit reached" and go on (the
+//	                        child dies with the job). Elsewhere it prints
+//	                        "nested limit: no jobs here"
+//	fds                     print "fds none", or "fds N M…": the descriptors above
+//	                        stderr it was started with (Unix; "none" on Windows)
 //	console                 print "console window yes" or "console window no"
 //	                        (Windows: whether it has a console window; always
 //	                        "no" elsewhere)
@@ -250,6 +260,16 @@ func run(step []string) {
 		crash(arg(1))
 	case "console":
 		fmt.Fprintf(out, "console window %s\n", consoleWindow())
+	case "nestedlimit":
+		n, err := strconv.ParseInt(arg(1), 10, 64)
+		must(err)
+		fmt.Fprintln(out, nestedLimit(n))
+	case "fds":
+		fds := inheritedFDs()
+		if fds == "" {
+			fds = "none"
+		}
+		fmt.Fprintf(out, "fds %s\n", fds)
 	default:
 		fail("unknown step %q", step[0])
 	}
@@ -382,6 +402,14 @@ func child(args []string) {
 	if n, ok := strings.CutPrefix(role, "hog:"); ok {
 		size, err := strconv.ParseInt(n, 10, 64)
 		must(err)
+		hold = touch(size)
+	}
+	if n, ok := strings.CutPrefix(role, "hogwait:"); ok {
+		// A hog that commits its memory once told to (a byte on stdin):
+		// after it was placed in a job.
+		size, err := strconv.ParseInt(n, 10, 64)
+		must(err)
+		_, _ = os.Stdin.Read(make([]byte, 1))
 		hold = touch(size)
 	}
 	fmt.Fprintf(os.Stdout, "pid %s %d\n", role, os.Getpid())
