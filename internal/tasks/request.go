@@ -24,6 +24,9 @@ type Request struct {
 	ticket string
 	wants  bool
 	ttl    time.Duration
+	// notify writes a notification to the session the call came in on:
+	// a task's status goes to the session whose request it answered.
+	notify func(method string, params any)
 
 	mu   sync.Mutex
 	task *Task
@@ -49,12 +52,16 @@ func (r *Request) TTL() time.Duration {
 func (r *Request) Owed() bool { return r.WantsTask() && r.Gen.spec().owed }
 
 // Answer answers the call with task t: its transport sends t's handle in
-// place of the call's result. A call answered twice keeps the first task.
+// place of the call's result, and t's status notifications go to the
+// call's session. A call answered twice keeps the first task.
 func (r *Request) Answer(t *Task) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.task == nil {
 		r.task = t
+		if r.notify != nil {
+			t.heardBy(r.notify)
+		}
 	}
 }
 

@@ -91,7 +91,10 @@ type Options struct {
 	MaxResultBytes int64
 }
 
-// Table holds a session's tasks.
+// Table holds the tasks of every session of a server: a task's id is its
+// run's, and a run is the server's, whichever session started it. What is
+// a session's — where a task's status notifications go — is kept with the
+// task, learnt from the request it answered ([Request.Answer]).
 type Table struct {
 	opts Options
 
@@ -100,7 +103,6 @@ type Table struct {
 	order   []string // creation order, for tasks/list and eviction
 	expired map[string]struct{}
 	gone    []string // expired ids, oldest first
-	notify  func(method string, params any)
 }
 
 // NewTable returns an empty table.
@@ -118,20 +120,6 @@ func NewTable(opts Options) *Table {
 		opts.MaxResultBytes = DefaultMaxResultBytes
 	}
 	return &Table{opts: opts, tasks: map[string]*Task{}, expired: map[string]struct{}{}}
-}
-
-// SetNotifier sets how notifications reach the requester (the transport's
-// writer); until it is set, none are sent.
-func (tb *Table) SetNotifier(notify func(method string, params any)) {
-	tb.mu.Lock()
-	tb.notify = notify
-	tb.mu.Unlock()
-}
-
-func (tb *Table) notifier() func(method string, params any) {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	return tb.notify
 }
 
 // Task is one task.
@@ -155,6 +143,12 @@ type Task struct {
 	pending        map[string]*question
 	changed        chan struct{} // signalled when asking or pending change
 	sentOnce       sync.Once
+	// notify writes a notification to the session of the first request
+	// answered with the task (nil: none heard yet, or a request that came
+	// through no Transport). A second session that joins the task's run
+	// gets its handle and polls: 2025-11-25's status notifications are a
+	// MAY.
+	notify func(method string, params any)
 }
 
 // question is a V2 input request waiting for its answer in tasks/update.
@@ -429,7 +423,7 @@ func (t *Task) watch() {
 		s := t.snap()
 		if s.status != last {
 			last = s.status
-			if notify := t.tb.notifier(); notify != nil {
+			if notify := t.notifier(); notify != nil {
 				notify(MethodStatusV1, status(t, s))
 			}
 		}
@@ -442,6 +436,22 @@ func (t *Task) watch() {
 		case <-t.run.Done():
 		}
 	}
+}
+
+// heardBy gives the task the notifier of the session it answers, unless
+// one answered already.
+func (t *Task) heardBy(notify func(method string, params any)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.notify == nil {
+		t.notify = notify
+	}
+}
+
+func (t *Task) notifier() func(method string, params any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.notify
 }
 
 func (t *Task) signal() {

@@ -117,7 +117,7 @@ func TestTask_V1Lifecycle(t *testing.T) {
 		tb := NewTable(Options{Grace: time.Second, Keep: time.Minute, Describe: func(r *Run) string { return "pulling" }})
 		var notes []map[string]any
 		var mu sync.Mutex
-		tb.SetNotifier(func(method string, params any) {
+		rq := &Request{Gen: V1, notify: func(method string, params any) {
 			raw, _ := json.Marshal(params)
 			var m map[string]any
 			_ = json.Unmarshal(raw, &m)
@@ -125,10 +125,11 @@ func TestTask_V1Lifecycle(t *testing.T) {
 			mu.Lock()
 			notes = append(notes, m)
 			mu.Unlock()
-		})
+		}}
 		r := start(&g, 10*time.Second, 3*time.Second, textResult("done", false))
 		task := tb.Create(V1, r, 0)
 		assert.Same(t, task, tb.Create(V1, r, 0), "a joined run keeps its task")
+		rq.Answer(task)
 		task.Sent()
 		id := fmt.Sprintf(`{"taskId":%q}`, task.ID)
 

@@ -71,9 +71,6 @@ func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	c := &conn{inner: inner, t: t, logger: logger, done: make(chan struct{}),
 		views: map[jsonrpc.ID]string{}, calls: map[jsonrpc.ID]*Request{}, served: map[jsonrpc.ID]context.CancelFunc{}}
-	if t.Table != nil {
-		t.Table.SetNotifier(c.notify)
-	}
 	return c, nil
 }
 
@@ -375,7 +372,7 @@ func (c *conn) mark(params json.RawMessage) (*Request, json.RawMessage, *jsonrpc
 			return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `invalid params: "_meta" must be an object`}
 		}
 	}
-	rq := &Request{Gen: c.generation()}
+	rq := &Request{Gen: c.generation(), notify: c.notify}
 	if rerr := c.wants(rq, p, meta); rerr != nil {
 		return nil, nil, rerr
 	}
