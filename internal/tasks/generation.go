@@ -90,7 +90,7 @@ type generation struct {
 	// 2025-11-25 calls it "failed"; 2026-07-28 keeps "failed" for
 	// JSON-RPC errors and calls it "completed", the error being in the
 	// result.
-	errorStatus Status
+	errorStatus taskStatus
 	// staysCancelled: a task the requester cancelled is "cancelled"
 	// whatever its run ends with (2025-11-25: it MUST stay cancelled).
 	staysCancelled bool
@@ -124,11 +124,11 @@ var generations = [...]generation{
 	V1: {
 		version:             "2025-11-25",
 		session:             "2025-11-25",
-		methods:             []string{MethodGet, MethodResult, MethodList, MethodCancel},
+		methods:             []string{methodGet, methodResult, methodList, methodCancel},
 		requested:           byParam,
 		advertised:          true,
 		owed:                true,
-		errorStatus:         Failed,
+		errorStatus:         statusFailed,
 		staysCancelled:      true,
 		refusesEndedCancel:  true,
 		status:              func(t *Task, s snapshot) any { return t.v1Task(s) },
@@ -142,10 +142,10 @@ var generations = [...]generation{
 	V2: {
 		version:      "2026-07-28",
 		session:      "2026-07-28",
-		methods:      []string{MethodGet, MethodUpdate, MethodCancel},
+		methods:      []string{methodGet, methodUpdate, methodCancel},
 		declared:     true,
 		requested:    byDeclaring,
-		errorStatus:  Completed,
+		errorStatus:  statusCompleted,
 		asksInAnswer: true,
 		handle:       func(t *Task, s snapshot) any { return t.v2Task(s, "task") },
 		get:          func(t *Task, s snapshot) (any, error) { return t.v2Detailed(s) },

@@ -29,7 +29,7 @@ func (tb *Table) Serve(ctx context.Context, gen Generation, method string, param
 	if spec.declared && !Declared(params) {
 		return nil, MissingCapability(method)
 	}
-	if method == MethodList {
+	if method == methodList {
 		return tb.serveList(gen, params)
 	}
 	var p struct {
@@ -45,16 +45,16 @@ func (tb *Table) Serve(ctx context.Context, gen Generation, method string, param
 		if expired {
 			why = "Task has expired"
 		}
-		return nil, invalid("Failed to retrieve task: %s", why)
+		return nil, invalid("statusFailed to retrieve task: %s", why)
 	}
 	switch method {
-	case MethodGet:
+	case methodGet:
 		return t.serveGet()
-	case MethodResult:
+	case methodResult:
 		return t.serveResult(ctx)
-	case MethodCancel:
+	case methodCancel:
 		return t.serveCancel(ctx)
-	default: // MethodUpdate
+	default: // methodUpdate
 		return t.serveUpdate(p.InputResponses)
 	}
 }
@@ -138,7 +138,7 @@ func (t *Task) serveResult(ctx context.Context) (json.RawMessage, *jsonrpc.Error
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tasks/result: stopped waiting: " + context.Cause(ctx).Error()}
 	}
 	res, _ := t.Result()
-	raw, err := EncodeResult(res, t.Gen, t.ID)
+	raw, err := encodeResult(res, t.Gen, t.ID)
 	if err != nil {
 		return nil, internal(err)
 	}
@@ -151,7 +151,7 @@ func (t *Task) serveResult(ctx context.Context) (json.RawMessage, *jsonrpc.Error
 // (cancellation there is cooperative).
 func (t *Task) serveCancel(ctx context.Context) (json.RawMessage, *jsonrpc.Error) {
 	spec := t.Gen.spec()
-	if s := t.snap(); s.status.Terminal() {
+	if s := t.snap(); s.status.terminal() {
 		if spec.refusesEndedCancel {
 			return nil, invalid("Cannot cancel task: it has already ended (%s)", s.status)
 		}

@@ -40,29 +40,31 @@ import (
 // Run is a call's work, as the server's run registry holds it.
 type Run = runs.Run[*mcp.CallToolResult]
 
-// Status is a task's status on the wire.
-type Status string
+// taskStatus is a task's status on the wire.
+type taskStatus string
 
 // The statuses of both generations.
 const (
-	Working       Status = "working"
-	InputRequired Status = "input_required"
-	Completed     Status = "completed"
-	Failed        Status = "failed"
-	Cancelled     Status = "cancelled"
+	statusWorking       taskStatus = "working"
+	statusInputRequired taskStatus = "input_required"
+	statusCompleted     taskStatus = "completed"
+	statusFailed        taskStatus = "failed"
+	statusCancelled     taskStatus = "cancelled"
 )
 
 // Terminal reports whether s is an end status.
-func (s Status) Terminal() bool { return s == Completed || s == Failed || s == Cancelled }
+func (s taskStatus) terminal() bool {
+	return s == statusCompleted || s == statusFailed || s == statusCancelled
+}
 
 // Defaults of a [Table].
 const (
-	DefaultPollInterval = time.Second
-	DefaultKeep         = runs.DefaultKeep
-	// DefaultMax bounds the tasks kept; the oldest finished go first.
-	DefaultMax = 1000
-	// DefaultMaxResultBytes bounds the results finished tasks keep.
-	DefaultMaxResultBytes = 32 << 20
+	defaultPollInterval = time.Second
+	defaultKeep         = runs.DefaultKeep
+	// defaultMax bounds the tasks kept; the oldest finished go first.
+	defaultMax = 1000
+	// defaultMaxResultBytes bounds the results finished tasks keep.
+	defaultMaxResultBytes = 32 << 20
 	// maxExpired bounds the ids remembered as expired, to say "expired"
 	// rather than "not found".
 	maxExpired = 1000
@@ -70,11 +72,11 @@ const (
 
 // Options configure a [Table].
 type Options struct {
-	// PollInterval is suggested to requesters. If zero, DefaultPollInterval.
+	// PollInterval is suggested to requesters. If zero, defaultPollInterval.
 	PollInterval time.Duration
 	// Keep is how long a task is kept past the end of its run's ceiling
 	// when the requester asks for no time to live (and always for V2). If
-	// zero, DefaultKeep.
+	// zero, defaultKeep.
 	Keep time.Duration
 	// Grace is added to a run's ceiling before a task may expire: the kill
 	// takes up to the kill grace after the ceiling.
@@ -82,12 +84,12 @@ type Options struct {
 	// Describe is the status message of a run in progress (its latest
 	// progress); nil leaves it out.
 	Describe func(*Run) string
-	// Max bounds the tasks kept. If zero, DefaultMax.
+	// Max bounds the tasks kept. If zero, defaultMax.
 	Max int
 	// MaxResultBytes bounds the finished results the tasks keep, by
 	// ResultSize: the oldest finished tasks expire while their results
 	// weigh more, but the newest finished task is always kept. If zero,
-	// DefaultMaxResultBytes.
+	// defaultMaxResultBytes.
 	MaxResultBytes int64
 }
 
@@ -108,16 +110,16 @@ type Table struct {
 // NewTable returns an empty table.
 func NewTable(opts Options) *Table {
 	if opts.PollInterval <= 0 {
-		opts.PollInterval = DefaultPollInterval
+		opts.PollInterval = defaultPollInterval
 	}
 	if opts.Keep <= 0 {
-		opts.Keep = DefaultKeep
+		opts.Keep = defaultKeep
 	}
 	if opts.Max <= 0 {
-		opts.Max = DefaultMax
+		opts.Max = defaultMax
 	}
 	if opts.MaxResultBytes <= 0 {
-		opts.MaxResultBytes = DefaultMaxResultBytes
+		opts.MaxResultBytes = defaultMaxResultBytes
 	}
 	return &Table{opts: opts, tasks: map[string]*Task{}, expired: map[string]struct{}{}}
 }
@@ -136,10 +138,10 @@ type Task struct {
 
 	mu             sync.Mutex
 	updated        time.Time
-	last           Status // the status last observed, to date changes
-	cancelled      bool   // a V1 requester cancelled it: it stays cancelled
-	weight         int64  // ResultSize of the final result, once measured
-	throughSession int    // questions open through the session
+	last           taskStatus // the status last observed, to date changes
+	cancelled      bool       // a V1 requester cancelled it: it stays cancelled
+	weight         int64      // ResultSize of the final result, once measured
+	throughSession int        // questions open through the session
 	pending        map[string]*question
 	changed        chan struct{} // signalled when asking or pending change
 	sentOnce       sync.Once
@@ -190,7 +192,7 @@ func (tb *Table) add(id string, gen Generation, ttl time.Duration) *Task {
 	now := time.Now()
 	tb.evict(now)
 	t := &Task{ID: id, Gen: gen, Created: now, tb: tb, ttl: ttl, sent: make(chan struct{}),
-		updated: now, last: Working, changed: make(chan struct{}, 1)}
+		updated: now, last: statusWorking, changed: make(chan struct{}, 1)}
 	tb.tasks[id] = t
 	tb.order = append(tb.order, id)
 	return t
@@ -340,16 +342,16 @@ var over = func() chan struct{} {
 // on a tool error: 2025-11-25 calls a result with isError "failed";
 // 2026-07-28 keeps "failed" for JSON-RPC errors and calls it "completed",
 // the error being in the result.
-func (t *Task) terminalStatus(res *mcp.CallToolResult) Status {
+func (t *Task) terminalStatus(res *mcp.CallToolResult) taskStatus {
 	if res != nil && res.IsError {
 		return t.Gen.spec().errorStatus
 	}
-	return Completed
+	return statusCompleted
 }
 
 // snapshot is a task's state at one moment.
 type snapshot struct {
-	status  Status
+	status  taskStatus
 	message string
 	updated time.Time
 	ttl     time.Duration
@@ -370,18 +372,18 @@ func (t *Task) snap() snapshot {
 		res, done := t.run.Result()
 		switch {
 		case t.cancelled:
-			s.status = Cancelled
+			s.status = statusCancelled
 			if done {
 				s.result = res
 			}
 		case done && t.run.State() == runs.Cancelled:
-			s.status, s.result = Cancelled, res
+			s.status, s.result = statusCancelled, res
 		case done:
 			s.status, s.result = t.terminalStatus(res), res
 		case len(t.pending) > 0 || t.throughSession > 0:
-			s.status = InputRequired
+			s.status = statusInputRequired
 		default:
-			s.status = Working
+			s.status = statusWorking
 		}
 	}
 	if s.status != t.last {
@@ -389,14 +391,14 @@ func (t *Task) snap() snapshot {
 	}
 	s.updated = t.updated
 	s.ttl = t.lifetime()
-	if s.status == InputRequired && len(t.pending) > 0 {
+	if s.status == statusInputRequired && len(t.pending) > 0 {
 		s.inputs = make(map[string]any, len(t.pending))
 		for k, q := range t.pending {
 			s.inputs[k] = q.request
 		}
 	}
 	switch {
-	case !s.status.Terminal() && t.tb.opts.Describe != nil:
+	case !s.status.terminal() && t.tb.opts.Describe != nil:
 		s.message = t.tb.opts.Describe(t.run)
 	case s.result != nil:
 		s.message = summary(s.result)
@@ -418,7 +420,7 @@ func (t *Task) watch() {
 	}
 	wake, unwatch := t.run.Watch()
 	defer unwatch()
-	last := Working
+	last := statusWorking
 	for {
 		s := t.snap()
 		if s.status != last {
@@ -427,7 +429,7 @@ func (t *Task) watch() {
 				notify(MethodStatusV1, status(t, s))
 			}
 		}
-		if s.status.Terminal() {
+		if s.status.terminal() {
 			return
 		}
 		select {

@@ -78,12 +78,12 @@ func TestServe_MethodsOfEachGeneration(t *testing.T) {
 		method string
 		served bool
 	}{
-		{V1, MethodGet, true}, {V1, MethodResult, true}, {V1, MethodList, true}, {V1, MethodCancel, true}, {V1, MethodUpdate, false},
-		{V2, MethodGet, true}, {V2, MethodUpdate, true}, {V2, MethodCancel, true}, {V2, MethodResult, false}, {V2, MethodList, false},
-		{None, MethodGet, false}, {V1, "tasks/delete", false},
+		{V1, methodGet, true}, {V1, methodResult, true}, {V1, methodList, true}, {V1, methodCancel, true}, {V1, methodUpdate, false},
+		{V2, methodGet, true}, {V2, methodUpdate, true}, {V2, methodCancel, true}, {V2, methodResult, false}, {V2, methodList, false},
+		{None, methodGet, false}, {V1, "tasks/delete", false},
 	} {
 		_, rerr := serve(t, tb, tc.gen, tc.method, v2Params(`"taskId":"r-0"`))
-		if tc.served && tc.method == MethodList {
+		if tc.served && tc.method == methodList {
 			assert.Nil(t, rerr)
 			continue
 		}
@@ -104,7 +104,7 @@ func TestServe_V2NeedsTheDeclaration(t *testing.T) {
 		`{"taskId":"r-0","_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":null}}}}`,
 		`{"taskId":"r-0","_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":true}}}}`,
 	} {
-		_, rerr := serve(t, tb, V2, MethodGet, params)
+		_, rerr := serve(t, tb, V2, methodGet, params)
 		require.NotNil(t, rerr)
 		assert.Equal(t, int64(CodeMissingCapability), rerr.Code, params)
 		assert.JSONEq(t, `{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`, string(rerr.Data))
@@ -133,17 +133,17 @@ func TestTask_V1Lifecycle(t *testing.T) {
 		task.Sent()
 		id := fmt.Sprintf(`{"taskId":%q}`, task.ID)
 
-		got, rerr := serve(t, tb, V1, MethodGet, id)
+		got, rerr := serve(t, tb, V1, methodGet, id)
 		require.Nil(t, rerr)
 		assert.Equal(t, "working", got["status"])
 		assert.Equal(t, "pulling", got["statusMessage"])
 		assert.Equal(t, 71000.0, got["ttl"], "the ceiling, the grace, and Keep")
 		assert.Equal(t, 1000.0, got["pollInterval"])
 
-		res, rerr := serve(t, tb, V1, MethodResult, id) // blocks for 3 s
+		res, rerr := serve(t, tb, V1, methodResult, id) // blocks for 3 s
 		require.Nil(t, rerr)
 		assert.Equal(t, map[string]any{"taskId": task.ID}, res["_meta"].(map[string]any)[RelatedTaskKey])
-		got, _ = serve(t, tb, V1, MethodGet, id)
+		got, _ = serve(t, tb, V1, methodGet, id)
 		assert.Equal(t, "completed", got["status"])
 		assert.Equal(t, "done", got["statusMessage"])
 		assert.NotEqual(t, got["createdAt"], got["lastUpdatedAt"])
@@ -155,12 +155,12 @@ func TestTask_V1Lifecycle(t *testing.T) {
 		assert.Equal(t, "completed", notes[0]["status"])
 		mu.Unlock()
 
-		_, rerr = serve(t, tb, V1, MethodCancel, id)
+		_, rerr = serve(t, tb, V1, methodCancel, id)
 		require.NotNil(t, rerr, "2025-11-25 refuses to cancel a task that ended")
 		assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rerr.Code)
 
 		time.Sleep(72 * time.Second)
-		_, rerr = serve(t, tb, V1, MethodGet, id)
+		_, rerr = serve(t, tb, V1, methodGet, id)
 		require.NotNil(t, rerr)
 		assert.Contains(t, rerr.Message, "Task has expired")
 	})
@@ -174,7 +174,7 @@ func TestTask_V1ErrorIsFailedV2Completed(t *testing.T) {
 			r := start(&g, time.Minute, time.Second, textResult("boom", true))
 			task := tb.Create(gen, r, 0)
 			<-r.Done()
-			got, rerr := serve(t, tb, gen, MethodGet, v2Params(fmt.Sprintf(`"taskId":%q`, task.ID)))
+			got, rerr := serve(t, tb, gen, methodGet, v2Params(fmt.Sprintf(`"taskId":%q`, task.ID)))
 			require.Nil(t, rerr)
 			assert.Equal(t, want, got["status"], gen.String())
 			if gen == V2 {
@@ -198,10 +198,10 @@ func TestTask_V1CancelStaysCancelled(t *testing.T) {
 				return textResult("done", false), runs.Completed
 			})
 		task := tb.Create(V1, r, 0)
-		got, rerr := serve(t, tb, V1, MethodCancel, fmt.Sprintf(`{"taskId":%q}`, task.ID))
+		got, rerr := serve(t, tb, V1, methodCancel, fmt.Sprintf(`{"taskId":%q}`, task.ID))
 		require.Nil(t, rerr)
 		assert.Equal(t, "cancelled", got["status"])
-		got, _ = serve(t, tb, V1, MethodGet, fmt.Sprintf(`{"taskId":%q}`, task.ID))
+		got, _ = serve(t, tb, V1, methodGet, fmt.Sprintf(`{"taskId":%q}`, task.ID))
 		assert.Equal(t, "cancelled", got["status"], "once cancelled, always cancelled (2025-11-25)")
 	})
 }
@@ -212,18 +212,18 @@ func TestTask_TTL(t *testing.T) {
 		tb := NewTable(Options{Grace: time.Second, Keep: time.Hour})
 		r := start(&g, 10*time.Second, 100*time.Millisecond, textResult("done", false))
 		short := tb.Create(V1, r, 500*time.Millisecond)
-		got, _ := serve(t, tb, V1, MethodGet, fmt.Sprintf(`{"taskId":%q}`, short.ID))
+		got, _ := serve(t, tb, V1, methodGet, fmt.Sprintf(`{"taskId":%q}`, short.ID))
 		assert.Equal(t, 11000.0, got["ttl"], "never shorter than the run may take")
 		r2 := start(&g, 10*time.Second, 100*time.Millisecond, textResult("done", false))
 		long := tb.Create(V1, r2, 30*time.Second)
-		got, _ = serve(t, tb, V1, MethodGet, fmt.Sprintf(`{"taskId":%q}`, long.ID))
+		got, _ = serve(t, tb, V1, methodGet, fmt.Sprintf(`{"taskId":%q}`, long.ID))
 		assert.Equal(t, 30000.0, got["ttl"], "a longer ttl is honoured")
 
 		time.Sleep(12 * time.Second)
-		_, rerr := serve(t, tb, V1, MethodGet, fmt.Sprintf(`{"taskId":%q}`, short.ID))
+		_, rerr := serve(t, tb, V1, methodGet, fmt.Sprintf(`{"taskId":%q}`, short.ID))
 		require.NotNil(t, rerr)
 		assert.Contains(t, rerr.Message, "expired")
-		_, rerr = serve(t, tb, V1, MethodGet, fmt.Sprintf(`{"taskId":%q}`, long.ID))
+		_, rerr = serve(t, tb, V1, methodGet, fmt.Sprintf(`{"taskId":%q}`, long.ID))
 		assert.Nil(t, rerr)
 	})
 }
@@ -240,7 +240,7 @@ func TestTask_WorkingNeverExpires(t *testing.T) {
 			tb.Finished(V2, textResult("refused", true), 0)
 		}
 		time.Sleep(30 * time.Second)
-		_, rerr := serve(t, tb, V2, MethodGet, v2Params(fmt.Sprintf(`"taskId":%q`, task.ID)))
+		_, rerr := serve(t, tb, V2, methodGet, v2Params(fmt.Sprintf(`"taskId":%q`, task.ID)))
 		assert.Nil(t, rerr)
 		r.Cancel()
 		<-r.Done()
@@ -255,7 +255,7 @@ func TestTask_V2Questions(t *testing.T) {
 		task := tb.Create(V2, r, 0)
 		get := v2Params(fmt.Sprintf(`"taskId":%q`, task.ID))
 		update := func(key, answer string) *jsonrpc.Error {
-			_, rerr := serve(t, tb, V2, MethodUpdate, v2Params(fmt.Sprintf(`"taskId":%q,"inputResponses":{%q:%s}`, task.ID, key, answer)))
+			_, rerr := serve(t, tb, V2, methodUpdate, v2Params(fmt.Sprintf(`"taskId":%q,"inputResponses":{%q:%s}`, task.ID, key, answer)))
 			return rerr
 		}
 		yes := `{"action":"accept","content":{"extend":true}}`
@@ -269,7 +269,7 @@ func TestTask_V2Questions(t *testing.T) {
 			}
 		}()
 		synctest.Wait()
-		got, _ := serve(t, tb, V2, MethodGet, get)
+		got, _ := serve(t, tb, V2, methodGet, get)
 		assert.Equal(t, "input_required", got["status"])
 		inputs := got["inputRequests"].(map[string]any)
 		require.Len(t, inputs, 1)
@@ -292,7 +292,7 @@ func TestTask_V2Questions(t *testing.T) {
 		assert.Equal(t, true, a.Content["extend"])
 		assert.NotNil(t, update(key, yes), "a key answers once")
 		synctest.Wait()
-		got, _ = serve(t, tb, V2, MethodGet, get)
+		got, _ = serve(t, tb, V2, methodGet, get)
 		assert.Equal(t, "working", got["status"])
 		<-r.Done()
 	})
@@ -308,7 +308,7 @@ func TestServe_ListPages(t *testing.T) {
 	var seen []string
 	params := "{}"
 	for {
-		page, rerr := serve(t, tb, V1, MethodList, params)
+		page, rerr := serve(t, tb, V1, methodList, params)
 		require.Nil(t, rerr)
 		for _, task := range page["tasks"].([]any) {
 			seen = append(seen, task.(map[string]any)["taskId"].(string))
@@ -320,7 +320,7 @@ func TestServe_ListPages(t *testing.T) {
 		params = fmt.Sprintf(`{"cursor":%q}`, next)
 	}
 	assert.Equal(t, ids, seen)
-	_, rerr := serve(t, tb, V1, MethodList, `{"cursor":"nope"}`)
+	_, rerr := serve(t, tb, V1, methodList, `{"cursor":"nope"}`)
 	require.NotNil(t, rerr)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rerr.Code)
 }
@@ -358,10 +358,10 @@ func TestTable_MaxResultBytes(t *testing.T) {
 			ids = append(ids, tb.Create(V1, r, 0).ID)
 			<-r.Done()
 		}
-		_, rerr := serve(t, tb, V1, MethodGet, fmt.Sprintf(`{"taskId":%q}`, ids[4]))
+		_, rerr := serve(t, tb, V1, methodGet, fmt.Sprintf(`{"taskId":%q}`, ids[4]))
 		require.Nil(t, rerr, "the newest is kept")
 		for i, id := range ids {
-			_, rerr := serve(t, tb, V1, MethodGet, fmt.Sprintf(`{"taskId":%q}`, id))
+			_, rerr := serve(t, tb, V1, methodGet, fmt.Sprintf(`{"taskId":%q}`, id))
 			if i < 2 {
 				require.NotNil(t, rerr, "task %d: the oldest expired", i)
 				assert.Contains(t, rerr.Message, "Task has expired")

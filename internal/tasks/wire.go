@@ -19,11 +19,11 @@ const (
 	// RelatedTaskKey ties a V1 message to its task in _meta.
 	RelatedTaskKey = "io.modelcontextprotocol/related-task"
 
-	MethodGet      = "tasks/get"
-	MethodResult   = "tasks/result" // V1 only
-	MethodList     = "tasks/list"   // V1 only
-	MethodCancel   = "tasks/cancel"
-	MethodUpdate   = "tasks/update" // V2 only
+	methodGet      = "tasks/get"
+	methodResult   = "tasks/result" // V1 only
+	methodList     = "tasks/list"   // V1 only
+	methodCancel   = "tasks/cancel"
+	methodUpdate   = "tasks/update" // V2 only
 	MethodStatusV1 = "notifications/tasks/status"
 
 	// CodeMissingCapability is 2026-07-28's "Missing Required Client
@@ -40,13 +40,13 @@ func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.
 
 // v1Task is a Task of 2025-11-25.
 type v1Task struct {
-	TaskID        string `json:"taskId"`
-	Status        Status `json:"status"`
-	StatusMessage string `json:"statusMessage,omitempty"`
-	CreatedAt     string `json:"createdAt"`
-	LastUpdatedAt string `json:"lastUpdatedAt"`
-	TTL           int64  `json:"ttl"`
-	PollInterval  int64  `json:"pollInterval"`
+	TaskID        string     `json:"taskId"`
+	Status        taskStatus `json:"status"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
+	CreatedAt     string     `json:"createdAt"`
+	LastUpdatedAt string     `json:"lastUpdatedAt"`
+	TTL           int64      `json:"ttl"`
+	PollInterval  int64      `json:"pollInterval"`
 }
 
 func (t *Task) v1Task(s snapshot) v1Task {
@@ -59,7 +59,7 @@ func (t *Task) v1Task(s snapshot) v1Task {
 type v2Task struct {
 	ResultType     string          `json:"resultType,omitempty"`
 	TaskID         string          `json:"taskId"`
-	Status         Status          `json:"status"`
+	Status         taskStatus      `json:"status"`
 	StatusMessage  string          `json:"statusMessage,omitempty"`
 	CreatedAt      string          `json:"createdAt"`
 	LastUpdatedAt  string          `json:"lastUpdatedAt"`
@@ -81,9 +81,9 @@ func (t *Task) v2Task(s snapshot, resultType string) v2Task {
 func (t *Task) v2Detailed(s snapshot) (v2Task, error) {
 	w := t.v2Task(s, "complete")
 	switch s.status {
-	case InputRequired:
+	case statusInputRequired:
 		w.InputRequests = s.inputs
-	case Completed:
+	case statusCompleted:
 		raw, err := encodeFinal(s.result, t.ID, resultComplete)
 		if err != nil {
 			return w, err
@@ -99,10 +99,10 @@ func (t *Task) Handle() (json.RawMessage, error) {
 	return json.Marshal(t.Gen.spec().handle(t, t.snap()))
 }
 
-// EncodeResult is a final CallToolResult as a task hands it out: exactly
+// encodeResult is a final CallToolResult as a task hands it out: exactly
 // what the ordinary call returns, tied to its task (2025-11-25's
 // related-task key) or with the result discriminator 2026-07-28 requires.
-func EncodeResult(res *mcp.CallToolResult, gen Generation, taskID string) (json.RawMessage, error) {
+func encodeResult(res *mcp.CallToolResult, gen Generation, taskID string) (json.RawMessage, error) {
 	return encodeFinal(res, taskID, gen.spec().final)
 }
 
