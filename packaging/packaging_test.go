@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/aeatfacts"
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/assert"
@@ -251,35 +252,21 @@ func TestBundleManifest_Template(t *testing.T) {
 		case strings.HasPrefix(name, "AEAT_MCP_GLOBAL_"):
 			assert.Contains(t, shared, strings.TrimPrefix(name, "AEAT_MCP_GLOBAL_"), "%s: a shared param of the aeat manifest", name)
 		case slices.Contains([]string{"AEAT_MCP_MANIFEST", "AEAT_MCP_CLI", "AEAT_MCP_LANG", "AEAT_MCP_READ_ONLY"}, name):
-		case facts != nil:
+		default:
 			assert.True(t, facts[name], "%s is a variable the real aeat reads (facts.json)", name)
 			assert.True(t, passes(example.CLI, name), "%s reaches the CLI (cli.env.pass)", name)
 		}
 	}
 }
 
-// cliFacts are the variables the real aeat reads (../shared/aeat-cli/
-// facts.json beside the checkout, or $AEAT_CLI_FACTS); nil when absent.
+// cliFacts are the variables the real aeat reads: the pinned copy of its
+// facts (testdata/aeat-cli/facts.json), there in every clone.
 func cliFacts(t *testing.T) map[string]bool {
-	file := os.Getenv("AEAT_CLI_FACTS")
-	if file == "" {
-		file = "../../shared/aeat-cli/facts.json"
-	}
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		t.Logf("the real aeat's facts are not here (%s): the CLI's variables are not checked", file)
-		return nil
-	}
-	var f struct {
-		Env []struct {
-			Name   string `json:"name"`
-			ReadBy string `json:"read_by"`
-		} `json:"env"`
-	}
-	require.NoError(t, json.Unmarshal(raw, &f))
+	f, err := aeatfacts.Load()
+	require.NoError(t, err)
 	out := map[string]bool{}
 	for _, e := range f.Env {
-		if !strings.HasPrefix(e.ReadBy, "NOT") && !strings.HasPrefix(e.ReadBy, "not") {
+		if e.Read() {
 			out[e.Name] = true
 		}
 	}

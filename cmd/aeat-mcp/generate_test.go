@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/aeatfacts"
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -273,14 +274,8 @@ func TestGenerate_AeatMCPItself(t *testing.T) {
 // TestGenerate_Check: --check passes on a fresh manifest and fails, with a
 // readable difference, when the overrides or the tree change.
 func TestGenerate_Check(t *testing.T) {
-	src := os.Getenv("AEAT_CLI_COMMANDS")
-	if src == "" {
-		src = "../../../shared/aeat-cli/commands.json"
-	}
-	data, err := os.ReadFile(src)
-	if os.IsNotExist(err) {
-		t.Skipf("the real aeat's command tree is not here (%s): set AEAT_CLI_COMMANDS", src)
-	}
+	// The real aeat's command tree, pinned in every clone.
+	data, err := os.ReadFile(filepath.Join(aeatfacts.Dir(), "commands.json"))
 	require.NoError(t, err)
 	dir := t.TempDir()
 	tree := writeFile(t, filepath.Join(dir, "commands.json"), string(data))
