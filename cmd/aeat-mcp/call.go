@@ -219,7 +219,7 @@ func printResult(stdout io.Writer, res *mcp.CallToolResult, asJSON bool) {
 }
 
 func printPlan(w io.Writer, p *server.Plan) {
-	fmt.Fprintf(w, "would run: %s %s\n", p.Program(), shellQuote(p.Argv))
+	fmt.Fprintf(w, "would run: %s %s\n", p.Program(), annotations.ShellQuote(p.Argv))
 	if p.CLIError != nil {
 		fmt.Fprintf(w, "  but the CLI does not resolve: %v\n", p.CLIError)
 	}
@@ -251,10 +251,6 @@ func confirmNote(t *annotations.Tool) string {
 	}
 	return "; " + t.Confirm.Flag + " is added only after a yes"
 }
-
-// shellQuote shows argv as a person could paste it into a POSIX shell
-// (aeat-mcp itself never uses a shell).
-func shellQuote(argv []string) string { return annotations.ShellQuote(argv) }
 
 // findTool is the advertised tool called name, or a usage error that says
 // why not: hidden by a flag, or unknown (with the closest names).

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 )
 
 // quarantineAttr is the extended attribute macOS puts on what a browser
@@ -69,7 +71,7 @@ func reportQuarantine(found []quarantined, problem func(fix, format string, a ..
 		if q.agent != "" {
 			from = fmt.Sprintf(" (downloaded by %s)", q.agent)
 		}
-		problem(fmt.Sprintf("if you trust it, clear the mark: xattr -d %s %s — or start it once from Finder and choose System Settings → Privacy & Security → Open Anyway", quarantineAttr, shellQuote([]string{q.path})),
+		problem(fmt.Sprintf("if you trust it, clear the mark: xattr -d %s %s — or start it once from Finder and choose System Settings → Privacy & Security → Open Anyway", quarantineAttr, annotations.ShellQuote([]string{q.path})),
 			"%s %s carries macOS's quarantine mark%s: Gatekeeper may refuse to start it, and a host then only shows the server disconnected", q.what, q.path, from)
 	}
 }

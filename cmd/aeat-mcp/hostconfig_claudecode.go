@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 )
 
 // Claude Code keeps a server in one of three scopes (claude mcp add
@@ -66,7 +68,7 @@ func claudeCodeNote(file, name string) string {
 func claudeCodeCommands(w io.Writer, name string, entry serverEntry) {
 	add := func(scope string) string {
 		cmdline := append([]string{"claude", "mcp", "add", "--scope", scope, name}, envFlags(entry.Env)...)
-		return shellQuote(append(append(cmdline, "--", entry.Command), entry.Args...))
+		return annotations.ShellQuote(append(append(cmdline, "--", entry.Command), entry.Args...))
 	}
 	fmt.Fprintf(w, "or run, for every project (the user scope, as --write does):\n\n  %s\n\n", add("user"))
 	fmt.Fprintf(w, "or, in one project folder, for yourself only (the local scope):\n\n  %s\n\n", add("local"))

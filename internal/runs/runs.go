@@ -295,12 +295,11 @@ type Registry[R any] struct {
 	MaxBytes int64
 	Size     func(R) int64
 
-	mu     sync.Mutex
-	runs   map[string]*Run[R]
-	byKey  map[string]*Run[R] // runs in progress that may be joined
-	ended  []ended            // finished runs kept, in the order they finished
-	bytes  int64              // the Size of the finished results kept
-	active sync.WaitGroup
+	mu    sync.Mutex
+	runs  map[string]*Run[R]
+	byKey map[string]*Run[R] // runs in progress that may be joined
+	ended []ended            // finished runs kept, in the order they finished
+	bytes int64              // the Size of the finished results kept
 }
 
 // ended is a finished run in the eviction queue.
@@ -352,9 +351,7 @@ func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (ru
 	if spec.Join && spec.Key != "" {
 		g.byKey[spec.Key] = r
 	}
-	g.active.Add(1)
 	go func() {
-		defer g.active.Done()
 		defer cancel(nil)
 		res, state := work(ctx, r)
 		now := time.Now()
@@ -414,10 +411,6 @@ func (g *Registry[R]) List() []Snapshot {
 	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
 	return out
 }
-
-// Wait waits for every run started to end; it does not cancel them (their
-// parent context does).
-func (g *Registry[R]) Wait() { g.active.Wait() }
 
 // evict forgets finished runs kept longer than Keep, then the oldest
 // finished while more than Max are kept or their results weigh more than

@@ -63,7 +63,9 @@ func TestRegistry_Join(t *testing.T) {
 		c, joined := g.Start(context.Background(), spec, sleeper(time.Second, "e"))
 		assert.False(t, joined, "a finished run is not joined")
 		assert.NotEqual(t, a.ID, c.ID)
-		g.Wait()
+		for _, r := range []*Run[string]{other, noJoin, c} {
+			<-r.Done()
+		}
 	})
 }
 
@@ -80,7 +82,7 @@ func TestRegistry_Cancel(t *testing.T) {
 		parent, stop := context.WithCancel(context.Background())
 		r, _ = g.Start(parent, Spec{Tool: "t"}, sleeper(time.Hour, "x"))
 		stop() // the server going away
-		g.Wait()
+		<-r.Done()
 		assert.Equal(t, Cancelled, r.State())
 	})
 }
@@ -109,7 +111,7 @@ func TestRegistry_Eviction(t *testing.T) {
 		_, ok = g.Get(long.ID)
 		assert.True(t, ok)
 		long.Cancel()
-		g.Wait()
+		<-long.Done()
 	})
 }
 
