@@ -22,8 +22,9 @@ func Dir() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "aeat-cli")
 }
 
-// SharedDir is ../shared/aeat-cli beside the checkout, where the lead keeps
-// the originals; "" when it is not there.
+// SharedDir is ../shared/aeat-cli beside the checkout, where the originals
+// of the pinned copies are kept on the machine they were measured on; ""
+// when it is not there (any other clone).
 func SharedDir() string {
 	d := filepath.Join(Dir(), "..", "..", "..", "shared", "aeat-cli")
 	if _, err := os.Stat(filepath.Join(d, "facts.json")); err != nil {

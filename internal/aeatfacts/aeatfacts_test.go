@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestCopiesAreTheShared: the copies in testdata/aeat-cli are the lead's
+// TestCopiesAreTheShared: the copies in testdata/aeat-cli are the
 // originals, byte for byte, when those are beside the checkout.
 func TestCopiesAreTheShared(t *testing.T) {
 	shared := SharedDir()

@@ -15,7 +15,7 @@ import (
 
 // rootOptions are the real CLI's global options: they sit on the root
 // command, which commands.json does not list, so they are taken from the
-// facts measured by running it (../shared/aeat-cli/README.md).
+// facts measured by running it (testdata/aeat-cli/README.md).
 var rootOptions = map[string][]string{
 	"--format": {"text", "json"}, "--lang": {"es", "en", "ca", "hu"}, "--profile": nil,
 	"--quiet": nil, "--verbose": nil, "--debug": nil,

@@ -36,7 +36,7 @@ import (
 // Only a process that is still the one recorded (same pid, same start time)
 // is killed, with the groups and sessions it holds that a member led: a pid
 // reused since can never be hit. A process that appeared and was orphaned
-// between two walks is not in the ledger; see [walkFollow] for how often
+// between two walks is not in the ledger; see [followWalks] for how often
 // they run.
 type ledger struct {
 	path string

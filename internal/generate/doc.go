@@ -20,7 +20,7 @@
 //
 //   - tree:FILE — [ParseTree] reads the format of the real aeat's
 //     commands.json (a JSON list of commands: path, hidden, deprecated,
-//     params, classification; ../shared/aeat-cli/README.md documents the
+//     params, classification; testdata/aeat-cli/README.md documents the
 //     fields). [Command] lists the optional fields this package adds: a
 //     root entry (empty path, group) whose params are the CLI's global
 //     options and whose program names it, group entries, help texts.

@@ -8,7 +8,7 @@ import (
 )
 
 // Command is one entry of a command tree: the format of the real aeat's
-// commands.json (../shared/aeat-cli/README.md documents its fields), which
+// commands.json (testdata/aeat-cli/README.md documents its fields), which
 // the click walker prints too. A tree is a JSON list of them; unknown
 // fields (key, class_key) are ignored.
 //

@@ -1,7 +1,7 @@
 package generate
 
 // paramType is what one of the CLI's type names becomes in a manifest —
-// one table entry per type (STYLE 21). The names are those of the command
+// one table entry per type, so that a new type is one entry. The names are those of the command
 // tree: Click's (as commands.json and the click walker write them) and
 // pflag's (as the cobra walker maps them).
 type paramType struct {

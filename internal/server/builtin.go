@@ -44,8 +44,10 @@ type builtinTool struct {
 	handle func(context.Context, *request, builtinArgs) *mcp.CallToolResult
 }
 
-// builtinTools are the built-in tools, snapshotted like the manifest's
-// (testdata/toolsnaps/builtin).
+// builtinTools are the run tools (aeat_mcp_wait, aeat_mcp_cancel,
+// aeat_mcp_runs), each snapshotted in testdata/toolsnaps/builtin. The
+// catalog's aeat_mcp_find and aeat_mcp_call are made in catalog.go and
+// have no snapshot.
 func (s *Server) builtinTools() []builtinTool {
 	runID := &jsonschema.Schema{Type: "string", Pattern: runIDPattern.String(),
 		Description: "The run's id, from the result that said the call goes on (r- and 16 hex digits)."}

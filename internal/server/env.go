@@ -276,7 +276,8 @@ func (e envMap) value(name string) string {
 }
 
 // MissingEnv lists the variables the CLI needs that this server lacks,
-// every tool's together, for validate and doctor.
+// every tool's together. Only tests read it: validate and doctor learn the
+// same from [Inspect] (Inspection.MissingEnv), before any server is made.
 func (s *Server) MissingEnv() []string { return union(s.missingEnv) }
 
 // union is every name of a per-tool list once, sorted.

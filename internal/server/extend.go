@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Ask before the kill (seed 003's budget-expiry hook, docs/ARCHITECTURE.md, "A call"): a run
+// Ask before the kill (docs/ARCHITECTURE.md, "A call"): a run
 // that reaches its ceiling while a person can be asked gets one question —
 // it ran N s of its M s ceiling: give it M s more? Only an explicit yes
 // extends it, once. A no, a cancel, an error, a host that cannot ask, or no

@@ -117,7 +117,8 @@ func (s *Server) newEnding(t *annotations.Tool) ending {
 	return ending{s: s, t: t, begin: time.Now(), o: o}
 }
 
-// finish is where every result of a call is made (STYLE 22), and the one
+// finish is where every answer to a call is made (but the two that carry
+// no outcome: docs/ARCHITECTURE.md, "Outcomes"), and the one
 // place its outcome gets its code: the outcome stamped in _meta, isError
 // from the code, the text cleaned of control sequences and secrets and
 // kept within --max-result-bytes, structuredContent only on success. It

@@ -62,7 +62,7 @@ const drainStopped = 10 * time.Second
 //     left open (a subscriptions/listen), which only the host could end.
 //
 // It knows nothing of what the messages mean beyond that: MCP Tasks are a
-// decorator over it ([tasks.Transport]), composed by [Server.Transport].
+// decorator over it ([tasks.Transport]), composed over it by [Server.Connect] and [Serve].
 type StdioTransport struct {
 	In  io.Reader
 	Out io.Writer

@@ -17,7 +17,7 @@ import (
 )
 
 // BenchmarkWarmRealAEAT runs the real aeat (the port of cadrumo rebuilt on
-// this machine, ../shared/aeat-cli/port: not in CI) with the cli.warm of
+// this machine from its source: not in CI) with the cli.warm of
 // the shipped manifest, per verb cold, warm and in process, interleaved,
 // after a first warm call (BENCHMARKS.md "Warm start"; scripts/bench-warm
 // real). Every warm call's stdout must be byte-identical to the cold
@@ -32,7 +32,7 @@ import (
 func BenchmarkWarmRealAEAT(b *testing.B) {
 	script := os.Getenv("AEAT_REAL_CLI")
 	if script == "" {
-		b.Skip("AEAT_REAL_CLI is not set (the port of the real aeat: ../shared/aeat-cli/port)")
+		b.Skip("AEAT_REAL_CLI is not set (the script of the real aeat, rebuilt from its source)")
 	}
 	manifest := os.Getenv("AEAT_REAL_MANIFEST")
 	if manifest == "" {

@@ -26,11 +26,11 @@ import (
 // output language changed. Each call runs cold
 // and warm from one template started before the changes; stdout, stderr
 // and the exit code must be identical. Skipped unless AEAT_REAL_CLI names
-// the port of the real aeat (../shared/aeat-cli/port; not in CI).
+// the port of the real aeat (rebuilt from its source outside the repository; not in CI).
 func TestWarmRealAEATAsCold(t *testing.T) {
 	script := os.Getenv("AEAT_REAL_CLI")
 	if script == "" {
-		t.Skip("AEAT_REAL_CLI is not set (the port of the real aeat: ../shared/aeat-cli/port)")
+		t.Skip("AEAT_REAL_CLI is not set (the script of the real aeat, rebuilt from its source)")
 	}
 	manifest := os.Getenv("AEAT_REAL_MANIFEST")
 	if manifest == "" {
