@@ -13,7 +13,7 @@ import (
 )
 
 // The CLI's environment, for each OS, on any OS: the target OS is a
-// parameter of the pure logic (STYLE 29).
+// parameter of the pure logic, so every branch runs here.
 
 // aUser is a server's environment on a desktop, with what must never reach
 // the CLI mixed in.
@@ -191,7 +191,11 @@ func TestDocsListTheBasics(t *testing.T) {
 	}
 	assert.Equal(t, without("linux"), bullet("Linux"))
 	assert.Equal(t, without("darwin"), bullet("macOS"))
-	assert.Equal(t, without("windows"), bullet("Windows")[:len(without("windows"))])
+	// Windows's bullet lists the basics first, then more: a shorter list
+	// fails here rather than panic on the slice.
+	windows, listed := without("windows"), bullet("Windows")
+	require.GreaterOrEqual(t, len(listed), len(windows), "docs/environment.md lists fewer Windows basics than Basics(\"windows\")")
+	assert.Equal(t, windows, listed[:len(windows)])
 }
 
 // TestBuildEnv_WindowsPythonUTF8: a Python CLI on Windows writes to its
