@@ -152,7 +152,7 @@ func callThrough(ctx context.Context, st *stack, params *mcp.CallToolParams, std
 				fmt.Fprintln(stderr)
 				return &mcp.ElicitResult{Action: "cancel"}, nil
 			}
-			if yes := strings.ToLower(strings.TrimSpace(line)); yes == "y" || yes == "yes" || yes == "s" || yes == "sí" || yes == "si" || yes == "bai" {
+			if i18n.IsYes(line) {
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
 			}
 			return &mcp.ElicitResult{Action: "decline"}, nil
