@@ -208,6 +208,11 @@ var schemaCases = []struct {
 	{"error code match object", `{"version": 1, "cli": {"command": "a", "error_codes": {"X": {"meaning": "x", "match": {"/e": {"a": 1}}}}}, "tools": [` + tool("a") + `]}`, false},
 	{"stdin keychain json_key", string(manifestWith(tool("a", `"stdin": {"keychain": "K", "json_key": "secret"}`))), true},
 	{"stdin env and keychain", string(manifestWith(tool("a", `"stdin": {"env": "E", "keychain": "K"}`))), false},
+	// A text a host prints and a model reads holds no terminal escape.
+	{"title with an OSC 8 link", string(manifestWith(`{"name": "a", "title": "\u001b]8;;https://x/\u0007T", "description": "D", "command": ["x"], ` + hints + `}`)), false},
+	{"description with a direction override", string(manifestWith(`{"name": "a", "title": "T", "description": "pay \u202eD", "command": ["x"], ` + hints + `}`)), false},
+	{"param description with colour", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "string", "flag": "--n", "description": "\u001b[1mn"}]`))), false},
+	{"texts with newlines and tabs", string(manifestWith(`{"name": "a", "title": "T", "description": "D\n\tmore: año", "command": ["x"], ` + hints + `}`)), true},
 	// docs/catalog.md.
 	{"surface core", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a"]}, "tools": [` + tool("a") + `]}`, true},
 	{"surface core not a name", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["A-1"]}, "tools": [` + tool("a") + `]}`, false},

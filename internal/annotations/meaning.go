@@ -302,7 +302,7 @@ func (p *parser) errorCode(raw any, f string) (ErrorCode, bool) {
 	if p.require(o, f, "meaning", &ec.Meaning, "a string", ": a short word for programs (\"login_required\")") && !validMeaning(ec.Meaning) {
 		p.fail(f+".meaning", "%q must match %s (a word programs can test)", ec.Meaning, meaningPattern)
 	}
-	p.decode(o, f, "hint", &ec.Hint, "a string")
+	p.text(o, f, "hint", &ec.Hint)
 	var r bool
 	if p.decode(o, f, "retryable", &r, "true or false") {
 		ec.Retryable = &r
