@@ -69,9 +69,9 @@ func runGenerate(t *testing.T, args ...string) (code int, stdout, stderr string)
 }
 
 // examplesFrom is the generation of the shipped manifests, from a tree,
-// facts and overrides.
+// facts, the CLI's help texts (testdata/aeat-cli/help.json) and overrides.
 func examplesFrom(tree, facts, ov string) []string {
-	return []string{"--from", "tree:" + tree, "--facts", facts, "--overrides", ov}
+	return []string{"--from", "tree:" + tree, "--facts", facts, "--help-texts", aeatCLIDir + "/help.json", "--overrides", ov}
 }
 
 // curatedOnly is the --only list of the curated example: its own tools,
