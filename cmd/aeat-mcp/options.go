@@ -20,7 +20,6 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
-	"github.com/aeat-mcp/aeat-mcp/internal/warm"
 	"github.com/spf13/pflag"
 )
 
@@ -352,7 +351,6 @@ type stack struct {
 	logger   *slog.Logger
 	manifest *annotations.Manifest
 	runner   *callruntime.Runner
-	warm     *warm.Pool // nil without cli.warm
 	server   *server.Server
 	closers  []func()
 	closed   sync.Once
@@ -380,16 +378,20 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	for _, w := range st.manifest.Warnings {
 		logger.Warn("manifest", "warning", w)
 	}
-	if st.runner, err = callruntime.NewRunner(callruntime.Options{}); err != nil {
+	// The runner's mechanisms and the warm template are set up once the
+	// host is past initialize (server.Config.Prepare): a host waits for
+	// initialize, and a call waits for them.
+	if st.runner, err = callruntime.NewRunner(callruntime.Options{Deferred: true}); err != nil {
 		st.close()
 		return nil, &exitError{exitFailure, err}
 	}
 	st.closers = append(st.closers, func() { st.runner.Close() })
 	st.cfg = o.serverConfig(st.manifest, st.runner, logger)
-	if pool, cleanup := warmPool(o, st.manifest, st.cfg.CLIPath, st.runner, logger); pool != nil {
-		st.warm, st.cfg.Warm = pool, pool
-		st.closers = append(st.closers, func() { pool.Close(); cleanup() })
+	if pool := laterWarmPool(o, st.manifest, st.cfg.CLIPath, st.runner, logger); pool != nil {
+		st.cfg.Warm = pool
+		st.closers = append(st.closers, pool.close)
 	}
+	st.cfg.Prepare = func() { st.prepare(o) }
 	if limit := server.SoftMemoryLimit(st.cfg); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(limit) // a GOMEMLIMIT the person set wins
 	}
@@ -398,6 +400,18 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		return nil, &exitError{exitUsage, err}
 	}
 	st.closers = append(st.closers, st.server.Shutdown)
+	return st, nil
+}
+
+// prepare is the stack's start-up work a host need not wait for, run by
+// the server once the host is past initialize: the warm template starts,
+// and the start-up log says what the runner set up and what this machine
+// lacks.
+func (st *stack) prepare(o *options) {
+	if pool, ok := st.cfg.Warm.(*laterPool); ok {
+		pool.start()
+	}
+	logger := st.logger
 	if unmatched := o.selection.Unmatched(st.manifest.Tools); len(unmatched) > 0 {
 		logger.Warn("--tools patterns that select no tool of the manifest", "patterns", strings.Join(unmatched, ", "))
 	}
@@ -411,7 +425,7 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		}
 		logger.Log(context.Background(), level, p.What, "fix", p.Fix)
 	}
-	return st, nil
+	logger.Info("ready", "tree", st.runner.Tree())
 }
 
 // close stops the server's calls, then the runner (which waits until

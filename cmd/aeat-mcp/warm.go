@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -61,6 +64,57 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 	}
 	cfg.Python = python
 	return warm.Start(cfg), cleanup
+}
+
+// laterPool is a server's warm pool, started with the server's start-up
+// work (stack.prepare), once the host is past initialize: the template is
+// a process of its own (a Python interpreter importing the CLI), and a host
+// waiting for initialize should not share the machine with it. Until then,
+// and after, it is the pool warmPool makes.
+type laterPool struct {
+	tiers []annotations.Tier
+	make  func() (*warm.Pool, func())
+	// once makes the pool (start), or marks it never made (close).
+	once    sync.Once
+	pool    *warm.Pool // nil until started, and when closed first
+	cleanup func()
+	cold    *callruntime.Runner
+}
+
+// laterWarmPool is the warm pool a server of o and m will start, or nil
+// where calls start cold (no cli.warm, --warm=false, no CLI).
+func laterWarmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntime.Runner, logger *slog.Logger) *laterPool {
+	if m.CLI.Warm == nil || !o.warm || cliPath == "" {
+		return nil
+	}
+	return &laterPool{tiers: m.CLI.Warm.TiersOrDefault(), cold: r,
+		make: func() (*warm.Pool, func()) { return warmPool(o, m, cliPath, r, logger) }}
+}
+
+func (l *laterPool) start() { l.once.Do(func() { l.pool, l.cleanup = l.make() }) }
+
+// Serves reports whether calls of tier start warm (cli.warm.tiers), as the
+// pool will.
+func (l *laterPool) Serves(tier annotations.Tier) bool { return slices.Contains(l.tiers, tier) }
+
+// Run runs spec as the pool does, starting it if the server's start-up has
+// not yet; after close, cold (the runner then refuses it).
+func (l *laterPool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
+	l.start()
+	if l.pool == nil {
+		return l.cold.Run(ctx, spec)
+	}
+	return l.pool.Run(ctx, spec)
+}
+
+// close stops the pool and its template, if it was started; one never
+// started never will be.
+func (l *laterPool) close() {
+	l.once.Do(func() {})
+	if l.pool != nil {
+		l.pool.Close()
+		l.cleanup()
+	}
 }
 
 // warmPython is the interpreter cli.warm's template runs in:

@@ -93,7 +93,7 @@ func helperServeTree() int {
 	for _, m := range strings.Fields(os.Getenv("DISABLE")) {
 		disable = append(disable, callruntime.Mechanism(m))
 	}
-	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable})
+	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable, Deferred: os.Getenv("DEFERRED") != ""})
 	if err != nil {
 		panic(err)
 	}

@@ -18,7 +18,15 @@ type Starter interface {
 
 // start runs a call's process: from the warm template where cli.warm serves
 // the tool's tier, cold otherwise. Either way the same runner supervises it.
+//
+// It starts nothing before the server's start-up work is done (prepare):
+// the runner's lifeline and sweeps guard the first call as any other.
 func (s *Server) start(ctx context.Context, t *annotations.Tool, spec callruntime.Spec) (callruntime.Result, error) {
+	s.prepare()
+	select {
+	case <-s.prepared:
+	case <-ctx.Done():
+	}
 	if s.cfg.Warm != nil && s.cfg.Warm.Serves(t.Tier()) {
 		return s.cfg.Warm.Run(ctx, spec)
 	}
