@@ -31,6 +31,7 @@ type generateOptions struct {
 	only      []string
 	output    string
 	check     string
+	suggest   string
 }
 
 func newGenerateCmd() *cobra.Command {
@@ -62,11 +63,17 @@ changed goes to stderr.
 
 --check MANIFEST writes nothing: it exits 1 and shows each difference when
 MANIFEST is not what a fresh generation gives (CI keeps a manifest in step
-with its CLI).`,
+with its CLI).
+
+--suggest-overrides FILE also writes an overrides file with an entry for
+each tool whose hints were guessed: the annotations its name, help and
+flags (--dry-run, --yes, --force) suggest, and that evidence under a
+"review" key. --overrides refuses an entry that still has one: a person
+checks each against the CLI and deletes the key (docs/wrap-your-cli.md).`,
 		Example: `  aeat-mcp generate --from tree:commands.json --facts facts.json --overrides aeat.overrides.json -o aeat.full.manifest.json
   aeat-mcp generate --from tree:commands.json --facts facts.json --overrides aeat.overrides.json --core -o aeat.manifest.json
   aeat-mcp generate --from click:aeat --overrides aeat.overrides.json --check aeat.full.manifest.json
-  aeat-mcp generate --from cobra:kubectl -o kubectl.manifest.json`,
+  aeat-mcp generate --from cobra:kubectl -o kubectl.manifest.json --suggest-overrides kubectl.suggested.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runGenerate(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -81,6 +88,7 @@ with its CLI).`,
 	f.StringSliceVar(&o.only, "only", nil, "write only these tools, in this order (repeatable, or a comma list)")
 	f.StringVarP(&o.output, "output", "o", "", "write the manifest here (default: stdout)")
 	f.StringVar(&o.check, "check", "", "compare this manifest with a fresh generation; exit 1 and show the difference when they differ")
+	f.StringVar(&o.suggest, "suggest-overrides", "", "also write FILE: an overrides entry for each tool whose hints were guessed, with the evidence, for a person to review")
 	return cmd
 }
 
@@ -100,6 +108,8 @@ func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writ
 		return &exitError{exitUsage, errors.New("-o and --check: give one (--check writes nothing)")}
 	case o.python != "" && src.Kind != "click":
 		return &exitError{exitUsage, errors.New("--python is for --from click:PROGRAM")}
+	case o.suggest != "" && o.check != "":
+		return &exitError{exitUsage, errors.New("--suggest-overrides and --check: give one (--check writes nothing)")}
 	}
 	opts := generate.Options{OverridesName: o.overrides, Core: o.core, Only: o.only}
 	if o.overrides != "" {
@@ -142,6 +152,11 @@ func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "warning:", w)
 	}
 	summary := generateSummary(res.Loaded)
+	if o.suggest != "" {
+		if err := writeSuggestions(o.suggest, res, stderr); err != nil {
+			return err
+		}
+	}
 	switch {
 	case o.check != "":
 		return checkManifest(o.check, res, summary, stdout)
@@ -179,6 +194,23 @@ func checkManifest(path string, res *generate.Result, summary string, w io.Write
 		fmt.Fprintln(w, "  "+d)
 	}
 	return &exitError{exitFailure, fmt.Errorf("%s is not what a fresh generation gives (%d differences above): regenerate it with the same command and -o %s", path, len(diffs), path)}
+}
+
+// writeSuggestions writes --suggest-overrides: an entry for each tool
+// whose hints were guessed, for a person to review.
+func writeSuggestions(path string, res *generate.Result, stderr io.Writer) error {
+	list, data := generate.Suggest(res)
+	if err := replaceFile(path, data, 0o644); err != nil {
+		return &exitError{exitFailure, err}
+	}
+	count := map[string]int{}
+	for _, s := range list {
+		count[s.Review.Guess]++
+	}
+	fmt.Fprintf(stderr, "wrote %s: %d tools to review (%d read, %d write, %d destroy, %d unknown by their words): check each entry's evidence, "+
+		"keep or change its annotations, delete its review key, and put it in your overrides (--overrides)\n",
+		path, len(list), count["reads"], count["writes"], count["destroys"], count["unknown"])
+	return nil
 }
 
 // generateSummary counts the tools by tier and those whose hints were

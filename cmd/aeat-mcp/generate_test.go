@@ -24,9 +24,17 @@ import (
 // runBinary runs the built aeat-mcp.
 func runBinary(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	return runBinaryWith(t, 3*time.Minute, nil, args...)
+}
+
+// runBinaryWith runs the built aeat-mcp with env (nil: this process's)
+// within bound.
+func runBinaryWith(t *testing.T, bound time.Duration, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binaryPath(t), args...)
+	cmd.Env = env
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -187,6 +195,47 @@ func TestGenerate_CobraE2E(t *testing.T) {
 	assert.Contains(t, resultText(bad), "remind")
 }
 
+// TestGenerate_TerminalEscapes: escapes in a CLI's help (an OSC 8 link, a
+// clear-screen, bold, a direction override) reach neither the manifest nor
+// what a host lists; a manifest that holds them is refused, by validate and
+// by the server, naming the field (issue 29 item 6: validate accepted
+// them and tools/list served them raw).
+func TestGenerate_TerminalEscapes(t *testing.T) {
+	dir := t.TempDir()
+	bin := cobraCLI(t, dir)
+	manifest := filepath.Join(dir, "cobracli.json")
+	code, _, errOut := runBinary(t, "generate", "--from", "cobra:"+bin, "-o", manifest)
+	require.Equal(t, exitOK, code, errOut)
+	cs := serveManifest(t, manifest)
+	list, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	var docs *mcp.Tool
+	for _, tl := range list.Tools {
+		raw, err := json.Marshal(tl)
+		require.NoError(t, err)
+		assert.NotContains(t, string(raw), `\u001b`, tl.Name, "JSON writes ESC as \\u001b")
+		assert.NotContains(t, string(raw), "\u202e", tl.Name)
+		if tl.Name == "docs" {
+			docs = tl
+		}
+	}
+	require.NotNil(t, docs)
+	assert.Equal(t, "Open the docs", docs.Title)
+	assert.Equal(t, "Open the docs in a browser.\nPay yrtne now.", docs.Description)
+
+	raw, err := os.ReadFile(manifest)
+	require.NoError(t, err)
+	dirty := strings.Replace(string(raw), `"Open the docs in a browser.`, `"Open the \u001b]8;;https://evil.invalid/\u0007docs\u001b]8;;\u0007 in a browser.`, 1)
+	require.NotEqual(t, string(raw), dirty)
+	writeFile(t, manifest, dirty)
+	code, _, errOut = runCmd(t, "", "--manifest", manifest, "validate")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `tool "docs": description: holds a terminal escape sequence "\x1b]8;;https://evil.invali…" at byte 9: hosts print this text and models read it; remove it`)
+	code, _, errOut = runBinary(t, "--manifest", manifest)
+	assert.Equal(t, exitUsage, code, "the server does not start on it")
+	assert.Contains(t, errOut, `tool "docs": description: holds a terminal escape sequence`)
+}
+
 // TestGenerate_AeatMCPItself: aeat-mcp is a Cobra CLI too.
 func TestGenerate_AeatMCPItself(t *testing.T) {
 	dir := t.TempDir()
@@ -317,4 +366,46 @@ func TestManifestCommand(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, got, "%s for %q", tc.program, tc.manifest)
 	}
+}
+
+// TestGenerate_SuggestOverrides: --suggest-overrides writes an entry for
+// each guessed tool with its evidence; --overrides refuses it until a
+// person deleted its review key; then the tools' hints are the person's.
+func TestGenerate_SuggestOverrides(t *testing.T) {
+	dir := t.TempDir()
+	bin := cobraCLI(t, dir)
+	suggested := filepath.Join(dir, "suggested.json")
+	manifest := filepath.Join(dir, "cobracli.json")
+	code, _, errOut := runBinary(t, "generate", "--from", "cobra:"+bin, "-o", manifest, "--suggest-overrides", suggested)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, errOut, "wrote "+suggested+": 7 tools to review (2 read, 3 write, 1 destroy, 1 unknown by their words)")
+	data, err := os.ReadFile(suggested)
+	require.NoError(t, err)
+	var file struct {
+		Tools []map[string]any `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(data, &file))
+	require.Len(t, file.Tools, 7)
+	assert.Equal(t, "add", file.Tools[0]["name"])
+	assert.Equal(t, map[string]any{"guess": "writes", "evidence": []any{`name: "add", a word of verbs that write`, `help: "Add a note"`,
+		"flags: none of --dry-run, --yes, --force"}, "then": file.Tools[0]["review"].(map[string]any)["then"]}, file.Tools[0]["review"])
+
+	code, _, errOut = runBinary(t, "generate", "--from", "cobra:"+bin, "--overrides", suggested, "-o", manifest)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `tools[0] ("add"): a suggestion not reviewed yet: check its evidence against the CLI, keep or change its annotations, then delete "review"`)
+
+	for _, e := range file.Tools {
+		delete(e, "review")
+	}
+	reviewed, err := json.Marshal(file)
+	require.NoError(t, err)
+	overrides := writeFile(t, filepath.Join(dir, "overrides.json"), string(reviewed))
+	code, _, errOut = runBinary(t, "generate", "--from", "cobra:"+bin, "--overrides", overrides, "-o", manifest)
+	require.Equal(t, exitOK, code, errOut)
+	assert.NotContains(t, errOut, "warning: hints guessed")
+	assert.Contains(t, errOut, "wrote "+manifest+": 7 tools (0 read, 0 mutate, 7 live)", "openWorldHint stays: a help does not say whether the CLI reaches the network")
+
+	code, _, errOut = runBinary(t, "generate", "--from", "cobra:"+bin, "--check", manifest, "--suggest-overrides", suggested)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--suggest-overrides and --check: give one")
 }

@@ -10,9 +10,12 @@
 // destructive and open-world, so all four must be explicit), readOnlyHint
 // with destructiveHint, params with both or neither of flag/positional, a
 // positional array that is not last, bad durations, bad regular expressions,
-// defaults and enums that break their own rules, and the rules between the
-// keys v1 gained for the real aeat (a confirm flag a param could give, a
-// stdin param on the command line, requires naming nothing). Each [Problem] names
+// defaults and enums that break their own rules, titles, descriptions and
+// hints that hold a terminal control sequence or an invisible character
+// (package cleantext's rule: hosts print them, models read them), and the
+// rules between the keys v1 gained for the real aeat (a confirm flag a
+// param could give, a stdin param on the command line, requires naming
+// nothing). Each [Problem] names
 // the file, the tool and the field; a JSON syntax error gives line and
 // column. Names longer than [NameBudget] only warn. The parser lives in
 // parse.go and parse_param.go, and reads the manifest decoded once into

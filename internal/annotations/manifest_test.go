@@ -261,3 +261,36 @@ func TestWorkDir(t *testing.T) {
 		assert.Equal(t, want, m.WorkDir(), "cwd %q", cwd)
 	}
 }
+
+// TestParse_RefusesControlSequences: a manifest is text a host prints and a
+// model reads; a terminal escape (an OSC 8 link, a clear-screen, colour) or
+// a direction override in what they read is refused, naming the field and
+// what is there — the same rule the server cleans a CLI's output by.
+func TestParse_RefusesControlSequences(t *testing.T) {
+	const osc8 = `\u001b]8;;https://evil.example/\u0007docs\u001b]8;;\u0007`
+	tests := []struct {
+		name, data, want string
+	}{
+		{"title, OSC 8 link", string(manifestWith(`{"name": "a", "title": "Read ` + osc8 + `", "description": "D", "command": ["x"], ` + hints + `}`)),
+			`m.json: tool "a": title: holds a terminal escape sequence "\x1b]8;;https://evil.exampl…" at byte 5: hosts print this text and models read it; remove it`},
+		{"description, clear-screen", string(manifestWith(`{"name": "a", "title": "T", "description": "\u001b[2J\u001b[HList", "command": ["x"], ` + hints + `}`)),
+			`m.json: tool "a": description: holds a terminal escape sequence "\x1b[2J" at byte 0: hosts print this text and models read it; remove it`},
+		{"param description, SGR", string(manifestWith(tool("a", `"params": [{"name": "n", "type": "string", "flag": "--n", "description": "the \u001b[1mname\u001b[0m"}]`))),
+			`m.json: tool "a": params[0].description: holds a terminal escape sequence "\x1b[1m" at byte 4: hosts print this text and models read it; remove it`},
+		{"description, BIDI override", string(manifestWith(`{"name": "a", "title": "T", "description": "pay \u202eyrtne\u202c", "command": ["x"], ` + hints + `}`)),
+			`m.json: tool "a": description: holds the direction control U+202E (text reads differently from what it is) at byte 4: hosts print this text and models read it; remove it`},
+		{"exit code hint, zero-width", `{"version": 1, "cli": {"command": "aeat", "exit_codes": {"3": {"meaning": "auth", "hint": "log\u200bin"}}}, "tools": [` + tool("a") + `]}`,
+			`m.json: cli.exit_codes.3.hint: holds the invisible character U+200B at byte 3: hosts print this text and models read it; remove it`},
+		{"error code hint, carriage return", `{"version": 1, "cli": {"command": "aeat", "error_codes": {"X": {"meaning": "x", "hint": "fine\rpwned"}}}, "tools": [` + tool("a") + `]}`,
+			`m.json: cli.error_codes.X.hint: holds a carriage return (\r) at byte 4: hosts print this text and models read it; remove it`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := annotations.Parse([]byte(tc.data), "m.json")
+			require.Error(t, err)
+			assert.Equal(t, tc.want, err.Error())
+		})
+	}
+	_, err := annotations.Parse(manifestWith(`{"name": "a", "title": "Año — “ok” 😀", "description": "Lines\n\tand tabs stay.", "command": ["x"], `+hints+`}`), "m.json")
+	assert.NoError(t, err, "newlines, tabs and shown characters are text")
+}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/cleantext"
 )
 
 // parser reads a manifest and collects every problem it finds, each located
@@ -108,6 +110,21 @@ func (p *parser) decode(obj map[string]any, field, key string, v any, want strin
 	return true
 }
 
+// text is decode for a text a person or a model reads (a title, a
+// description, a hint): a host may print it in a terminal and a model reads
+// it, so it must hold no control sequence, control character or invisible
+// character — what package cleantext removes from a CLI's output.
+// aeat-mcp generate cleans the help texts it copies.
+func (p *parser) text(obj map[string]any, field, key string, v *string) bool {
+	if !p.decode(obj, field, key, v, "a string") {
+		return false
+	}
+	if i := cleantext.First(*v); i >= 0 {
+		p.fail(join(field, key), "holds %s at byte %d: hosts print this text and models read it; remove it", cleantext.Describe(*v, i), i)
+	}
+	return true
+}
+
 // require is decode for a key that must be there.
 func (p *parser) require(obj map[string]any, field, key string, v any, want, why string) bool {
 	if _, ok := obj[key]; !ok {
@@ -164,6 +181,7 @@ func (p *parser) manifest(data []byte) *Manifest {
 	if rawSurface, ok := top["surface"]; ok {
 		m.Surface = p.surface(rawSurface, seen)
 	}
+	p.warmPaths(m)
 	return m
 }
 
@@ -302,7 +320,7 @@ func (p *parser) exitCodes(obj map[string]any, field string) map[int]ExitCode {
 			p.fail(f+".meaning", "%q must match %s (a word programs can test)", ec.Meaning, meaningPattern)
 		}
 		p.decode(e, f, "retryable", &ec.Retryable, "true or false")
-		p.decode(e, f, "hint", &ec.Hint, "a string")
+		p.text(e, f, "hint", &ec.Hint)
 		ec.OK = p.okWhen(e, f)
 		if ec.OK != OKNever && ec.Retryable {
 			p.fail(f, "a successful exit (ok) is not retryable")
@@ -409,10 +427,10 @@ func (p *parser) toolAt(raw any, i int, cli *CLI) *Tool {
 
 // toolText reads what people and models read: title, description.
 func (p *parser) toolText(obj map[string]any, t *Tool) {
-	if !p.decode(obj, "", "title", &t.Title, "a string") || strings.TrimSpace(t.Title) == "" {
+	if !p.text(obj, "", "title", &t.Title) || strings.TrimSpace(t.Title) == "" {
 		p.fail("title", "missing or empty: hosts show it to people")
 	}
-	if !p.decode(obj, "", "description", &t.Description, "a string") || strings.TrimSpace(t.Description) == "" {
+	if !p.text(obj, "", "description", &t.Description) || strings.TrimSpace(t.Description) == "" {
 		p.fail("description", "missing or empty: the model reads it to choose the tool")
 	}
 }

@@ -56,7 +56,7 @@ func (p *parser) param(raw any, field string, place paramPlace) (Param, bool) {
 	if prm.elem() != nil {
 		p.paramBounds(obj, field, &prm)
 	}
-	p.decode(obj, field, "description", &prm.Description, "a string")
+	p.text(obj, field, "description", &prm.Description)
 	p.decode(obj, field, "sensitive", &prm.Sensitive, "true or false")
 	if p.decode(obj, field, "requires", &prm.Requires, "a list of parameter names") && len(prm.Requires) == 0 {
 		p.fail(field+".requires", "is empty")

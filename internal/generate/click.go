@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 )
@@ -35,6 +33,9 @@ func WalkClick(ctx context.Context, program, python string) ([]Command, error) {
 			return nil, err
 		}
 	}
+	if interp[0], err = lookProgram(interp[0]); err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "aeat-mcp-click-walk")
 	if err != nil {
 		return nil, err
@@ -44,20 +45,20 @@ func WalkClick(ctx context.Context, program, python string) ([]Command, error) {
 	if err := os.WriteFile(script, clickWalker, 0o600); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, interp[0], append(interp[1:], script, out, path)...)
-	// No .pyc files written into the CLI's installation (or a checkout).
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	var stderr bytes.Buffer
-	cmd.Stdout = io.Discard // a CLI may print as it imports; the tree goes to a file
-	cmd.Stderr = &tail{max: 4 << 10, buf: &stderr}
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("walking %s with %s: %w", program, strings.Join(interp, " "), context.Cause(ctx))
-		}
-		return nil, fmt.Errorf("walking %s with %s: %v\n%s", program, strings.Join(interp, " "), err, strings.TrimSpace(stderr.String()))
+	st := step{program: interp[0], args: append(interp[1:], script, out, path),
+		// No .pyc files written into the CLI's installation (or a checkout).
+		env:     []string{"PYTHONDONTWRITEBYTECODE=1"},
+		timeout: clickTimeout,
+		// A CLI may print as it imports; the tree goes to a file.
+		maxStdout: 64 << 10}
+	res, err := st.run(ctx)
+	if err == nil && res.exitCode != 0 {
+		err = fmt.Errorf("exit status %d%s", res.exitCode, quoteErr(res.stderr))
 	}
-	data, err := os.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("walking %s with %s: %w", program, strings.Join(interp, " "), err)
+	}
+	data, err := readBounded(out, maxTreeBytes)
 	if err != nil {
 		return nil, fmt.Errorf("walking %s: the walker wrote no tree: %w", program, err)
 	}
@@ -128,17 +129,23 @@ func Shebang(head []byte) ([]string, error) {
 	return fields, nil
 }
 
-// tail keeps the last max bytes written: a walker's error is at the end
-// of its stderr.
-type tail struct {
-	max int
-	buf *bytes.Buffer
-}
+// maxTreeBytes bounds the tree a click walk writes: the real aeat's, 300
+// verbs, is under 1 MiB.
+const maxTreeBytes = 64 << 20
 
-func (t *tail) Write(p []byte) (int, error) {
-	t.buf.Write(p)
-	if over := t.buf.Len() - t.max; over > 0 {
-		t.buf.Next(over)
+// readBounded reads a file of at most max bytes.
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	return len(p), nil
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: more than %d MiB", path, max>>20)
+	}
+	return data, nil
 }

@@ -3,11 +3,18 @@
 // plain v1 manifest: [annotations.Load] reads it like any other, and
 // [Generate] refuses to return one that does not load.
 //
-// It never runs a verb of the CLI and knows nothing of MCP or processes
-// beyond the walks below. It does not write descriptions a model needs
-// where the CLI has no help text, nor decide what a verb really does
-// where the CLI does not say: those come from the overrides, which a
-// person writes and the generation keeps.
+// It never runs a verb of the CLI and knows nothing of MCP. It does not
+// write descriptions a model needs where the CLI has no help text, nor
+// decide what a verb really does where the CLI does not say: those come
+// from the overrides, which a person writes and the generation keeps
+// ([Suggest] proposes them, with its evidence, for that person to check).
+//
+// Every run of the CLI a walk makes (a help page, a completion answer, the
+// click walk) is a step (step.go) that runs as a call does, under
+// package callruntime: no shell, stdin the null device, a ceiling, output
+// captured within a bound, a memory ceiling, its whole process tree killed
+// when it ends. Help texts are cleaned of what is not text (package
+// cleantext) before they become titles and descriptions.
 //
 // # Where a tree comes from
 //
@@ -25,10 +32,14 @@
 //     are patched, and everything is read by what it has, not its class:
 //     groups are what has list_commands and get_command (get_command loads
 //     lazy ones), a param's kind is its param_type_name.
-//   - cobra:PROGRAM — [WalkCobra] runs `PROGRAM --help` and `PROGRAM help
-//     SUB…` and reads what Cobra prints: Usage (positional arguments),
-//     every "… Commands:" list, Flags and Global Flags with pflag's types
-//     and defaults. The CLI is not changed or linked.
+//   - cobra:PROGRAM — [WalkCobra] takes the commands from Cobra's
+//     completion protocol (`PROGRAM __complete …`, cobra_complete.go) and
+//     what each takes from its help page (`PROGRAM --help`, `PROGRAM help
+//     SUB…`), read by a tolerant reader of every template (cobra_help.go:
+//     Cobra's own, gh's, kubectl's): flags with their types, defaults and
+//     shorthands, the positional arguments from the usage line. What it
+//     could not read is said per command (Command.Unread). The CLI is not
+//     changed or linked.
 //
 // # From a tree to tools
 //

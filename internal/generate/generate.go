@@ -46,6 +46,9 @@ type Result struct {
 	// Notes say what the generator left out or changed, for the person
 	// running it; they are not in the manifest.
 	Notes []string
+	// Unread is what a walk could not read of each tool's verb, by tool
+	// name (Command.Unread).
+	Unread map[string][]string
 }
 
 // candidate is one verb of the tree on its way to a tool.
@@ -118,6 +121,7 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	var cands []*candidate
 	for i := range tree {
 		if tree[i].Group {
+			res.Notes = append(res.Notes, tree[i].Unread...) // the walk's, of the CLI as a whole
 			if len(tree[i].Path) > 0 && len(tree[i].Params) > 0 {
 				res.Notes = append(res.Notes, fmt.Sprintf("%q: the group's own options are left out (a manifest puts no option between the words of a command)", strings.Join(tree[i].Path, " ")))
 			}
@@ -224,6 +228,12 @@ func assemble(cands []*candidate, res *Result) []any {
 		}
 		tools = append(tools, t)
 		res.Notes = append(res.Notes, c.notes...)
+		if len(c.cmd.Unread) > 0 {
+			if res.Unread == nil {
+				res.Unread = map[string][]string{}
+			}
+			res.Unread[c.name] = c.cmd.Unread
+		}
 		if c.floor != nil {
 			if w := weaker(hintsOf(t["annotations"]), *c.floor); len(w) > 0 {
 				res.Notes = append(res.Notes, fmt.Sprintf("%s: the overrides make %s weaker than the CLI's own classification", c.name, strings.Join(w, ", ")))
@@ -326,6 +336,9 @@ func candidateOf(cmd *Command, program, output string, globalNames map[string]bo
 		c.path = []string{programName(program)}
 	}
 	verb := strings.Join(c.path, " ")
+	for _, u := range cmd.Unread {
+		c.notes = append(c.notes, verb+": "+u)
+	}
 	hints, guessed := hintsFor(cmd.Classification)
 	if cmd.Classification != nil {
 		f := classified(cmd.Classification)

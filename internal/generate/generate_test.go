@@ -518,3 +518,26 @@ func TestGenerate_AeatGlobals(t *testing.T) {
 		"aeat refuses --profile after the verb: globals come first; the verb's defaults after it")
 	assert.Contains(t, strings.Join(res.Notes, "\n"), "global flags left out: --version, --detail, --quiet, --verbose, --debug")
 }
+
+// TestGenerate_CleansTerminalEscapes: help texts reach titles and
+// descriptions without their terminal escapes (OSC 8 links, clear-screen,
+// colour), direction overrides or invisible characters — a manifest with
+// them would not load (the loader's rule is the cleaner's).
+func TestGenerate_CleansTerminalEscapes(t *testing.T) {
+	tree := []Command{{
+		Path:      []string{"docs"},
+		ShortHelp: "\x1b[2J\x1b[HOpen the \x1b]8;;https://evil.example/\x07docs\x1b]8;;\x07.",
+		Help:      "Open the \x1b[1mdocs\x1b[0m in a browser.\r\nPay \u202eyrtne\u202c now.\u200b",
+		Params: []Param{{Name: "topic", Kind: "option", Opts: []string{"--topic"}, Type: "str", Nargs: 1,
+			Help: "the \x1b]0;pwned\x07topic\x1b[31m!"}},
+	}}
+	res, err := Generate(tree, Options{Program: "tool"})
+	require.NoError(t, err)
+	tl := tool(t, res, "docs")
+	assert.Equal(t, "Open the docs", tl.Title)
+	assert.Equal(t, "Open the docs in a browser.\nPay yrtne now.", tl.Description)
+	topic, ok := tl.Param("topic")
+	require.True(t, ok)
+	assert.Equal(t, "the topic!", topic.Description)
+	assert.NotContains(t, string(res.Manifest), `\u001b`)
+}

@@ -27,7 +27,14 @@ func TestMain(m *testing.M) {
 }
 
 // testProgram builds testdata/NAME (a Go main package) once.
-func testProgram(t testing.TB, name string) string {
+func testProgram(t testing.TB, name string) string { return buildOnce(t, name, "./testdata/"+name) }
+
+// fakeCLI builds the repository's testdata/fakecli: the fake CLI whose
+// steps make any fault a test needs (daemons, a hang, a flood).
+func fakeCLI(t testing.TB) string { return buildOnce(t, "fakecli", "../../testdata/fakecli") }
+
+// buildOnce builds the Go main package at pkg once, as name.
+func buildOnce(t testing.TB, name, pkg string) string {
 	t.Helper()
 	buildMu.Lock()
 	defer buildMu.Unlock()
@@ -45,7 +52,7 @@ func testProgram(t testing.TB, name string) string {
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	out, err := exec.Command("go", "build", "-o", bin, "./testdata/"+name).CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
 	if err != nil {
 		t.Fatalf("building testdata/%s: %v\n%s", name, err, out)
 	}

@@ -164,6 +164,12 @@ func parseToolPatch(raw any, where string, fail func(string, ...any)) *toolPatch
 	if cmd, ok := obj["command"]; ok {
 		return parseWholeTool(tp, obj, cmd, fail)
 	}
+	if _, ok := obj["review"]; ok {
+		// generate --suggest-overrides writes it: the entry is a
+		// suggestion until a person checked it and deleted the key.
+		fail("%s: a suggestion not reviewed yet: check its evidence against the CLI, keep or change its annotations, then delete \"review\"", tp.where)
+		return nil
+	}
 	for k, v := range obj {
 		switch k {
 		case "name":

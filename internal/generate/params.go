@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
 	"slices"
 	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/cleantext"
 )
 
 // mapped is one param of the tree as a manifest param, or why it is not.
@@ -36,11 +39,12 @@ type mapped struct {
 //   - the CLI's own confirmation option (--yes) is no param: it is the
 //     tool's confirm flag.
 //
-// Left out: --help/--version-like options (eager, no value), options that
+// Left out: --help/--version-like options (eager flags the command never
+// sees; flask's eager --app takes a value, and stays), options that
 // take several values per occurrence (a manifest writes one token per
 // value), and what the CLI hides (unless an override brings it back).
 func mapParam(p Param) mapped {
-	if p.Eager && p.ExposeValue != nil && !*p.ExposeValue {
+	if p.Eager && p.ExposeValue != nil && !*p.ExposeValue && (p.IsFlag || p.Count) {
 		return mapped{} // --help, --version: they act, they give no value
 	}
 	name := paramName(p.Name)
@@ -128,7 +132,9 @@ func mapParam(p Param) mapped {
 		m["description"] = h
 	}
 	if !required && p.Default != nil {
-		if d, ok := fitDefault(m, p.Default); ok {
+		if machineDefault(p.Default) {
+			note = joinNotes(note, fmt.Sprintf("param %s: the CLI's default %s names this machine's home directory: left out (the CLI applies it itself)", name, compact(p.Default)))
+		} else if d, ok := fitDefault(m, p.Default); ok {
 			m["default"] = d
 		} else if !trivialDefault(p.Default) {
 			note = joinNotes(note, fmt.Sprintf("param %s: the CLI's default %s is not a value of the param; left out", name, compact(p.Default)))
@@ -140,8 +146,11 @@ func mapParam(p Param) mapped {
 // confirmFlag is the option by which a flag says "yes, do it" ([confirmOpts],
 // or a flag the CLI prompts for: "Are you sure?"); "" for any other flag.
 func confirmFlag(p Param) string {
+	long := strings.HasPrefix(longOpt(p.Opts), "--")
 	for _, c := range confirmOpts {
-		if slices.Contains(p.Opts, c) {
+		// -y alone says yes; as another flag's shorthand (gh's -y,
+		// --yaml) it does not.
+		if slices.Contains(p.Opts, c) && (strings.HasPrefix(c, "--") || !long) {
 			return c
 		}
 	}
@@ -234,6 +243,26 @@ func fitsOne(m map[string]any, typ string, v any) bool {
 	return true
 }
 
+// home is this machine's home directory. A default that names it is the
+// machine's, not the CLI's — kubectl prints --cache-dir='/root/.kube/cache'
+// — and a manifest holding it would differ on every machine that
+// generates it (and fail --check).
+var home, _ = os.UserHomeDir()
+
+// machineDefault: v (or one of its elements) names the home directory.
+func machineDefault(v any) bool {
+	if len(home) < 2 {
+		return false
+	}
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, home)
+	case []any:
+		return slices.ContainsFunc(x, machineDefault)
+	}
+	return false
+}
+
 // trivialDefault: no default worth a note (none, false, empty).
 func trivialDefault(v any) bool {
 	switch x := v.(type) {
@@ -265,30 +294,32 @@ func joinNotes(a, b string) string {
 }
 
 // cleanHelp is a help text as a model should read it: Click's markers
-// gone (\b keeps a paragraph as written, \f ends what help shows), lines
+// gone (\b keeps a paragraph as written, \f ends what help shows), then
+// whatever is not text (terminal escapes — colour, OSC 8 links, a
+// clear-screen —, control characters, direction overrides, invisible
+// characters: package cleantext's rule, which the loader enforces), lines
 // right-trimmed, no run of blank lines.
 func cleanHelp(s string) string {
 	if i := strings.IndexByte(s, '\f'); i >= 0 {
 		s = s[:i]
 	}
-	var lines []string
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	lines = slices.DeleteFunc(lines, func(l string) bool { return strings.TrimSpace(l) == "\b" })
+	var out []string
 	blank := false
-	for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+	for _, l := range strings.Split(cleantext.Text(strings.Join(lines, "\n")), "\n") {
 		l = strings.TrimRight(l, " \t")
-		if strings.TrimSpace(l) == "\b" {
-			continue
-		}
 		if l == "" {
-			if blank || len(lines) == 0 {
+			if blank || len(out) == 0 {
 				continue
 			}
 			blank = true
 		} else {
 			blank = false
 		}
-		lines = append(lines, l)
+		out = append(out, l)
 	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
+	return strings.TrimSpace(strings.Join(out, "\n"))
 }
 
 // summary is the first sentence of a help text (its first line at most),

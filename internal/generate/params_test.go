@@ -54,6 +54,12 @@ func TestMapParam(t *testing.T) {
 			`{"flag": "--year", "name": "year", "required": true, "type": "integer"}`, false, "", ""},
 		{"prompted: required; a hidden prompt is sensitive", `{"name": "password", "kind": "option", "opts": ["--password"], "type": "str", "prompt": true, "hide_input": true}`,
 			`{"flag": "--password", "name": "password", "required": true, "sensitive": true, "type": "string"}`, false, "", ""},
+		{"an eager option that takes a value stays (flask's --app)", `{"name": "app", "kind": "option", "opts": ["-A", "--app"], "type": "str", "eager": true, "expose_value": false}`,
+			`{"flag": "--app", "name": "app", "type": "string"}`, false, "", ""},
+		{"-y as another flag's shorthand is that flag (gh's --yaml)", `{"name": "yaml", "kind": "option", "opts": ["-y", "--yaml"], "type": "boolean", "is_flag": true}`,
+			`{"flag": "--yaml", "name": "yaml", "type": "boolean"}`, false, "", ""},
+		{"-y alone is the confirm flag", `{"name": "y", "kind": "option", "opts": ["-y"], "type": "boolean", "is_flag": true}`,
+			``, false, "-y", ""},
 		{"--yes is the confirm flag", `{"name": "yes", "kind": "option", "opts": ["--yes"], "type": "boolean", "is_flag": true}`,
 			``, false, "--yes", ""},
 		{"--confirm/--yes prefers --yes", `{"name": "confirm", "kind": "option", "opts": ["--confirm", "--yes"], "type": "boolean", "is_flag": true}`,
@@ -139,4 +145,18 @@ func TestTexts(t *testing.T) {
 			assert.Equal(t, tc.description, desc)
 		})
 	}
+}
+
+// TestMapParam_MachineDefault: a default that names this machine's home
+// directory is the machine's, not the CLI's: left out, and said.
+func TestMapParam_MachineDefault(t *testing.T) {
+	old := home
+	home = "/home/ana"
+	t.Cleanup(func() { home = old })
+	mp := mapParam(Param{Name: "cache_dir", Kind: "option", Opts: []string{"--cache-dir"}, Type: "str", Default: "/home/ana/.kube/cache"})
+	require.NotNil(t, mp.p)
+	assert.NotContains(t, mp.p, "default")
+	assert.Equal(t, `param cache_dir: the CLI's default "/home/ana/.kube/cache" names this machine's home directory: left out (the CLI applies it itself)`, mp.note)
+	mp = mapParam(Param{Name: "dir", Kind: "option", Opts: []string{"--dir"}, Type: "str", Default: "/var/cache"})
+	assert.Equal(t, "/var/cache", mp.p["default"])
 }

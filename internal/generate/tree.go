@@ -13,7 +13,7 @@ import (
 // fields (key, class_key) are ignored.
 //
 // Fields past commands.json's, all optional: Group, Program, Help,
-// ShortHelp, and on params Help, Count, HideInput, Eager, ExposeValue,
+// ShortHelp, Unread, and on params Help, Count, HideInput, Eager, ExposeValue,
 // MinOpen, MaxOpen.
 type Command struct {
 	// Path is the words after the program's name; empty for the root (a
@@ -34,6 +34,10 @@ type Command struct {
 	// Help is the command's help text; ShortHelp its one-line summary.
 	Help      string `json:"help"`
 	ShortHelp string `json:"short_help"`
+	// Unread says what a walk could not read of the command (of the whole
+	// CLI, on the root), each for the person generating: generate prints
+	// them as notes.
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Param is one option or argument of a command.

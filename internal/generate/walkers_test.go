@@ -4,6 +4,7 @@ package generate
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,11 +48,7 @@ func TestWalkClick(t *testing.T) {
 	tree, err := WalkClick(walkCtx(t), script, "")
 	require.NoError(t, err)
 	cmds := byPath(tree)
-	var paths []string
-	for p := range cmds {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	paths := slices.Sorted(maps.Keys(cmds))
 	assert.Equal(t, []string{"", "book dump", "book legacy", "book list", "book remove", "book tag", "greet", "login",
 		"remote status", "remote sync", "reports monthly"}, paths,
 		"every verb: the lazily loaded group's, and the one under a group that is not a click.Group")
@@ -178,18 +175,15 @@ func TestWalkClick_Errors(t *testing.T) {
 	assert.ErrorContains(t, err, "program no-such-program-here: CLI unavailable")
 }
 
-// TestWalkCobra walks testdata/cobracli through its help alone.
+// TestWalkCobra walks testdata/cobracli: its commands from the completion
+// protocol, what each takes from its help page.
 func TestWalkCobra(t *testing.T) {
 	tree, err := WalkCobra(walkCtx(t), cobraCLI(t))
 	require.NoError(t, err)
 	cmds := byPath(tree)
-	var paths []string
-	for p := range cmds {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	assert.Equal(t, []string{"", "add", "completion bash", "completion fish", "completion powershell", "completion zsh",
-		"list", "remote status", "remote sync", "remove"}, paths, "hidden commands and cobra's help are not listed")
+	paths := slices.Sorted(maps.Keys(cmds))
+	assert.Equal(t, []string{"", "add", "docs", "label", "list", "remote status", "remote sync", "remove"}, paths,
+		"hidden commands, aliases (rm), cobra's help and its completion command are not listed")
 
 	root := cmds[""]
 	assert.Equal(t, "cobracli", root.Program)
@@ -198,6 +192,7 @@ func TestWalkCobra(t *testing.T) {
 		globals = append(globals, p.Name)
 	}
 	assert.Equal(t, []string{"format", "profile", "verbose"}, globals, "the root's inherited flags; --local-only is the root's alone")
+	assert.Equal(t, []string{"Cobra's own completion command (a script for a shell) is left out"}, root.Unread)
 
 	add := cmds["add"]
 	assert.Equal(t, "Add a note", add.ShortHelp)
@@ -214,17 +209,27 @@ func TestWalkCobra(t *testing.T) {
 	title := paramOf(t, add, "title")
 	assert.True(t, title.Required)
 	assert.Equal(t, "argument", title.Kind)
+	assert.Empty(t, add.Unread)
 	assert.Equal(t, -1, paramOf(t, cmds["remove"], "id").Nargs)
+	assert.False(t, slices.ContainsFunc(cmds["list"].Params, func(p Param) bool { return p.Name == "debug_sql" }), "a hidden flag is left out")
 	sync := cmds["remote sync"]
 	assert.Equal(t, "https://book.invalid", paramOf(t, sync, "url").Default, "a group's persistent flag is the verb's own")
 	assert.False(t, paramOf(t, sync, "name").Required)
+
+	label := cmds["label"]
+	name := paramOf(t, label, "name")
+	assert.True(t, name.Required, "completion lists only the required flags when there are any")
+	assert.Equal(t, []string{"--name", "-n"}, name.Opts)
+	assert.False(t, paramOf(t, label, "all").Required)
+	id := paramOf(t, label, "id")
+	assert.False(t, id.Required, "{<id> | --all}: --all stands for it")
 
 	res, err := Generate(tree, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "--yes", tool(t, res, "remove").Confirm.Flag)
 
 	_, err = WalkCobra(walkCtx(t), "/bin/echo")
-	assert.ErrorContains(t, err, `printed no "Usage:": is echo a Cobra CLI?`)
+	assert.ErrorContains(t, err, `echo --help printed no usage (a "Usage:" or "USAGE" section): is echo a Cobra CLI? For a Click or Typer CLI give --from click:/bin/echo; for any other, write its command tree and give --from tree:FILE`)
 }
 
 // TestWalk_SingleCommand: a CLI of one command is its one verb, named
@@ -272,4 +277,41 @@ main()
 		assert.Equal(t, "count-lines", res.Loaded.CLI.Command)
 		assert.Equal(t, "Count the lines of a file", tl.Title)
 	})
+}
+
+// TestWalkCobra_NoCompletion: a program that prints Cobra's help but does
+// not answer its completion protocol (a Cobra before 1.0, a look-alike) is
+// walked through its help pages alone, and the walk says so.
+func TestWalkCobra_NoCompletion(t *testing.T) {
+	dir := t.TempDir()
+	pages := map[string]string{
+		"root":   "Notes, old style.\n\nUsage:\n  old [command]\n\nAvailable Commands:\n  add         Add a note\n  help        Help about any command\n  remote      The remote book\n\nFlags:\n  -h, --help             help for old\n      --profile string   run as this profile\n\nUse \"old [command] --help\" for more.\n",
+		"add":    "Add a note.\n\nUsage:\n  old add TITLE [flags]\n\nFlags:\n      --priority int   priority (default 3)\n\nGlobal Flags:\n      --profile string   run as this profile\n",
+		"remote": "The remote book.\n\nUsage:\n  old remote [command]\n\nAvailable Commands:\n  sync        Sync with the remote\n",
+		"sync":   "Sync with the remote.\n\nUsage:\n  old remote sync [NAME] [flags]\n\nGlobal Flags:\n      --profile string   run as this profile\n",
+	}
+	for name, page := range pages {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(page), 0o644))
+	}
+	prog := filepath.Join(dir, "old")
+	require.NoError(t, os.WriteFile(prog, []byte(`#!/bin/sh
+case "$*" in
+"--help") cat `+dir+`/root ;;
+"help add") cat `+dir+`/add ;;
+"help remote") cat `+dir+`/remote ;;
+"help remote sync") cat `+dir+`/sync ;;
+*) echo "Error: unknown command \"$1\" for \"old\"" >&2; exit 1 ;;
+esac
+`), 0o755))
+	tree, err := WalkCobra(walkCtx(t), prog)
+	require.NoError(t, err)
+	cmds := byPath(tree)
+	paths := slices.Sorted(maps.Keys(cmds))
+	assert.Equal(t, []string{"", "add", "remote sync"}, paths, "the commands its pages list")
+	assert.Equal(t, []string{"could not read the commands from Cobra's completion protocol: old does not answer old __complete \"\": " +
+		"its commands and flags are read from its help pages alone, where a hidden command looks like any other"}, cmds[""].Unread)
+	assert.Equal(t, "profile", cmds[""].Params[0].Name, "--profile is inherited: a global")
+	assert.Equal(t, "priority", cmds["add"].Params[0].Name)
+	assert.True(t, paramOf(t, cmds["add"], "title").Required)
+	assert.False(t, paramOf(t, cmds["remote sync"], "name").Required)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/cleantext"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -144,7 +145,7 @@ func (rq *request) question(args annotations.Args) string {
 		return q
 	}
 	shown := append([]string{filepath.Base(rq.s.cfg.Manifest.CLI.Command)}, inv.Shown...)
-	return q + "\n\n" + p.Sprintf(i18n.ConfirmRuns, cleanLine(annotations.ShellQuote(shown)))
+	return q + "\n\n" + p.Sprintf(i18n.ConfirmRuns, cleantext.Line(annotations.ShellQuote(shown)))
 }
 
 // binding is what a question is asked about, and what an identical call

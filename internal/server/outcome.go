@@ -11,6 +11,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/cleantext"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -126,7 +127,7 @@ func (e *ending) finish(code Code, text string, structured any) *mcp.CallToolRes
 	e.o.DurationMS = time.Since(e.begin).Milliseconds()
 	p := e.s.cfg.Printer
 	// Cleaning can join a secret the stream kept apart with an escape.
-	text = fit(e.secrets.RedactString(cleanText(text)), e.s.cfg.MaxResultBytes, func(n int) string { return p.Sprintf(i18n.Truncated, n) })
+	text = fit(e.secrets.RedactString(cleantext.Text(text)), e.s.cfg.MaxResultBytes, func(n int) string { return p.Sprintf(i18n.Truncated, n) })
 	attrs := []any{"tool", e.o.Tool, "tier", e.o.Tier, "code", e.o.Code, "duration_ms", e.o.DurationMS}
 	if e.o.ExitCode != nil {
 		attrs = append(attrs, "exit_code", *e.o.ExitCode)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/cleantext"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -82,7 +83,7 @@ func lineObserver(r *run, stream string, secrets *callruntime.SecretRedactor) fu
 		if l.Stream != want {
 			return
 		}
-		text := strings.TrimSpace(secrets.RedactString(cleanLine(l.Text)))
+		text := strings.TrimSpace(secrets.RedactString(cleantext.Line(l.Text)))
 		if !hasWords(text) || isJSONLine(text, l.Cut) {
 			return
 		}

@@ -69,9 +69,18 @@ func root() *cobra.Command {
 	list := &cobra.Command{Use: "list", Short: "List the notes", Args: cobra.NoArgs, RunE: report}
 	list.Flags().Int("limit", 10, "at most this many")
 	list.Flags().CountP("detail", "d", "more detail for each -d")
+	list.Flags().Bool("debug-sql", false, "print the queries")
+	_ = list.Flags().MarkHidden("debug-sql")
 
-	remove := &cobra.Command{Use: "remove ID [ID...]", Short: "Remove notes", Args: cobra.MinimumNArgs(1), RunE: report}
+	// An alias is no command of its own: completion never lists it.
+	remove := &cobra.Command{Use: "remove ID [ID...]", Aliases: []string{"rm"}, Short: "Remove notes", Args: cobra.MinimumNArgs(1), RunE: report}
 	remove.Flags().Bool("yes", false, "do not ask")
+
+	// A required flag: its help page does not say so, completion does.
+	label := &cobra.Command{Use: "label {<id> | --all}", Short: "Label notes", RunE: report}
+	label.Flags().StringP("name", "n", "", "the label")
+	_ = label.MarkFlagRequired("name")
+	label.Flags().Bool("all", false, "every note")
 
 	remote := &cobra.Command{Use: "remote", Short: "The remote book"}
 	remote.PersistentFlags().String("url", "https://book.invalid", "the remote's address")
@@ -82,6 +91,11 @@ func root() *cobra.Command {
 
 	debug := &cobra.Command{Use: "debug", Hidden: true, RunE: report}
 
-	root.AddCommand(add, list, remove, remote, debug)
+	// Help with terminal escapes (an OSC 8 link, a clear-screen, bold, a
+	// direction override): none of it may reach a title or a description.
+	docs := &cobra.Command{Use: "docs", Short: "Open the \x1b]8;;https://book.invalid/docs\x07docs\x1b]8;;\x07",
+		Long: "\x1b[2J\x1b[HOpen the \x1b[1mdocs\x1b[0m in a browser.\nPay \u202eyrtne\u202c now.", RunE: report}
+
+	root.AddCommand(add, list, remove, label, remote, debug, docs)
 	return root
 }

@@ -1,0 +1,123 @@
+//go:build linux
+
+package server
+
+// End-to-end tests that need Linux itself: a host that spawns the server
+// from a thread that exits (the parent-death signal), pipes handed to a
+// helper as descriptors 3 and 4 (which os/exec cannot pass on Windows).
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func init() {
+	testMainHelpers["parent"] = helperParent
+}
+
+// helperParent plays a host: it starts aeat-mcp on the pipes it inherited as
+// fds 3 (stdin) and 4 (stdout), prints the server's pid, and waits to be
+// killed. With SERVER_TEST_SPAWN_THREAD set it starts the server from an OS
+// thread that exits right after (as a host spawning from a worker thread
+// does): Linux then sends the server its parent-death signal although its
+// parent lives on.
+func helperParent() int {
+	cmd := exec.Command(os.Getenv("AEAT_MCP_BINARY"), "--manifest", os.Getenv("AEAT_MCP_MANIFEST"), "--log-level", "error")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.NewFile(3, "in"), os.NewFile(4, "out"), os.Stderr
+	started := make(chan error)
+	if os.Getenv("SERVER_TEST_SPAWN_THREAD") != "" {
+		// Keep the main thread for this goroutine: a locked goroutine that
+		// exits on the main thread does not end it, on any other it does.
+		runtime.LockOSThread()
+	}
+	go func() {
+		if os.Getenv("SERVER_TEST_SPAWN_THREAD") != "" {
+			runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
+		}
+		started <- cmd.Start()
+		// Outlive the server's start-up, so that it has armed its
+		// parent-death signal when this thread exits.
+		time.Sleep(500 * time.Millisecond)
+	}()
+	if err := <-started; err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	fmt.Println(cmd.Process.Pid)
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+// startUnderHost starts aeat-mcp under a helper process playing the host,
+// on pipes the test holds, and returns the host, the server's pid and the
+// pipes' other ends.
+func startUnderHost(t *testing.T, env ...string) (host *exec.Cmd, serverPid int, in io.WriteCloser, out *bufio.Reader) {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	require.NoError(t, err)
+	outR, outW, err := os.Pipe()
+	require.NoError(t, err)
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	// The host holds the pipes too: a dead server is no EOF here.
+	require.NoError(t, outR.SetReadDeadline(time.Now().Add(10*time.Second)))
+	host = exec.Command(os.Args[0], "-test.run=^$")
+	host.Env = append(append(os.Environ(), "SERVER_TEST_HELPER=parent", "AEAT_MCP_BINARY="+binary, "AEAT_MCP_MANIFEST="+testManifestPath(t)), env...)
+	host.ExtraFiles = []*os.File{inR, outW}
+	host.Stderr = os.Stderr
+	hostOut, err := host.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, host.Start())
+	t.Cleanup(func() { _ = host.Process.Kill(); _ = host.Wait() })
+	inR.Close()
+	outW.Close()
+	_, err = fmt.Fscan(hostOut, &serverPid)
+	require.NoError(t, err)
+	t.Cleanup(func() { proctest.Kill(serverPid) })
+	return host, serverPid, inW, bufio.NewReader(outR)
+}
+
+// TestE2E_HostDies: the host is SIGKILLed while a call runs and our stdin
+// stays open (someone else holds its other end): the server notices its
+// parent is gone, kills the call's tree and exits.
+func TestE2E_HostDies(t *testing.T) {
+	host, serverPid, in, out := startUnderHost(t)
+	_, err := io.WriteString(in, initLine+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`+"\n")
+	require.NoError(t, err)
+	_, err = out.ReadString('\n') // initialize answered
+	require.NoError(t, err)
+	waitForFakecli(t, 3)
+	pids := fakecliPids()
+	pids["aeat-mcp"] = serverPid
+
+	require.NoError(t, host.Process.Kill())
+	_ = host.Wait()
+	proctest.RequireGone(t, pids, 1500*time.Millisecond)
+}
+
+// TestE2E_HostThreadExits: a host that spawns the server from a thread
+// that then exits (Linux sends the parent-death signal when the forking
+// thread exits) does not lose its server: the server checks that its
+// parent really is gone before it stops.
+func TestE2E_HostThreadExits(t *testing.T) {
+	_, _, in, out := startUnderHost(t, "SERVER_TEST_SPAWN_THREAD=1")
+	time.Sleep(800 * time.Millisecond) // the thread has exited, and the signal come
+	_, err := io.WriteString(in, initLine+"\n"+`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	require.NoError(t, err)
+	for _, want := range []string{`"id":0`, `"id":1`} {
+		line, err := out.ReadString('\n')
+		require.NoError(t, err, "the server died with its parent's thread")
+		assert.Contains(t, line, want)
+	}
+}
