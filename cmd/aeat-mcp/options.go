@@ -409,7 +409,7 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		st.cfg.Warm = pool
 		st.closers = append(st.closers, pool.close)
 	}
-	st.cfg.Prepare = func() { st.prepare(o) }
+	st.cfg.Prepare = st.prepare
 	if limit := server.SoftMemoryLimit(st.cfg); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(limit) // a GOMEMLIMIT the person set wins
 	}
@@ -418,18 +418,6 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		return nil, &exitError{exitUsage, err}
 	}
 	st.closers = append(st.closers, st.server.Shutdown)
-	return st, nil
-}
-
-// prepare is the stack's start-up work a host need not wait for, run by
-// the server once the host is past initialize: the warm template starts,
-// and the start-up log says what the runner set up and what this machine
-// lacks.
-func (st *stack) prepare(o *options) {
-	if pool, ok := st.cfg.Warm.(*laterPool); ok {
-		pool.start()
-	}
-	logger := st.logger
 	if unmatched := o.selection.Unmatched(st.manifest.Tools); len(unmatched) > 0 {
 		logger.Warn("--tools patterns that select no tool of the manifest", "patterns", strings.Join(unmatched, ", "))
 	}
@@ -443,7 +431,19 @@ func (st *stack) prepare(o *options) {
 		}
 		logger.Log(context.Background(), level, p.What, "fix", p.Fix)
 	}
-	logger.Info("ready", "tree", st.runner.Tree())
+	return st, nil
+}
+
+// prepare is the stack's start-up work a host need not wait for, run by
+// the server once the host is past initialize: the warm template starts,
+// and the log says which tree mode the runner set up. (What this machine
+// lacks is said in open, before: a person who starts the server by hand
+// and sends nothing reads it too.)
+func (st *stack) prepare() {
+	if pool, ok := st.cfg.Warm.(*laterPool); ok {
+		pool.start()
+	}
+	st.logger.Info("ready", "tree", st.runner.Tree())
 }
 
 // close stops the server's calls, then the runner (which waits until
