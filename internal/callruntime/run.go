@@ -47,8 +47,9 @@ type platformConfig struct {
 }
 
 // A Runner runs calls under the mechanisms it probed when it was made (with
-// [Options.Deferred], when it was started). It is safe for concurrent use. A server makes one at start-up and closes it on
-// the way out; [Run] uses a shared one.
+// [Options.Deferred], when it was started). It is safe for concurrent use.
+// A server makes one at start-up and closes it on the way out; [Run] uses a
+// shared one.
 type Runner struct {
 	cfg platformConfig
 	// setUp begins the platform's set-up once; ready is closed when it is
