@@ -369,7 +369,6 @@ type stack struct {
 	logger   *slog.Logger
 	manifest *annotations.Manifest
 	runner   *callruntime.Runner
-	warm     *warm.Pool // nil without cli.warm
 	server   *server.Server
 	closers  []func()
 	closed   sync.Once
@@ -397,16 +396,20 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	for _, w := range st.manifest.Warnings {
 		logger.Warn("manifest", "warning", w)
 	}
-	if st.runner, err = callruntime.NewRunner(callruntime.Options{}); err != nil {
+	// The runner's mechanisms and the warm template are set up once the
+	// host is past initialize (server.Config.Prepare): a host waits for
+	// initialize, and a call waits for them.
+	if st.runner, err = callruntime.NewRunner(callruntime.Options{Deferred: true}); err != nil {
 		st.close()
 		return nil, &exitError{exitFailure, err}
 	}
 	st.closers = append(st.closers, func() { st.runner.Close() })
 	st.cfg = o.serverConfig(st.manifest, st.runner, logger)
-	if pool, cleanup := warmPool(o, st.manifest, st.cfg.CLIPath, st.runner, logger); pool != nil {
-		st.warm, st.cfg.Warm = pool, pool
-		st.closers = append(st.closers, func() { pool.Close(); cleanup() })
+	if pool := laterWarmPool(o, st.manifest, st.cfg.CLIPath, st.runner, logger); pool != nil {
+		st.cfg.Warm = pool
+		st.closers = append(st.closers, pool.close)
 	}
+	st.cfg.Prepare = st.prepare
 	if limit := server.SoftMemoryLimit(st.cfg); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(limit) // a GOMEMLIMIT the person set wins
 	}
@@ -429,6 +432,18 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		logger.Log(context.Background(), level, p.What, "fix", p.Fix)
 	}
 	return st, nil
+}
+
+// prepare is the stack's start-up work a host need not wait for, run by
+// the server once the host is past initialize: the warm template starts,
+// and the log says which tree mode the runner set up. (What this machine
+// lacks is said in open, before: a person who starts the server by hand
+// and sends nothing reads it too.)
+func (st *stack) prepare() {
+	if pool, ok := st.cfg.Warm.(*laterPool); ok {
+		pool.start()
+	}
+	st.logger.Info("ready", "tree", st.runner.Tree())
 }
 
 // close stops the server's calls, then the runner (which waits until

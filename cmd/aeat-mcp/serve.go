@@ -68,7 +68,7 @@ func runServe(ctx context.Context, opts *options, stdin io.Reader, stdout, stder
 	if isTerminal(stdin) {
 		banner(stderr, st)
 	}
-	st.logger.Info("serving", "manifest", st.manifest.Source, "tools", len(st.server.Tools()), "tree", st.runner.Tree())
+	st.logger.Info("serving", "manifest", st.manifest.Source, "tools", len(st.server.Tools()))
 	if err := server.Serve(ctx, st.server, stdin, stdout); err != nil {
 		return &exitError{exitFailure, err}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -85,6 +87,61 @@ func warmConfig(o *options, m *annotations.Manifest, cliPath string, r *callrunt
 // false.
 var warmUnsupported = "warm start is not available on " + runtime.GOOS + ": it forks each call from a template, and " +
 	runtime.GOOS + " has no fork; every call starts cold"
+
+// laterPool is a server's warm pool, made by warmPool with the server's
+// start-up work (stack.prepare), once the host is past initialize: the
+// template is a process of its own (a Python interpreter importing the
+// CLI), and a host waiting for initialize should not share the machine
+// with it. The server starts no call before that work is done, so a call
+// meets the pool warmPool made; after close, none.
+type laterPool struct {
+	make func() (*warm.Pool, func())
+	// once makes the pool (start), or marks it never made (close).
+	once    sync.Once
+	pool    *warm.Pool // nil until started, and when closed first
+	cleanup func()
+	cold    *callruntime.Runner
+}
+
+// laterWarmPool is the warm pool a server of o and m will start, or nil
+// where warmPool would make none (no cli.warm, --warm=false, no CLI).
+func laterWarmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntime.Runner, logger *slog.Logger) *laterPool {
+	if m.CLI.Warm == nil || !o.warm || cliPath == "" {
+		// warmPool says why, at once: it starts nothing then.
+		warmPool(o, m, cliPath, r, logger)
+		return nil
+	}
+	return &laterPool{cold: r, make: func() (*warm.Pool, func()) { return warmPool(o, m, cliPath, r, logger) }}
+}
+
+func (l *laterPool) start() { l.once.Do(func() { l.pool, l.cleanup = l.make() }) }
+
+// Serves reports whether calls of tier start warm, as the pool does; none
+// after close.
+func (l *laterPool) Serves(tier annotations.Tier) bool {
+	l.start()
+	return l.pool != nil && l.pool.Serves(tier)
+}
+
+// Run runs spec as the pool does; after close, cold (the runner then
+// refuses it).
+func (l *laterPool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
+	l.start()
+	if l.pool == nil {
+		return l.cold.Run(ctx, spec)
+	}
+	return l.pool.Run(ctx, spec)
+}
+
+// close stops the pool and its template, if it was started; one never
+// started never will be.
+func (l *laterPool) close() {
+	l.once.Do(func() {})
+	if l.pool != nil {
+		l.pool.Close()
+		l.cleanup()
+	}
+}
 
 // warmPython is the interpreter cli.warm's template runs in:
 // cli.warm.interpreter, else the one on the CLI script's #! line.

@@ -196,7 +196,11 @@ var ErrNoHelpers = errors.New("callruntime: this platform cannot guard a helper 
 //
 // The caller waits for cmd as usual, then calls forget.
 func (r *Runner) StartHelper(cmd *exec.Cmd) (forget func(), err error) {
-	hs, ok := r.plat.(helperStarter)
+	p, err := r.platform()
+	if err != nil {
+		return nil, err
+	}
+	hs, ok := p.(helperStarter)
 	if !ok {
 		return nil, ErrNoHelpers
 	}
@@ -212,6 +216,7 @@ func (r *Runner) StartHelper(cmd *exec.Cmd) (forget func(), err error) {
 // CanAdopt reports whether this Runner can place an adopted child in a
 // call's tree ([Spec.Adopt]) and guard a helper ([Runner.StartHelper]).
 func (r *Runner) CanAdopt() bool {
-	_, ok := r.plat.(helperStarter)
+	p, _ := r.platform()
+	_, ok := p.(helperStarter)
 	return ok
 }

@@ -100,7 +100,8 @@ func helperServeTree() int {
 	for _, m := range strings.Fields(os.Getenv("DISABLE")) {
 		disable = append(disable, callruntime.Mechanism(m))
 	}
-	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable, StateDir: os.Getenv("STATE_DIR")})
+	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable, StateDir: os.Getenv("STATE_DIR"),
+		Deferred: os.Getenv("DEFERRED") != ""})
 	if err != nil {
 		panic(err)
 	}

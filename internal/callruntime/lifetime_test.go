@@ -30,23 +30,33 @@ import (
 // setsid'd browser and a double-forked daemon included. The kill waits
 // until the ledger holds every reported process: a process that appeared
 // and was orphaned between two walks is the documented limit.
+//
+// With a Runner made with Options.Deferred (deferred), the call is the
+// Runner's first act: nothing was set up before it, and the call gets every
+// guarantee all the same.
 func TestServerSIGKILLed(t *testing.T) {
 	for _, m := range modes(t) {
-		t.Run(m.name, func(t *testing.T) {
-			state := privateStateDir(t)
-			cmd, pids := startServeTree(t, serveOpts{disable: m.disable, state: state})
-			defer killPids(pids)
-			if m.tree == "procwalk" {
-				waitRecorded(t, state, cmd.Process.Pid, pids)
+		for _, deferred := range []bool{false, true} {
+			name := m.name
+			if deferred {
+				name += "/deferred"
 			}
-			require.NoError(t, cmd.Process.Kill())
-			_ = cmd.Wait()
-			killedAt := time.Now()
-			// The server is dead, so its calls' processes are re-parented to
-			// init, whose reaping pace is not ours: a zombie is dead.
-			requireDead(t, pids, 2*time.Second)
-			t.Logf("0 survivors %v after SIGKILL of the server", time.Since(killedAt).Round(time.Millisecond))
-		})
+			t.Run(name, func(t *testing.T) {
+				state := privateStateDir(t)
+				cmd, pids := startServeTree(t, serveOpts{disable: m.disable, state: state, deferred: deferred})
+				defer killPids(pids)
+				if m.tree == "procwalk" {
+					waitRecorded(t, state, cmd.Process.Pid, pids)
+				}
+				require.NoError(t, cmd.Process.Kill())
+				_ = cmd.Wait()
+				killedAt := time.Now()
+				// The server is dead, so its calls' processes are re-parented to
+				// init, whose reaping pace is not ours: a zombie is dead.
+				requireDead(t, pids, 2*time.Second)
+				t.Logf("0 survivors %v after SIGKILL of the server", time.Since(killedAt).Round(time.Millisecond))
+			})
+		}
 	}
 }
 
@@ -234,6 +244,9 @@ type serveOpts struct {
 	state   string      // its Runner's StateDir, where it keeps its ledger; "" the user's
 	env     []string    // added to its environment
 	cgroup  *testCgroup // a cgroup to start it in; nil inherits
+	// deferred: its Runner is made with Options.Deferred, and the call
+	// sets it up.
+	deferred bool
 }
 
 // startServeTree starts a helper process that runs a call's tree under a
@@ -251,6 +264,9 @@ func startServeTree(t *testing.T, o serveOpts) (*exec.Cmd, map[string]int) {
 	cmd.Env = append(cmd.Env, o.env...)
 	if o.state != "" {
 		cmd.Env = append(cmd.Env, "STATE_DIR="+o.state)
+	}
+	if o.deferred {
+		cmd.Env = append(cmd.Env, "DEFERRED=1")
 	}
 	if o.cgroup != nil {
 		cmd.Env = append(cmd.Env, "JOIN_CGROUP="+o.cgroup.dir)

@@ -30,6 +30,14 @@ type Options struct {
 	// ~/.local/state/aeat-mcp elsewhere; "aeat-mcp-UID" under
 	// os.TempDir() when there is no home directory to use.
 	StateDir string
+	// Deferred makes NewRunner return at once, leaving the probing and the
+	// set-up of the mechanisms — the lifeline process, the ledger and the
+	// sweep of what dead servers left, the cgroup home, the host's job —
+	// to [Runner.Start], or to whatever needs them first (Run,
+	// Mechanisms, Close, ...), which waits for them: a server starts them
+	// once the host is past initialize, and no call starts before they are
+	// in place. If false, NewRunner sets them up before it returns.
+	Deferred bool
 }
 
 // platformConfig is what NewRunner passes to the platform.
@@ -38,11 +46,19 @@ type platformConfig struct {
 	stateDir string
 }
 
-// A Runner runs calls under the mechanisms it probed when it was made. It is
-// safe for concurrent use. A server makes one at start-up and closes it on
-// the way out; [Run] uses a shared one.
+// A Runner runs calls under the mechanisms it probed when it was made (with
+// [Options.Deferred], when it was started). It is safe for concurrent use.
+// A server makes one at start-up and closes it on the way out; [Run] uses a
+// shared one.
 type Runner struct {
+	cfg platformConfig
+	// setUp begins the platform's set-up once; ready is closed when it is
+	// done (plat set, or platErr).
+	setUp   sync.Once
+	ready   chan struct{}
 	plat    platform
+	platErr error
+
 	mu      sync.Mutex
 	running map[*call]struct{}
 	closed  bool
@@ -57,18 +73,42 @@ type call struct{ stop context.CancelCauseFunc }
 var ErrRunnerClosed = errors.New("callruntime: runner closed")
 
 // NewRunner probes the machine's supervision mechanisms and returns a Runner
-// that uses the best of them. It fails only when the platform offers no way
-// to run a supervised process at all.
+// that uses the best of them (with [Options.Deferred], once they are set
+// up). It fails only when the platform offers no way to run a supervised
+// process at all.
 func NewRunner(opts Options) (*Runner, error) {
 	disabled := map[Mechanism]bool{}
 	for _, m := range opts.Disable {
 		disabled[m] = true
 	}
-	p, err := newPlatform(platformConfig{disabled: disabled, stateDir: opts.StateDir})
-	if err != nil {
-		return nil, err
+	r := &Runner{cfg: platformConfig{disabled: disabled, stateDir: opts.StateDir}, ready: make(chan struct{}),
+		running: map[*call]struct{}{}}
+	if opts.Deferred {
+		return r, nil
 	}
-	return &Runner{plat: p, running: map[*call]struct{}{}}, nil
+	r.setUp.Do(r.setUpPlatform)
+	if r.platErr != nil {
+		return nil, r.platErr
+	}
+	return r, nil
+}
+
+// Start begins setting up the mechanisms of a Runner made with
+// [Options.Deferred], on a goroutine of its own, and returns; it does
+// nothing once they are set up or being set up.
+func (r *Runner) Start() { r.setUp.Do(func() { go r.setUpPlatform() }) }
+
+func (r *Runner) setUpPlatform() {
+	defer close(r.ready)
+	r.plat, r.platErr = newPlatform(r.cfg)
+}
+
+// platform is the Runner's platform, once set up (started here if nobody
+// started it).
+func (r *Runner) platform() (platform, error) {
+	r.Start()
+	<-r.ready
+	return r.plat, r.platErr
 }
 
 var (
@@ -89,10 +129,22 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 
 // Mechanisms reports what the Runner probed and what it uses. The first call
 // may probe further (Linux: starts one process in a new PID namespace).
-func (r *Runner) Mechanisms() Report { return r.plat.report() }
+func (r *Runner) Mechanisms() Report {
+	p, err := r.platform()
+	if err != nil {
+		return Report{Platform: runtime.GOOS, Limits: []string{err.Error()}}
+	}
+	return p.report()
+}
 
 // Tree names how this Runner tracks a call's tree; see [Report.Tree].
-func (r *Runner) Tree() string { return r.plat.treeName() }
+func (r *Runner) Tree() string {
+	p, err := r.platform()
+	if err != nil {
+		return ""
+	}
+	return p.treeName()
+}
 
 // Close stops every call still running (their trees are stopped as on
 // cancellation, [Result.End] is Cancelled), waits for them, and releases
@@ -106,6 +158,16 @@ func (r *Runner) Close() error {
 	}
 	r.mu.Unlock()
 	r.calls.Wait()
+	// A Runner whose mechanisms were never set up holds nothing, and never
+	// will.
+	r.setUp.Do(func() {
+		r.platErr = ErrRunnerClosed
+		close(r.ready)
+	})
+	<-r.ready
+	if r.plat == nil {
+		return nil
+	}
 	return r.plat.close()
 }
 
@@ -151,8 +213,12 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		// Never start what is already over.
 		return Result{End: endOf(context.Cause(ctx)), ExitCode: -1, TreeDead: true, Duration: time.Since(begin)}, nil
 	}
+	p, err := r.platform()
+	if err != nil {
+		return Result{}, err
+	}
 	s := &supervision{spec: spec, begin: begin, secrets: RedactSecrets(spec.Secrets)}
-	return s.run(ctx, r.plat)
+	return s.run(ctx, p)
 }
 
 // checkProgram turns the usual reasons a program cannot start into typed

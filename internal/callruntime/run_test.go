@@ -408,6 +408,39 @@ func TestRunner_CloseStopsCalls(t *testing.T) {
 	assert.ErrorIs(t, err, callruntime.ErrRunnerClosed)
 }
 
+// TestRunner_Deferred: a Runner made with Options.Deferred touches nothing
+// of the machine's until it is started — no state directory made, no
+// ledger swept, no lifeline — then sets everything up by itself; Close of
+// one never started holds nothing and starts nothing.
+func TestRunner_Deferred(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			state := filepath.Join(t.TempDir(), "state")
+			r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable, StateDir: state, Deferred: true})
+			require.NoError(t, err)
+			assert.NoDirExists(t, state, "nothing is set up before Start")
+			r.Start()
+			assert.Equal(t, m.tree, r.Tree(), "set up on its own")
+			assert.DirExists(t, state)
+			used := map[callruntime.Mechanism]bool{}
+			for _, ms := range r.Mechanisms().Mechanisms {
+				used[ms.Mechanism] = ms.Used
+			}
+			assert.True(t, used[callruntime.Lifeline], "the lifeline is up")
+			assert.Equal(t, 0, run(t, r, spec("ok")).ExitCode)
+			require.NoError(t, r.Close())
+
+			never := filepath.Join(t.TempDir(), "never")
+			idle, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable, StateDir: never, Deferred: true})
+			require.NoError(t, err)
+			require.NoError(t, idle.Close())
+			assert.NoDirExists(t, never, "closing a Runner never started sets nothing up")
+			_, err = idle.Run(context.Background(), spec("ok"))
+			assert.ErrorIs(t, err, callruntime.ErrRunnerClosed)
+		})
+	}
+}
+
 // TestRun_ReusedCgroups: cgroups are pooled between calls; one whose tree
 // had to be killed must never be reused (on some kernels a killed cgroup
 // kills everything later cloned into it).

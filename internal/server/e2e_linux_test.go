@@ -12,7 +12,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,5 +123,77 @@ func TestE2E_HostThreadExits(t *testing.T) {
 		line, err := out.ReadString('\n')
 		require.NoError(t, err, "the server died with its parent's thread")
 		assert.Contains(t, line, want)
+	}
+}
+
+// TestE2E_FirstCallRightAfterInitialize: the runner's mechanisms (the
+// lifeline, the ledger, the sweeps) start once the host is past
+// initialize (issue 32, item 1), and a call sent in the same write as
+// initialize — no notifications/initialized between — still runs under all
+// of them: the server SIGKILLed while the call's tree runs leaves nothing,
+// neither the tree (its setsid'd child included) nor the lifeline.
+func TestE2E_FirstCallRightAfterInitialize(t *testing.T) {
+	tmp := t.TempDir() // the runner's state directory: this server's ledger only
+	rs := startRawEnv(t, []string{"TMPDIR=" + tmp}, "--log-level", "info")
+	rs.send(t, initLine+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
+	require.Contains(t, rs.recv(t), "result")
+	waitForFakecli(t, 3)
+	pids := fakecliPids()
+	t.Cleanup(func() { killPids(pids) })
+	serverPid := rs.cmd.Process.Pid
+	for role, pid := range proctest.Running(binary) {
+		if ppidOf(strconv.Itoa(pid)) == serverPid {
+			pids["lifeline "+role] = pid
+		}
+	}
+	require.Greater(t, len(pids), 3, "no lifeline beside the call: %v", pids)
+	// The start-up work logs the runner's tree mode when it is done.
+	var tree []string
+	for deadline := time.Now().Add(10 * time.Second); tree == nil; time.Sleep(10 * time.Millisecond) {
+		tree = regexp.MustCompile(`msg=ready tree=(\w+)`).FindStringSubmatch(rs.errs.String())
+		require.False(t, tree == nil && time.Now().After(deadline), "no ready line; stderr: %s", rs.errs.String())
+	}
+	if tree[1] == "procwalk" {
+		// A member the /proc walks have not yet recorded is the documented
+		// limit of that mode: wait until the ledger holds every one.
+		waitLedger(t, filepath.Join(tmp, "aeat-mcp-"+strconv.Itoa(os.Getuid())), serverPid, fakecliPids())
+	}
+
+	require.NoError(t, rs.cmd.Process.Kill())
+	_ = rs.cmd.Wait()
+	proctest.RequireGone(t, pids, 5*time.Second)
+}
+
+// waitLedger waits until the ledger of the server owner (callruntime's
+// OWNER.START.SEQ.members files in state, one "+call pid start pgid sid"
+// line per member) records every pid of pids.
+func waitLedger(t *testing.T, state string, owner int, pids map[string]int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		files, _ := filepath.Glob(filepath.Join(state, strconv.Itoa(owner)+".*.members"))
+		recorded := map[int]bool{}
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			for _, line := range strings.Split(string(b), "\n") {
+				if fs := strings.Fields(line); len(fs) == 5 && strings.HasPrefix(line, "+") {
+					pid, _ := strconv.Atoi(fs[1])
+					recorded[pid] = true
+				}
+			}
+		}
+		missing := 0
+		for _, pid := range pids {
+			if !recorded[pid] {
+				missing++
+			}
+		}
+		if missing == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the ledger of %d never recorded %v (files %v)", owner, pids, files)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

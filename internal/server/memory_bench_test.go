@@ -133,6 +133,7 @@ func BenchmarkMemoryPeaks(b *testing.B) {
 	b.Run("10000-blocked-tasks-result", memBlockedTasksResult)
 	b.Run("64MiB-result", memBigResult)
 	b.Run("59MB-json-result", memBigJSONResult)
+	b.Run("15MiB-call", memBigCall)
 }
 
 // memTaskCalls: 10,000 task-augmented calls of a MUTATE tool, each with arguments of
@@ -253,5 +254,26 @@ func memBigJSONResult(b *testing.B) {
 		peak, _ := rss()
 		b.ReportMetric(peak, "MB-peak")
 		b.ReportMetric(peak/64, "x-cap")
+	}
+}
+
+// memBigCall: one tools/call whose line is 15 MiB (a 15 MiB argument, under
+// the 16 MiB a line may hold), on a 2025-11-25 session (tasks served): what
+// reading, marking, decoding and validating the request costs. The CLI
+// cannot be given the argument (no command line holds 15 MiB), so the answer
+// is a refusal; the peak is the request's. MB-over-idle is the peak minus
+// what the server held before the call.
+func memBigCall(b *testing.B) {
+	text := strings.Repeat("a", 15<<20)
+	for b.Loop() {
+		c, rss := startMeasured(b)
+		_, idle := rss()
+		m := c.call("tools/call", map[string]any{"name": "read_echo", "arguments": map[string]any{"text": text}})
+		if m["result"] == nil {
+			b.Fatalf("no result: %v", m["error"])
+		}
+		peak, _ := rss()
+		b.ReportMetric(peak, "MB-peak")
+		b.ReportMetric(peak-idle, "MB-over-idle")
 	}
 }

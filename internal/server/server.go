@@ -152,7 +152,11 @@ type Config struct {
 	// Parent is the pid of the process that started the server, read first
 	// thing in main: the host may die, and this process be re-parented,
 	// before Serve runs. If zero, os.Getppid() when Serve starts.
-	Parent  int
+	Parent int
+	// Prepare, if set, is more start-up work a host need not wait for (the
+	// warm template, start-up logs): the server runs it once it is past
+	// initialize, before any call's process starts ([Server] "Start-up").
+	Prepare func()
 	Printer *i18n.Printer
 	Logger  *slog.Logger
 	Version string
@@ -210,6 +214,11 @@ type Server struct {
 	// detachNow, set by tests, stands for --detach-after's timer.
 	detachNow <-chan time.Time
 
+	// prepareOnce starts the start-up work a host need not wait for;
+	// prepared is closed once it is done (prepare).
+	prepareOnce sync.Once
+	prepared    chan struct{}
+
 	// lifetime ends when the server is told to stop; every call's context
 	// is tied to it, because the SDK does not cancel handlers on shutdown.
 	lifetime context.Context
@@ -228,7 +237,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{},
 		slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
-		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait}
+		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{})}
 	s.questions = newQuestions(s.confirmWait)
 	kept := int64(max(DefaultKeptResultBytes, cfg.MaxResultBytes))
 	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults, MaxBytes: kept, Size: tasks.ResultSize}
@@ -265,12 +274,51 @@ func New(cfg Config) (*Server, error) {
 	if s.catalog != nil {
 		s.addCatalog()
 	}
-	if cfg.Manifest.WorkDir() == annotations.ScratchDir {
-		s.sweepScratch()
-	} else if _, _, _, err := s.workDir(); err != nil {
-		cfg.Logger.Warn("every call will fail until this is fixed", "error", err)
-	}
+	s.mcp.AddReceivingMiddleware(s.prepareAfterInitialize)
 	return s, nil
+}
+
+// # Start-up
+//
+// A host waits for the answer to initialize, and nothing it needs for that
+// answer is work a call needs: the runner's mechanisms (its lifeline, the
+// sweeps of what dead servers left, the host's job), the sweep of dead
+// servers' scratch directories, and Config.Prepare (the warm template, the
+// start-up log). So New does none of it; prepare starts it once the host is
+// past initialize, and start — the seam every call's process goes
+// through — waits for it, so that every call, the first one issued right
+// after initialize too, gets every guarantee.
+
+// prepare starts, once and on a goroutine of its own, the start-up work
+// nothing before a call needs; prepared is closed when it is done.
+func (s *Server) prepare() {
+	s.prepareOnce.Do(func() {
+		go func() {
+			defer close(s.prepared)
+			s.cfg.Runner.Start()
+			if s.cfg.Manifest.WorkDir() == annotations.ScratchDir {
+				s.sweepScratch()
+			} else if _, _, _, err := s.workDir(); err != nil {
+				s.cfg.Logger.Warn("every call will fail until this is fixed", "error", err)
+			}
+			if s.cfg.Prepare != nil {
+				s.cfg.Prepare()
+			}
+		}()
+	})
+}
+
+// prepareAfterInitialize starts the start-up work at the first message
+// after initialize: a host that has our answer says so
+// (notifications/initialized), and a client that never initializes
+// (2026-07-28) sends its first request.
+func (s *Server) prepareAfterInitialize(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "initialize" {
+			s.prepare()
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // addTools registers the tools the selection serves (on the catalog

@@ -433,8 +433,8 @@ func TestCall_ScratchDir(t *testing.T) {
 }
 
 // TestScratch_SweptAtStart: a server killed before it could clean up leaves
-// its scratch directories; the next server removes those of servers that
-// are gone, and only those — a server whose pid was reused by another
+// its scratch directories; the next server removes, once past initialize,
+// those of servers that are gone, and only those — a server whose pid was reused by another
 // process is gone too (the name keeps the server's start time).
 func TestScratch_SweptAtStart(t *testing.T) {
 	gone := exec.Command("true")
@@ -463,7 +463,12 @@ func TestScratch_SweptAtStart(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(oldStyle) })
 
-	newServer(t, func(c *Config) { c.Manifest.CLI.Cwd = annotations.ScratchDir })
+	s := newServer(t, func(c *Config) { c.Manifest.CLI.Cwd = annotations.ScratchDir })
+	// The sweep is start-up work no host waits for: once past initialize
+	// (prepare), before the first call starts.
+	assert.DirExists(t, deadDir, "nothing swept on the way to initialize")
+	s.prepare()
+	<-s.prepared
 	assert.NoDirExists(t, deadDir, "the directory of a dead server is removed")
 	assert.NoDirExists(t, reusedDir, "the directory of a server whose pid another process now has is removed")
 	assert.DirExists(t, liveDir, "a live server's directory is left alone")

@@ -34,7 +34,15 @@ type lostCall interface {
 // A warm call lost to warm start runs again cold when the tool only reads
 // (nothing it did can be half done); otherwise the loss is the server's
 // fault, retryable (lostResult).
+//
+// It starts nothing before the server's start-up work is done (prepare):
+// the runner's lifeline and sweeps guard the first call as any other.
 func (s *Server) start(ctx context.Context, t *annotations.Tool, spec callruntime.Spec) (callruntime.Result, error) {
+	s.prepare()
+	select {
+	case <-s.prepared:
+	case <-ctx.Done():
+	}
 	if s.cfg.Warm == nil || !s.cfg.Warm.Serves(t.Tier()) {
 		return s.cfg.Runner.Run(ctx, spec)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,10 +37,12 @@ import (
 //
 // Every decision is taken on decoded params, never on their bytes: a key
 // may be written with escapes ("t\u0061sk") and mean the same. A
-// tools/call's params reach the SDK re-encoded from that decoding — one
-// "_meta", one of each key, no escapes in the keys — so that the SDK reads
-// exactly what was decided here: with a key written twice, Go's decoder
-// keeps the last while the SDK's merges two "_meta" objects.
+// tools/call's params reach the SDK rewritten from their members as read
+// here — one "_meta", one of each key, no escapes in the keys — so that
+// the SDK reads exactly what was decided here: with a key written twice,
+// Go's decoder keeps the last while the SDK's merges two "_meta" objects.
+// The values are passed on as written, in one copy (a call's arguments may
+// be megabytes).
 type Transport struct {
 	// Inner carries the messages: framing, ids, cancellation, drain.
 	Inner mcp.Transport
@@ -360,11 +363,19 @@ func (c *conn) call(req *jsonrpc.Request) jsonrpc.Message {
 
 // mark reads a tools/call's params on their way to the SDK: the request
 // its handler will find (by the ticket added to _meta), and the params
-// re-encoded from their decoding. A ticket a client wrote is dropped.
+// rewritten from their members as read here (membersOf) — one of each key,
+// the last where a key is written twice, as Go's decoder keeps; keys
+// without escapes; "task" dropped; the _meta re-encoded with the ticket —
+// and every other value passed on byte for byte, in one copy. A ticket a
+// client wrote is dropped.
 func (c *conn) mark(params json.RawMessage) (*Request, json.RawMessage, *jsonrpc.Error) {
-	var p map[string]json.RawMessage
-	if json.Unmarshal(params, &p) != nil || p == nil {
+	members, ok := membersOf(params)
+	if !ok {
 		return nil, params, nil
+	}
+	p := make(map[string]json.RawMessage, len(members))
+	for _, m := range members {
+		p[m.key] = m.value
 	}
 	meta := map[string]json.RawMessage{}
 	if raw := p["_meta"]; len(raw) > 0 && string(raw) != "null" {
@@ -377,13 +388,36 @@ func (c *conn) mark(params json.RawMessage) (*Request, json.RawMessage, *jsonrpc
 		return nil, nil, rerr
 	}
 	meta[ticketKey], _ = json.Marshal(c.t.Requests.issue(rq))
-	p["_meta"], _ = json.Marshal(meta)
-	out, err := json.Marshal(p)
-	if err != nil {
+	var err error
+	if p["_meta"], err = json.Marshal(meta); err != nil {
 		c.t.Requests.forget(rq)
 		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + err.Error()}
 	}
-	return rq, out, nil
+	return rq, encodeMembers(p), nil
+}
+
+// encodeMembers writes the object of members p, keys in order, in one
+// buffer of its exact size.
+func encodeMembers(p map[string]json.RawMessage) json.RawMessage {
+	keys := make([]string, 0, len(p))
+	quoted := make(map[string][]byte, len(p))
+	size := len("{}")
+	for k, v := range p {
+		q, _ := json.Marshal(k) // a string always encodes
+		keys = append(keys, k)
+		quoted[k] = q
+		size += len(q) + len(":,") + len(v)
+	}
+	slices.Sort(keys)
+	out := make([]byte, 0, size)
+	out = append(out, '{')
+	for i, k := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, quoted[k]...), ':'), p[k]...)
+	}
+	return append(out, '}')
 }
 
 // wants decides whether the requester of a tools/call (params p, _meta
