@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -45,6 +46,19 @@ func connectBinary(t *testing.T, era string, env []string, args ...string) (*mcp
 	return cs, cmd
 }
 
+// connectBinaryLogged is connectBinary (2025-11-25) with the server's
+// stderr in log.
+func connectBinaryLogged(t *testing.T, log *syncBuffer, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := serverCmd(t, nil, args...)
+	cmd.Stderr = log
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 func TestE2E_Calls(t *testing.T) {
 	for _, era := range eras {
 		t.Run(eraName(era), func(t *testing.T) {
@@ -62,9 +76,13 @@ func TestE2E_Calls(t *testing.T) {
 				require.NotNil(t, o.TreeDead, "a process ran")
 				assert.True(t, *o.TreeDead)
 				assert.Contains(t, text(res), "live_pull did not finish within the 1 s ceiling of its tier (live)")
-				requireNoFakecli(t, time.Second)
+				requireNoFakecli(t, proctest.HangAfter)
 			})
 			t.Run("progress", func(t *testing.T) {
+				// Progress arrives while the call runs: the call is
+				// cancelled once it did (or after the hang bound).
+				ctx, cancel := context.WithTimeout(context.Background(), proctest.HangAfter)
+				defer cancel()
 				var mu sync.Mutex
 				var msgs []string
 				client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
@@ -72,20 +90,21 @@ func TestE2E_Calls(t *testing.T) {
 						mu.Lock()
 						msgs = append(msgs, req.Params.Message)
 						mu.Unlock()
+						cancel()
 					},
 				})
-				cmd := serverCmd(t, []string{"AEAT_MCP_LANG=en"}, "--timeout-live", "1500ms")
+				cmd := serverCmd(t, []string{"AEAT_MCP_LANG=en"})
 				pcs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: era})
 				require.NoError(t, err)
 				defer pcs.Close()
 				params := &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}}
 				params.SetProgressToken("e2e")
-				_, err = pcs.CallTool(context.Background(), params)
-				require.NoError(t, err)
+				_, _ = pcs.CallTool(ctx, params)
 				mu.Lock()
 				defer mu.Unlock()
 				require.NotEmpty(t, msgs)
 				assert.Contains(t, strings.Join(msgs, "\n"), "live_pull: ")
+				requireNoFakecli(t, proctest.HangAfter)
 			})
 		})
 	}
@@ -96,7 +115,7 @@ func TestE2E_TimeoutRefusalInSpanish(t *testing.T) {
 	res := callTool(t, cs, "live_pull", nil)
 	assert.Contains(t, text(res), "La herramienta live_pull no terminó dentro del límite de 1 s de su nivel (en línea)")
 	assert.Contains(t, text(res), "--timeout-live")
-	requireNoFakecli(t, time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 }
 
 func TestE2E_Cancel(t *testing.T) {
@@ -107,22 +126,8 @@ func TestE2E_Cancel(t *testing.T) {
 }
 
 func TestE2E_SlowLiveCallsDoNotDelayRead(t *testing.T) {
-	cs, _ := connectBinary(t, "", nil, "--timeout-live", "3s", "--dedupe=false")
-	var wg sync.WaitGroup
-	for i := 0; i < 2; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
-		}()
-	}
-	waitForFakecli(t, 6)
-	start := time.Now()
-	res := callTool(t, cs, "read_echo", map[string]any{"text": "quick"})
-	assert.Equal(t, CodeOK, outcome(t, res).Code)
-	// Delayed behind the live calls, it would take their 3 s ceiling.
-	assert.Less(t, time.Since(start), 2*time.Second)
-	wg.Wait()
+	cs, _ := connectBinary(t, "", nil, "--dedupe=false")
+	liveCallsDoNotDelayRead(t, cs)
 }
 
 // rawServer starts the binary with pipes a test writes and reads by hand.
@@ -259,8 +264,10 @@ func TestE2E_BigLine(t *testing.T) {
 }
 
 // TestE2E_SIGTERM: the host sends SIGTERM with a call in flight.
+// A stop on SIGTERM does not wait for the call (it never ends) nor for the
+// drain (ten minutes): past the hang bound it did.
 func TestE2E_SIGTERM(t *testing.T) {
-	rs := startRaw(t)
+	rs := startRaw(t, "--drain", "10m")
 	rs.initialize(t)
 	rs.startLivePull(t)
 	pids := fakecliPids()
@@ -269,8 +276,8 @@ func TestE2E_SIGTERM(t *testing.T) {
 	err := rs.cmd.Wait()
 	assert.NoError(t, err, "exit 0; stderr: %s", rs.errs.String())
 	assert.NotContains(t, rs.errs.String(), "level=ERROR", "a routine stop is no error")
-	assert.Less(t, time.Since(start), time.Second)
-	proctest.RequireGone(t, pids, 500*time.Millisecond)
+	assert.Less(t, time.Since(start), proctest.HangAfter)
+	proctest.RequireGone(t, pids, proctest.HangAfter)
 }
 
 func TestE2E_BrokenManifest(t *testing.T) {
@@ -296,10 +303,21 @@ func TestE2E_MissingCLIStillServes(t *testing.T) {
 	assert.Contains(t, text(res), "/nonexistent/aeat")
 }
 
+// underHost is aeat-mcp under a helper process playing the host: the host,
+// the server's pid, the server's pipes' other ends, and the host's own
+// stdin and stdout.
+type underHost struct {
+	host      *exec.Cmd
+	serverPid int
+	in        io.WriteCloser
+	out       *bufio.Reader
+	hostIn    io.WriteCloser
+	hostOut   *bufio.Reader
+}
+
 // startUnderHost starts aeat-mcp under a helper process playing the host,
-// on pipes the test holds, and returns the host, the server's pid and the
-// pipes' other ends.
-func startUnderHost(t *testing.T, env ...string) (host *exec.Cmd, serverPid int, in io.WriteCloser, out *bufio.Reader) {
+// on pipes the test holds.
+func startUnderHost(t *testing.T, env ...string) *underHost {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	require.NoError(t, err)
@@ -307,28 +325,34 @@ func startUnderHost(t *testing.T, env ...string) (host *exec.Cmd, serverPid int,
 	require.NoError(t, err)
 	t.Cleanup(func() { inW.Close(); outR.Close() })
 	// The host holds the pipes too: a dead server is no EOF here.
-	require.NoError(t, outR.SetReadDeadline(time.Now().Add(10*time.Second)))
-	host = exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, outR.SetReadDeadline(time.Now().Add(proctest.HangAfter)))
+	host := exec.Command(os.Args[0], "-test.run=^$")
 	host.Env = append(append(os.Environ(), "SERVER_TEST_HELPER=parent", "AEAT_MCP_BINARY="+binary, "AEAT_MCP_MANIFEST="+testManifestPath(t)), env...)
 	host.ExtraFiles = []*os.File{inR, outW}
 	host.Stderr = os.Stderr
+	hostIn, err := host.StdinPipe()
+	require.NoError(t, err)
 	hostOut, err := host.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, host.Start())
 	t.Cleanup(func() { _ = host.Process.Kill(); _ = host.Wait() })
 	inR.Close()
 	outW.Close()
-	_, err = fmt.Fscan(hostOut, &serverPid)
+	u := &underHost{host: host, in: inW, out: bufio.NewReader(outR), hostIn: hostIn, hostOut: bufio.NewReader(hostOut)}
+	line, err := u.hostOut.ReadString('\n')
 	require.NoError(t, err)
-	t.Cleanup(func() { _ = syscall.Kill(serverPid, syscall.SIGKILL) })
-	return host, serverPid, inW, bufio.NewReader(outR)
+	u.serverPid, err = strconv.Atoi(strings.TrimSpace(line))
+	require.NoError(t, err, line)
+	t.Cleanup(func() { _ = syscall.Kill(u.serverPid, syscall.SIGKILL) })
+	return u
 }
 
 // TestE2E_HostDies: the host is SIGKILLed while a call runs and our stdin
 // stays open (someone else holds its other end): the server notices its
 // parent is gone, kills the call's tree and exits.
 func TestE2E_HostDies(t *testing.T) {
-	host, serverPid, in, out := startUnderHost(t)
+	u := startUnderHost(t)
+	host, serverPid, in, out := u.host, u.serverPid, u.in, u.out
 	_, err := io.WriteString(in, initLine+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`+"\n")
 	require.NoError(t, err)
@@ -340,7 +364,7 @@ func TestE2E_HostDies(t *testing.T) {
 
 	require.NoError(t, host.Process.Kill())
 	_ = host.Wait()
-	proctest.RequireGone(t, pids, 1500*time.Millisecond)
+	proctest.RequireGone(t, pids, proctest.HangAfter)
 }
 
 // TestE2E_HostThreadExits: a host that spawns the server from a thread
@@ -348,15 +372,24 @@ func TestE2E_HostDies(t *testing.T) {
 // thread exits) does not lose its server: the server checks that its
 // parent really is gone before it stops.
 func TestE2E_HostThreadExits(t *testing.T) {
-	_, _, in, out := startUnderHost(t, "SERVER_TEST_SPAWN_THREAD=1")
-	time.Sleep(800 * time.Millisecond) // the thread has exited, and the signal come
-	_, err := io.WriteString(in, initLine+"\n"+`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	u := startUnderHost(t, "SERVER_TEST_SPAWN_THREAD=1")
+	// The server answers, so it has armed its parent-death signal; then
+	// the thread that started it exits, and the signal comes.
+	_, err := io.WriteString(u.in, initLine+"\n")
 	require.NoError(t, err)
-	for _, want := range []string{`"id":0`, `"id":1`} {
-		line, err := out.ReadString('\n')
-		require.NoError(t, err, "the server died with its parent's thread")
-		assert.Contains(t, line, want)
-	}
+	line, err := u.out.ReadString('\n')
+	require.NoError(t, err)
+	assert.Contains(t, line, `"id":0`)
+	_, err = io.WriteString(u.hostIn, "go\n")
+	require.NoError(t, err)
+	word, err := u.hostOut.ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "thread-exited\n", word)
+	_, err = io.WriteString(u.in, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	require.NoError(t, err)
+	line, err = u.out.ReadString('\n')
+	require.NoError(t, err, "the server died with its parent's thread")
+	assert.Contains(t, line, `"id":1`)
 }
 
 // TestE2E_CancelledIsNotAnswered: after notifications/cancelled the server
@@ -367,7 +400,7 @@ func TestE2E_CancelledIsNotAnswered(t *testing.T) {
 	rs.initialize(t)
 	rs.startLivePull(t)
 	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
-	requireNoFakecli(t, 2*time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 	rs.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	resp := rs.recv(t)
 	assert.Equal(t, 2.0, resp["id"])
