@@ -9,6 +9,7 @@ import (
 	"debug/elf"
 	"debug/macho"
 	"debug/pe"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -146,6 +147,7 @@ type bundleManifest struct {
 	ManifestVersion string `json:"manifest_version"`
 	Name            string `json:"name"`
 	Version         string `json:"version"`
+	Icon            string `json:"icon"`
 	Server          struct {
 		Type       string `json:"type"`
 		EntryPoint string `json:"entry_point"`
@@ -167,10 +169,11 @@ type bundleManifest struct {
 		Platforms []string `json:"platforms"`
 	} `json:"compatibility"`
 	UserConfig map[string]struct {
-		Type      string `json:"type"`
-		Required  bool   `json:"required"`
-		Sensitive bool   `json:"sensitive"`
-		Default   any    `json:"default"`
+		Type        string `json:"type"`
+		Description string `json:"description"`
+		Required    bool   `json:"required"`
+		Sensitive   bool   `json:"sensitive"`
+		Default     any    `json:"default"`
 	} `json:"user_config"`
 }
 
@@ -206,6 +209,10 @@ func TestBundleManifest_Template(t *testing.T) {
 	assert.Empty(t, win.Args)
 	assert.Nil(t, win.Env, "an override's env replaces the whole env: none, so the settings reach Windows too")
 	assert.ElementsMatch(t, []string{"darwin", "win32", "linux"}, m.Compatibility.Platforms)
+	assert.Equal(t, "icon.png", m.Icon, "the icon scripts/bundle puts at the bundle's root (TestIcon draws it)")
+	assert.FileExists(t, filepath.Join("mcpb", m.Icon))
+	assert.Contains(t, m.UserConfig["aeat_cli"].Description, "⌘⇧.",
+		"aeat is often in ~/.local/bin, a folder macOS's file dialog hides until ⌘⇧. (Command-Shift-period)")
 
 	used := map[string]bool{}
 	for name, v := range cfg.Env {
@@ -316,12 +323,94 @@ func TestLauncher(t *testing.T) {
 // bundleManifestIn reads manifest.json from a built bundle.
 func bundleManifestIn(t *testing.T, bundle string) bundleManifest {
 	t.Helper()
-	zr, err := zip.OpenReader(bundle)
+	data, err := os.ReadFile(bundle)
 	require.NoError(t, err)
-	defer zr.Close()
+	if content, ok := unsigned(data); ok {
+		data = content
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
 	var m bundleManifest
-	require.NoError(t, json.Unmarshal(readZip(t, &zr.Reader, "manifest.json"), &m))
+	require.NoError(t, json.Unmarshal(readZip(t, zr, "manifest.json"), &m))
 	return m
+}
+
+// unsigned is a signed bundle without the block `mcpb sign` appends
+// ("MCPB_SIG_V1", a little-endian uint32 length, that many bytes of
+// PKCS#7, "MCPB_SIG_END"): the ZIP that was signed. ok is false when the
+// bundle does not end with a whole block.
+func unsigned(bundle []byte) (content []byte, ok bool) {
+	const header, footer = "MCPB_SIG_V1", "MCPB_SIG_END"
+	rest, found := bytes.CutSuffix(bundle, []byte(footer))
+	if !found {
+		return nil, false
+	}
+	start := bytes.LastIndex(rest, []byte(header))
+	if start < 0 || len(rest) < start+len(header)+4 {
+		return nil, false
+	}
+	n := binary.LittleEndian.Uint32(rest[start+len(header):])
+	if int(n) != len(rest)-start-len(header)-4 {
+		return nil, false
+	}
+	return bundle[:start], true
+}
+
+// TestBundleSignature: the bundle a snapshot release signed with its
+// throwaway certificate (.ci/run sets AEAT_MCP_BUNDLE and
+// AEAT_MCP_BUNDLE_CERT) passes mcpb/signature.mjs — the check `mcpb
+// verify` cannot make (modelcontextprotocol/mcpb#276) — and that check
+// fails on a changed byte of the bundle, a changed byte of the signature,
+// the bundle without its signature, and another certificate.
+func TestBundleSignature(t *testing.T) {
+	bundle, cert := os.Getenv("AEAT_MCP_BUNDLE"), os.Getenv("AEAT_MCP_BUNDLE_CERT")
+	if bundle == "" || cert == "" {
+		t.Skip("AEAT_MCP_BUNDLE and AEAT_MCP_BUNDLE_CERT are set by .ci/run after a snapshot release")
+	}
+	verify := func(file, cert string) (string, error) {
+		args := []string{"mcpb/signature.mjs", "verify", file}
+		if cert != "" {
+			args = append(args, cert)
+		}
+		out, err := exec.Command("node", args...).CombinedOutput()
+		return string(out), err
+	}
+	out, err := verify(bundle, cert)
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "signature: valid — signed by CN=aeat-mcp snapshot")
+
+	data, err := os.ReadFile(bundle)
+	require.NoError(t, err)
+	content, ok := unsigned(data)
+	require.True(t, ok)
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other")
+	_, err = exec.Command("node", "mcpb/signature.mjs", "throwaway", other).CombinedOutput()
+	require.NoError(t, err)
+	flip := func(at int) []byte {
+		b := bytes.Clone(data)
+		b[at] ^= 0x01
+		return b
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		cert string
+		says string
+	}{
+		{"a byte of the bundle changed", flip(len(content) / 2), "", "the bundle's bytes are not the ones signed"},
+		{"a byte of the signature changed", flip(len(data) - len("MCPB_SIG_END") - 10), "", "the signature does not verify"},
+		{"the signature removed", content, "", "it is not signed"},
+		{"another certificate", data, filepath.Join(other, "cert.pem"), "not by " + filepath.Join(other, "cert.pem")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(dir, "bundle.mcpb")
+			require.NoError(t, os.WriteFile(file, tc.data, 0o600))
+			out, err := verify(file, tc.cert)
+			assert.Error(t, err, out)
+			assert.Contains(t, out, tc.says)
+		})
+	}
 }
 
 func readZip(t *testing.T, zr *zip.Reader, name string) []byte {
@@ -337,15 +426,20 @@ func readZip(t *testing.T, zr *zip.Reader, name string) []byte {
 // TestBundle checks a built bundle's contents — mcpb validate checks only
 // the manifest's shape (it accepted a bundle with no binary): exactly the
 // files the manifest needs, each binary built for the system it is for,
-// the launcher and the aeat manifest as committed, the tools listed.
+// the launcher, the icon and the aeat manifest as committed, the tools
+// listed; and the ZIP is followed by mcpb sign's block (TestBundleSignature
+// checks the signature itself).
 func TestBundle(t *testing.T) {
 	bundle := os.Getenv("AEAT_MCP_BUNDLE")
 	if bundle == "" {
-		t.Skip("AEAT_MCP_BUNDLE is set by .ci/run after scripts/bundle")
+		t.Skip("AEAT_MCP_BUNDLE is set by .ci/run after a snapshot release")
 	}
-	zr, err := zip.OpenReader(bundle)
+	signed, err := os.ReadFile(bundle)
 	require.NoError(t, err)
-	defer zr.Close()
+	content, ok := unsigned(signed)
+	require.True(t, ok, "the bundle ends with mcpb sign's block (MCPB_SIG_V1 … MCPB_SIG_END): it is signed")
+	zr, err := zip.NewReader(bytes.NewReader(content), int64(len(content)))
+	require.NoError(t, err)
 	var names []string
 	for _, f := range zr.File {
 		if !strings.HasSuffix(f.Name, "/") {
@@ -354,7 +448,7 @@ func TestBundle(t *testing.T) {
 	}
 	sort.Strings(names)
 	assert.Equal(t, []string{
-		"LICENSE", "README.md", "manifest.json",
+		"LICENSE", "README.md", "icon.png", "manifest.json",
 		"server/aeat.manifest.json", "server/darwin/aeat-mcp", "server/launch.sh",
 		"server/linux-amd64/aeat-mcp", "server/windows-amd64/aeat-mcp.exe",
 	}, names)
@@ -372,8 +466,11 @@ func TestBundle(t *testing.T) {
 
 	example, err := os.ReadFile(aeatManifest)
 	require.NoError(t, err)
-	assert.True(t, bytes.Equal(example, readZip(t, &zr.Reader, "server/aeat.manifest.json")), "the aeat manifest, as committed")
-	loaded, err := annotations.Parse(readZip(t, &zr.Reader, "server/aeat.manifest.json"), "")
+	assert.True(t, bytes.Equal(example, readZip(t, zr, "server/aeat.manifest.json")), "the aeat manifest, as committed")
+	icon, err := os.ReadFile(bundleIcon)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(icon, readZip(t, zr, m.Icon)), "the icon, as committed")
+	loaded, err := annotations.Parse(readZip(t, zr, "server/aeat.manifest.json"), "")
 	require.NoError(t, err)
 	var tools []string
 	for _, tl := range m.Tools {
@@ -386,28 +483,29 @@ func TestBundle(t *testing.T) {
 	assert.Equal(t, want2, tools, "manifest.json lists the aeat manifest's tools")
 	script, err := os.ReadFile(launcher)
 	require.NoError(t, err)
-	assert.Equal(t, string(script), string(readZip(t, &zr.Reader, "server/launch.sh")))
+	assert.Equal(t, string(script), string(readZip(t, zr, "server/launch.sh")))
 
 	// Each binary is for its system: one universal Mach-O for both Macs,
 	// PE for Windows on amd64, ELF for Linux on amd64.
-	fat, err := macho.NewFatFile(bytes.NewReader(readZip(t, &zr.Reader, "server/darwin/aeat-mcp")))
+	fat, err := macho.NewFatFile(bytes.NewReader(readZip(t, zr, "server/darwin/aeat-mcp")))
 	require.NoError(t, err, "the macOS binary is universal")
 	var cpus []macho.Cpu
 	for _, a := range fat.Arches {
 		cpus = append(cpus, a.Cpu)
 	}
 	assert.ElementsMatch(t, []macho.Cpu{macho.CpuAmd64, macho.CpuArm64}, cpus)
-	pf, err := pe.NewFile(bytes.NewReader(readZip(t, &zr.Reader, "server/windows-amd64/aeat-mcp.exe")))
+	pf, err := pe.NewFile(bytes.NewReader(readZip(t, zr, "server/windows-amd64/aeat-mcp.exe")))
 	require.NoError(t, err)
 	assert.Equal(t, uint16(pe.IMAGE_FILE_MACHINE_AMD64), pf.Machine)
-	ef, err := elf.NewFile(bytes.NewReader(readZip(t, &zr.Reader, "server/linux-amd64/aeat-mcp")))
+	ef, err := elf.NewFile(bytes.NewReader(readZip(t, zr, "server/linux-amd64/aeat-mcp")))
 	require.NoError(t, err)
 	assert.Equal(t, elf.EM_X86_64, ef.Machine)
 }
 
 // TestReleaseArchives checks a goreleaser dist/ (.ci/run sets
-// AEAT_MCP_DIST after a snapshot release): the six platform archives and
-// the universal macOS one, each in checksums.txt with its hash; the
+// AEAT_MCP_DIST after a snapshot release): the six platform archives, the
+// universal macOS one and the MCP Bundle, each in checksums.txt with its
+// hash; the
 // linux/amd64 archive unpacked holds the binary, README, LICENSE and the
 // examples, every file dated from the commit (reproducible), and its
 // binary says the release's version and commit and serves the demo.
@@ -433,7 +531,7 @@ func TestReleaseArchives(t *testing.T) {
 		require.Len(t, f, 2, line)
 		sums[f[1]] = f[0]
 	}
-	var want []string
+	want := []string{"aeat-mcp-" + meta.Version + ".mcpb"} // the MCP Bundle, signed, as uploaded
 	for _, p := range []string{"linux_amd64.tar.gz", "linux_arm64.tar.gz", "darwin_amd64.tar.gz", "darwin_arm64.tar.gz", "darwin_universal.tar.gz", "windows_amd64.zip", "windows_arm64.zip"} {
 		want = append(want, "aeat-mcp_"+meta.Version+"_"+p)
 	}
@@ -473,10 +571,54 @@ func TestReleaseArchives(t *testing.T) {
 		}
 	}
 
-	cask, err := os.ReadFile(filepath.Join(dist, "homebrew", "Casks", "aeat-mcp.rb"))
+}
+
+// TestReleaseCask checks the Homebrew cask a snapshot release wrote
+// (AEAT_MCP_DIST), and the release it goes with (the effective
+// configuration goreleaser wrote beside it): the URLs are the project's
+// releases, with the archives' hashes; the quarantine is cleared with
+// Homebrew's declarative postflight_steps (a `run` of xattr on the staged
+// binary, macOS only) and no deprecated postflight/preflight block or
+// Ruby in it; and the release is not a draft, so the cask goreleaser
+// pushes after publishing it never names files nobody can download.
+func TestReleaseCask(t *testing.T) {
+	dist := os.Getenv("AEAT_MCP_DIST")
+	if dist == "" {
+		t.Skip("AEAT_MCP_DIST is set by .ci/run after goreleaser release --snapshot")
+	}
+	raw, err := os.ReadFile(filepath.Join(dist, "homebrew", "Casks", "aeat-mcp.rb"))
 	require.NoError(t, err)
-	assert.Contains(t, string(cask), releaseBase, "the cask's URLs are the project's releases, never the clone's remote")
-	assert.Contains(t, string(cask), sums["aeat-mcp_"+meta.Version+"_darwin_arm64.tar.gz"])
+	cask := string(raw)
+	sums, err := os.ReadFile(filepath.Join(dist, "checksums.txt"))
+	require.NoError(t, err)
+	version := regexp.MustCompile(`(?m)^  version "([^"]+)"$`).FindStringSubmatch(cask)
+	require.NotNil(t, version, "the cask has a version")
+	urls := regexp.MustCompile(`url "([^"]+)"`).FindAllStringSubmatch(cask, -1)
+	require.Len(t, urls, 4, "macOS and Linux, Intel and ARM")
+	for _, u := range urls {
+		assert.True(t, strings.HasPrefix(u[1], releaseBase), "the cask's URLs are the project's releases, never the clone's remote: %s", u[1])
+		name := strings.ReplaceAll(path.Base(u[1]), "#{version}", version[1])
+		sha := regexp.MustCompile(`(?m)^([0-9a-f]{64})  ` + regexp.QuoteMeta(name) + `$`).FindStringSubmatch(string(sums))
+		require.NotNil(t, sha, "%s is in checksums.txt", name)
+		assert.Contains(t, cask, `sha256 "`+sha[1]+`"`, "the cask carries %s's hash", name)
+	}
+
+	steps := regexp.MustCompile(`(?s)\n  postflight_steps do\n(.*?)\n  end\n`).FindStringSubmatch(cask)
+	require.NotNil(t, steps, "a postflight_steps block:\n%s", cask)
+	assert.Equal(t, `    on_macos do
+      run "/usr/bin/xattr", args: ["-dr", "com.apple.quarantine", "{{staged_path}}/aeat-mcp"]
+    end`, steps[1], "the quarantine cleared on macOS, with Homebrew's own {{staged_path}} token")
+	assert.Contains(t, cask, `binary "aeat-mcp"`, "what the step clears is the binary the cask installs")
+	for _, deprecated := range []string{`(?m)^\s*(uninstall_)?(pre|post)flight do`, `system_command`} {
+		assert.NotRegexp(t, deprecated, cask, "Homebrew 7 deprecates flight blocks of Ruby")
+	}
+
+	cfg, err := os.ReadFile(filepath.Join(dist, "config.yaml"))
+	require.NoError(t, err)
+	release := regexp.MustCompile(`(?m)^release:\n((?:  .*\n)+)`).FindStringSubmatch(string(cfg))
+	require.NotNil(t, release, "the effective configuration has a release section")
+	assert.NotRegexp(t, `(?m)^  draft: true`, release[1], "the release is published by the run that pushes the cask")
+	assert.Contains(t, release[1], "aeat-mcp-{{ .Version }}.mcpb", "the release uploads the bundle")
 }
 
 // gitCommitTime is a commit's time, as goreleaser's {{ .CommitDate }}.

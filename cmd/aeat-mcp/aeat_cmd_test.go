@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/zalando/go-keyring"
 )
 
 var (
@@ -61,21 +61,72 @@ func aeatStore(t *testing.T, loggedIn bool) {
 	}
 }
 
+// memKeychain is a keychain in memory, in the OS keychain's place for a
+// test (useKeychain); broken makes it unavailable.
+type memKeychain struct {
+	mu     sync.Mutex
+	m      map[string]string
+	broken error
+}
+
+func useKeychain(t *testing.T) *memKeychain {
+	kc := &memKeychain{m: map[string]string{}}
+	prev := osKeychain
+	osKeychain = func([]string) keychain.Store { return kc }
+	t.Cleanup(func() { osKeychain = prev })
+	return kc
+}
+
+func (k *memKeychain) Get(name string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.broken != nil {
+		return "", k.broken
+	}
+	v, ok := k.m[name]
+	if !ok {
+		return "", keychain.ErrNotFound
+	}
+	return v, nil
+}
+
+func (k *memKeychain) Set(name, value string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.broken != nil {
+		return k.broken
+	}
+	k.m[name] = value
+	return nil
+}
+
+func (k *memKeychain) Delete(name string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.broken != nil {
+		return k.broken
+	}
+	if _, ok := k.m[name]; !ok {
+		return keychain.ErrNotFound
+	}
+	delete(k.m, name)
+	return nil
+}
+
 // TestDoctor_AskTheCLI: doctor runs cli.health through the runner as a
 // call would, and says the CLI's version and whether its user is logged in
 // — in the words the model would be told — and what to do. An optional
 // secret that is not stored is a note, not a problem.
 func TestDoctor_AskTheCLI(t *testing.T) {
-	keyring.MockInit()
+	kc := useKeychain(t)
 	cli := fakeAeat(t)
 	aeatStore(t, true)
 	code, out, _ := runCmd(t, "", "--manifest", example, "--cli", cli, "doctor")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "ok       the CLI answers: CADRUMO 0.2.2")
-	assert.Contains(t, out, "ok       `aeat config auth status` answered: active profile casa, ")
-	assert.Contains(t, out, "authenticated=true")
+	assert.Contains(t, out, "ok       `aeat config auth status` answered: active profile casa, active_profile_status=ready, its next action: aeat app overview status — ready to serve calls")
 	assert.Contains(t, out, "note     CADRUMO_SECRET_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: optional")
-	assert.Contains(t, out, "note     AEAT_CERT_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: certificate_secret_set refuse until it is stored (`aeat-mcp secret set AEAT_CERT_PASSPHRASE`)")
+	assert.Contains(t, out, "note     AEAT_CERT_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: certificate_secret_set refuses until it is stored (`aeat-mcp secret set AEAT_CERT_PASSPHRASE`)")
 	assert.NotContains(t, out, "PROBLEM")
 
 	aeatStore(t, false)
@@ -88,8 +139,7 @@ func TestDoctor_AskTheCLI(t *testing.T) {
 	assert.Contains(t, out, "\n1 problem: fix it")
 
 	// Stored in the keychain: the same user gets answers.
-	require.NoError(t, keyring.Set("aeat-mcp", "CADRUMO_SECRET_PASSPHRASE", "pw"))
-	t.Cleanup(func() { _ = keyring.Delete("aeat-mcp", "CADRUMO_SECRET_PASSPHRASE") })
+	require.NoError(t, kc.Set("CADRUMO_SECRET_PASSPHRASE", "pw"))
 	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", cli, "doctor")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "ok       CADRUMO_SECRET_PASSPHRASE is stored in the OS keychain (for every call)")
@@ -99,11 +149,11 @@ func TestDoctor_AskTheCLI(t *testing.T) {
 // nothing is required, so a user with nothing set is served; a secret only
 // one tool reads warns.
 func TestValidate_Example(t *testing.T) {
-	keyring.MockInit()
+	useKeychain(t)
 	aeatStore(t, false)
 	code, out, _ := runCmd(t, "", "--manifest", example, "--cli", fakeAeat(t), "validate")
 	assert.Equal(t, exitOK, code, out)
-	assert.Contains(t, out, "warning: AEAT_CERT_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: certificate_secret_set refuse until it is stored")
+	assert.Contains(t, out, "warning: AEAT_CERT_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: certificate_secret_set refuses until it is stored")
 	assert.Contains(t, out, "ok: "+mustAbs(t, example)+": 19 tools (11 read, 4 mutate, 4 live)")
 }
 
@@ -128,16 +178,16 @@ func TestPassEnv_NamesOnly(t *testing.T) {
 }
 
 // TestSecret: secret set reads the value from stdin (never argv) and stores
-// it under the service aeat-mcp; delete removes it. Through go-keyring's
-// own in-memory provider: no keychain runs on this machine.
+// it in the OS keychain; delete removes it. Through a keychain in memory in
+// the OS keychain's place (the real one: internal/keychain's tests).
 func TestSecret(t *testing.T) {
-	keyring.MockInit()
+	kc := useKeychain(t)
 	t.Setenv("AEAT_MCP_MANIFEST", "")
 	code, out, errOut := runCmd(t, "correct horse battery\n", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, `stored CADRUMO_SECRET_PASSPHRASE in the OS keychain (service "aeat-mcp")`)
 	assert.NotContains(t, out+errOut, "correct horse")
-	v, err := keyring.Get("aeat-mcp", "CADRUMO_SECRET_PASSPHRASE")
+	v, err := kc.Get("CADRUMO_SECRET_PASSPHRASE")
 	require.NoError(t, err)
 	assert.Equal(t, "correct horse battery", v, "one trailing newline dropped")
 
@@ -154,18 +204,30 @@ func TestSecret(t *testing.T) {
 	code, out, _ = runCmd(t, "", "secret", "delete", "CADRUMO_SECRET_PASSPHRASE")
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, out, "removed CADRUMO_SECRET_PASSPHRASE")
-	_, err = keyring.Get("aeat-mcp", "CADRUMO_SECRET_PASSPHRASE")
-	assert.ErrorIs(t, err, keyring.ErrNotFound)
+	_, err = kc.Get("CADRUMO_SECRET_PASSPHRASE")
+	assert.ErrorIs(t, err, keychain.ErrNotFound)
 	code, out, _ = runCmd(t, "", "secret", "delete", "CADRUMO_SECRET_PASSPHRASE")
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, out, "was not in the OS keychain")
 
-	keyring.MockInitWithError(os.ErrPermission)
+	kc.broken = &keychain.UnavailableError{Err: os.ErrPermission}
 	code, _, errOut = runCmd(t, "v", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errOut, "the OS keychain is not available")
 	assert.Contains(t, errOut, `set CADRUMO_SECRET_PASSPHRASE in the "env" block`)
-	keyring.MockInit()
+}
+
+// TestSecretSet_RefusesNUL: a value holding a NUL byte is refused from a
+// pipe too (a terminal: TestSecretSet_Terminal): stored, it made every
+// later call fail to start its CLI ("the CLI is not available").
+func TestSecretSet_RefusesNUL(t *testing.T) {
+	kc := useKeychain(t)
+	t.Setenv("AEAT_MCP_MANIFEST", "")
+	code, _, errOut := runCmd(t, "s3cr\x00t\n", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errOut, "CADRUMO_SECRET_PASSPHRASE: the value holds a NUL byte, which no environment variable can carry; nothing stored")
+	_, err := kc.Get("CADRUMO_SECRET_PASSPHRASE")
+	assert.ErrorIs(t, err, keychain.ErrNotFound)
 }
 
 // TestServe_NoWarningForAnOptionalSecret: a variable only one tool reads
@@ -181,7 +243,7 @@ func TestServe_NoWarningForAnOptionalSecret(t *testing.T) {
 	code, _, errOut := runCmd(t, "", "--manifest", m, "--log-level", "info")
 	require.Equal(t, exitOK, code, errOut)
 	assert.NotContains(t, errOut, "level=WARN")
-	assert.Contains(t, errOut, "level=INFO msg=\"A_SECRET is not set: a refuse until it is\"")
+	assert.Contains(t, errOut, "level=INFO msg=\"A_SECRET is not set: a refuses until it is\"")
 	t.Setenv("STORE_ROOT", "")
 	_, _, errOut = runCmd(t, "", "--manifest", m, "--log-level", "info")
 	assert.Contains(t, errOut, "level=WARN msg=\"STORE_ROOT is not set: every call refuses until it is\" fix=")

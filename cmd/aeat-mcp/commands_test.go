@@ -80,7 +80,7 @@ func TestValidate(t *testing.T) {
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, out, `problem: the CLI does not resolve`)
 	assert.Contains(t, out, "problem: STORE_ROOT is not set: every call refuses until it is")
-	assert.Contains(t, out, "warning: A_SECRET is not set: a refuse until it is", "a variable only one tool reads on stdin: a warning")
+	assert.Contains(t, out, "warning: A_SECRET is not set: a refuses until it is", "a variable only one tool reads on stdin: a warning")
 	assert.Contains(t, out, "2 tools (2 read, 0 mutate, 0 live); the manifest is valid, but this machine cannot serve it yet (2 problems above)")
 
 	t.Setenv("STORE_ROOT", t.TempDir())

@@ -14,9 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
-	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -42,8 +40,10 @@ now: the stable path of this binary (a Homebrew-style link, not the
 versioned folder an upgrade removes), the flags given (the manifest's path
 made absolute), and the variables from this shell that the CLI would get
 (the platform basics, cli.env.pass, cli.env.require, --pass-env) and a host
-does not pass by itself — never a secret unless --with-secrets. It says where the host keeps its configuration on
-macOS, Windows and Linux.
+does not pass by itself. A secret is never written unless --with-secrets:
+for one the manifest reads from the OS keychain it prints the
+"aeat-mcp secret set NAME" step instead. It says where the host keeps its
+configuration on macOS, Windows and Linux.
 
 --write merges the entry into that file (or --file): every other server and
 key is kept byte for byte (in VS Code's and Cursor's files, comments too),
@@ -52,8 +52,9 @@ replaces it atomically (through a symlink, to where it leads), writers take
 turns, and writing the same entry twice changes nothing. It refuses,
 untouched, a file that is not JSON it can merge into (comments in a host
 that reads strict JSON, a key given twice) and a read-only file. For Claude
-Code it writes the user scope (~/.claude.json), which loads without an
-approval step.`,
+Code it writes the user scope (~/.claude.json), which loads in every
+project without a question; --file DIR/.mcp.json writes a project's shared
+file, which each person must approve in claude first (config says how).`,
 		Example: `  aeat-mcp --manifest ~/aeat/aeat.manifest.json --lang es config claude-desktop
   aeat-mcp --manifest ~/aeat/aeat.manifest.json --global profile=work config claude-code --write
   aeat-mcp --demo config vscode --file .vscode/mcp.json --write`,
@@ -86,7 +87,8 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 	if h.stdioType {
 		entry.Type = "stdio"
 	}
-	env := entryEnv(runtime.GOOS, in.manifest, opts.passEnv, os.Environ, co.withSecrets)
+	env := entryEnv(runtime.GOOS, in.manifest, opts.passEnv, opts.snapshot, co.withSecrets)
+	env.keychain = keychainStates(cmd.Context(), runtime.GOOS, opts.environ, in.manifest, osKeychain(opts.environ))
 	entry.Env = env.copied
 	if opts.lang == "" {
 		// Hosts pass servers only a few variables (no LANG): keep this
@@ -125,7 +127,7 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 		if loc.why != "" {
 			fmt.Fprintf(w, "That file: %s.\n", loc.why)
 		}
-		fmt.Fprintln(w, h.note)
+		fmt.Fprintln(w, h.note(loc.path, co.name))
 	} else {
 		printSnippet(w, h, co.name, entry, loc)
 	}
@@ -175,125 +177,6 @@ func versioned(p string) bool {
 		}
 	}
 	return false
-}
-
-// hostEnv is the entry's env block: what it copies from this shell, and
-// what it could not or would not.
-type hostEnv struct {
-	copied map[string]string
-	// unset are the required variables this shell does not have.
-	unset []string
-	// secrets are the variables set here that the entry leaves out
-	// (--with-secrets copies them); stdin are the secrets tools read on
-	// stdin, set or not.
-	secrets, stdin []string
-	withSecrets    bool
-}
-
-// hostInherited are the variables a host gives a server by itself: the
-// MCP TypeScript SDK's DEFAULT_INHERITED_ENV_VARS (SDK 1.32.2), which
-// Claude Desktop, Claude Code, Cursor and VS Code build on. The host's own
-// values (a GUI app's PATH) are the ones the server gets.
-var hostInherited = map[string][]string{
-	"windows": {"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"},
-	"unix":    {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"},
-}
-
-// entryEnv copies from this shell every set variable the CLI would get
-// from the server — the platform basics, cli.env.require, cli.env.pass
-// (names and prefixes), --pass-env, found by the server's own rule
-// (server.BuildEnv) — that a host does not pass by itself: a moved
-// storage root, the XDG folders and the D-Bus address a Linux keychain
-// needs, the locale. A secret is copied only when asked: a tool's stdin
-// variable, or a name that says it is one. goos is the machine's OS (names
-// are compared without case on Windows).
-func entryEnv(goos string, m *annotations.Manifest, passEnv []string, environ func() []string, withSecrets bool) hostEnv {
-	he := hostEnv{copied: map[string]string{}, withSecrets: withSecrets}
-	key := func(n string) string {
-		if goos == "windows" {
-			return strings.ToUpper(n)
-		}
-		return n
-	}
-	inherited := map[string]bool{}
-	family := "unix"
-	if goos == "windows" {
-		family = "windows"
-	}
-	for _, n := range hostInherited[family] {
-		inherited[key(n)] = true
-	}
-	// Secrets by what the manifest says of them: a tool's stdin secret (a
-	// variable, or a keychain name the server's variable may stand in for)
-	// and cli.env.keychain's names.
-	stdin := map[string]bool{}
-	for _, t := range m.Tools {
-		if n := stdinSecret(t); n != "" && !stdin[n] {
-			stdin[n] = true
-			he.stdin = append(he.stdin, n+" ("+t.Name+")")
-		}
-	}
-	for _, k := range m.CLI.Keychain {
-		stdin[k.Name] = true
-	}
-	have := map[string]bool{}
-	for _, kv := range server.BuildEnv(goos, annotations.CLI{Pass: m.CLI.Pass, Require: m.CLI.Require, Keychain: m.CLI.Keychain}, passEnv, environ) {
-		k, v, _ := strings.Cut(kv, "=")
-		if inherited[key(k)] || v == "" {
-			continue
-		}
-		have[k] = true
-		if (stdin[k] || secretName(k)) && !withSecrets {
-			he.secrets = append(he.secrets, k)
-			continue
-		}
-		he.copied[k] = v
-	}
-	if withSecrets {
-		for _, kv := range environ() {
-			k, v, _ := strings.Cut(kv, "=")
-			if stdin[k] && v != "" {
-				he.copied[k] = v
-			}
-		}
-	}
-	for _, n := range m.CLI.Require {
-		if !have[n] {
-			he.unset = append(he.unset, n)
-		}
-	}
-	return he
-}
-
-// stdinSecret is the secret a tool reads on stdin, "" for none.
-func stdinSecret(t *annotations.Tool) string {
-	if t.Stdin == nil {
-		return ""
-	}
-	return t.Stdin.Secret()
-}
-
-// secretRE matches the names of variables that hold secrets by their
-// words: CADRUMO_SECRET_PASSPHRASE, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY.
-var secretRE = regexp.MustCompile(`(?i)(^|_)(SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|TOKEN|APIKEY|API_KEY|PRIVATE|CREDENTIALS?|PIN)(_|$)`)
-
-func secretName(name string) bool { return secretRE.MatchString(name) }
-
-// explain names what the entry could not carry, or left out.
-func (he hostEnv) explain(w io.Writer, written bool) {
-	block := "the entry's \"env\" block"
-	if !written {
-		block = "the \"env\" block above"
-	}
-	if len(he.unset) > 0 {
-		fmt.Fprintf(w, "\nnot set in this shell, so not in the entry: %s — add them to %s, or every call refuses.\n", strings.Join(he.unset, ", "), block)
-	}
-	if len(he.secrets) > 0 {
-		fmt.Fprintf(w, "secrets set in this shell and left out of the entry: %s — add them to %s yourself, or run config again with --with-secrets (the host's file then holds them in plain text).\n", strings.Join(he.secrets, ", "), block)
-	}
-	if len(he.stdin) > 0 && !he.withSecrets {
-		fmt.Fprintf(w, "secrets read on stdin, never written by aeat-mcp unless --with-secrets: %s — add them to %s yourself if you want those tools.\n", strings.Join(he.stdin, ", "), block)
-	}
 }
 
 // flagsInUse are the global flags given (on the command line or through
@@ -348,10 +231,8 @@ func printSnippet(w io.Writer, h *host, name string, entry serverEntry, loc loca
 	snippet := map[string]map[string]serverEntry{h.key: {name: entry}}
 	b, _ := json.MarshalIndent(snippet, "", "  ")
 	fmt.Fprintf(w, "%s: add this to its configuration file (aeat-mcp … config %s --write merges it for you):\n\n%s\n\n", h.title, h.name, b)
-	if h.name == "claude-code" {
-		cmdline := append([]string{"claude", "mcp", "add", "--scope", "user", name}, envFlags(entry.Env)...)
-		cmdline = append(append(cmdline, "--", entry.Command), entry.Args...)
-		fmt.Fprintf(w, "or run:\n\n  %s\n\n", shellQuote(cmdline))
+	if h.commands != nil {
+		h.commands(w, name, entry)
 	}
 	fmt.Fprintln(w, "where it keeps the file:")
 	for _, goos := range []string{"darwin", "windows", "linux"} {
@@ -361,7 +242,7 @@ func printSnippet(w io.Writer, h *host, name string, entry serverEntry, loc loca
 	if loc.why != "" {
 		fmt.Fprintf(w, "  (%s)\n", loc.why)
 	}
-	fmt.Fprintf(w, "\n%s\n", h.note)
+	fmt.Fprintf(w, "\n%s\n", h.note(loc.path, name))
 }
 
 func envFlags(env map[string]string) []string {

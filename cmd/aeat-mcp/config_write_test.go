@@ -99,8 +99,8 @@ func TestConfig_CopiesPassedVariables(t *testing.T) {
 	assert.NotContains(t, out, "hunter2", "a secret is not copied unasked")
 	assert.NotContains(t, out, "cert-s3cr3t")
 	assert.NotContains(t, out, `"HOME"`, "what every host passes by itself is the host's business")
-	assert.Contains(t, out, "secrets set in this shell and left out of the entry: APP_SECRET_PASSPHRASE")
-	assert.Contains(t, out, "CERT_SECRETS_JSON (cert_set)")
+	assert.Contains(t, out, "secrets set in this shell and left out of the entry (their names say so): APP_SECRET_PASSPHRASE")
+	assert.Contains(t, out, "CERT_SECRETS_JSON (cert_set) — only the \"env\" block above can give them")
 	assert.Contains(t, out, `the "env" block above`)
 	assert.NotContains(t, out, "below", "the env block is printed before the notes that refer to it")
 
@@ -115,6 +115,7 @@ func TestConfig_CopiesPassedVariables(t *testing.T) {
 	assert.Equal(t, `{"secret": "cert-s3cr3t"}`, env["CERT_SECRETS_JSON"], "--with-secrets copies the stdin secrets too")
 	assert.Equal(t, "/data/app-local", env["APP_STORAGE_ROOT"])
 	assert.NotContains(t, out, "left out")
+	assert.Contains(t, out, "written in plain text into the entry's \"env\" block, as --with-secrets asked: APP_SECRET_PASSPHRASE, CERT_SECRETS_JSON.")
 
 	t.Setenv("APP_HOME", "")
 	code, out, _ = runCmd(t, "", "--manifest", manifest, "--cli", "/bin/true", "config", "cursor")
@@ -204,8 +205,9 @@ func TestEntryEnv(t *testing.T) {
 	assert.Equal(t, map[string]string{"LANG": "es_ES.UTF-8", "TZ": "Europe/Madrid", "CADRUMO_LOCAL_STORAGE_ROOT": "/data",
 		"LOCALAPPDATA": `C:\Users\me\AppData\Local`, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"}, he.copied,
 		"what the CLI gets beyond what hosts pass (HOME, PATH, USER…); no secret")
-	assert.ElementsMatch(t, []string{"CADRUMO_SECRET_PASSPHRASE", "VAULT_KEY"}, he.secrets, "by name, and cli.env.keychain's")
-	assert.Equal(t, []string{"CERT_JSON (a)", "CERT_PASS (b)"}, he.stdin, "a stdin variable, a stdin keychain secret")
+	assert.Equal(t, []string{"CADRUMO_SECRET_PASSPHRASE"}, he.byName, "a secret by its name; the keychain's (VAULT_KEY, CERT_PASS) are the keychain's business")
+	assert.Equal(t, []string{"CERT_JSON (a)"}, he.envOnly, "a stdin variable: only the server's environment gives it")
+	assert.Empty(t, he.plain)
 	assert.Equal(t, []string{"NEEDED"}, he.unset)
 
 	he = entryEnv("windows", m, nil, environ, false)
@@ -217,5 +219,6 @@ func TestEntryEnv(t *testing.T) {
 	assert.Equal(t, "{}", he.copied["CERT_JSON"])
 	assert.Equal(t, "k", he.copied["VAULT_KEY"])
 	assert.Equal(t, "cp", he.copied["CERT_PASS"])
-	assert.Empty(t, he.secrets)
+	assert.ElementsMatch(t, []string{"CADRUMO_SECRET_PASSPHRASE", "VAULT_KEY", "CERT_JSON", "CERT_PASS"}, he.plain, "--with-secrets: each secret written in plain text is named")
+	assert.Empty(t, he.byName)
 }

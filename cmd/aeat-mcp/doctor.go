@@ -7,7 +7,6 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
-	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
@@ -22,8 +21,10 @@ mechanism in use and the fallbacks), whether a killed server takes its
 calls' process trees along, where the CLI resolves, which variables and
 secrets are missing, what is broad in what the CLI is passed, and — for a
 manifest with cli.health — asks the CLI itself through the same path as a
-call: its version, and its answer (for aeat, whether its user is logged
-in) or the exact refusal the model would get. Then the language messages
+call: its version, and whether it can serve calls (its answer, judged by
+cli.health.ready: for aeat, a profile that is unlocked) or the exact
+refusal the model would get, with the way to fix it that works on this
+machine. Then the language messages
 use and why, the ceilings, and the host-facing limits worth knowing — each
 problem with its fix. It exits 1 only when something is broken (the CLI, a
 variable every call needs, the CLI's own health check, the runtime; a
@@ -44,9 +45,9 @@ secret only some tools read is a note), 2 when the manifest does not load.`,
 				defer r.Close()
 			}
 			cli := func(l doctorLines) {
-				store := keychain.OS()
+				store := osKeychain(opts.environ)
 				doctorEnv(cmd.Context(), in, opts, store, l)
-				doctorProbe(cmd.Context(), in, r, store, l)
+				doctorProbe(cmd.Context(), in, opts, r, store, l)
 				if r != nil {
 					checkWarm(opts, in, r).report(l.ok, l.note)
 				}
@@ -96,6 +97,12 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 		for _, l := range report.Limits {
 			note("limit: %s", l)
 		}
+	}
+	switch {
+	case hardenErr != nil:
+		note("the server's process could not be closed to the programs it runs: %v", hardenErr)
+	case hardening != "":
+		ok("the server's process: %s", hardening)
 	}
 
 	fmt.Fprintf(w, "\nThe CLI\n")

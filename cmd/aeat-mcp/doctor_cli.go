@@ -8,7 +8,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
@@ -33,7 +35,10 @@ type doctorLines struct {
 // found, the optional secrets not stored, and anything broad passed.
 func doctorEnv(ctx context.Context, in *inspected, opts *options, store keychain.Store, l doctorLines) {
 	m := in.manifest
-	in.Secrets = server.Secrets(ctx, server.HostOS(), m, store)
+	in.Secrets = server.Secrets(ctx, server.HostOS(), opts.environ, m, store)
+	if err := server.KeychainTrouble(in.Secrets); err != nil {
+		l.note("%v", err)
+	}
 	required := false
 	for _, p := range in.Problems() {
 		switch {
@@ -57,6 +62,8 @@ func doctorEnv(ctx context.Context, in *inspected, opts *options, store keychain
 		switch {
 		case st.From != "":
 			l.ok("%s (for %s)", st, where)
+		case !st.Required && st.Err != nil:
+			l.note("%s (optional) is not in aeat-mcp's environment, and the keychain cannot be read: to use it, set it in the host's \"env\" block", st.Name)
 		case !st.Required:
 			l.note("%s: optional — used when stored (`%s`)", st, server.SecretSetCommand(st.Name))
 		}
@@ -67,10 +74,11 @@ func doctorEnv(ctx context.Context, in *inspected, opts *options, store keychain
 }
 
 // doctorProbe asks the CLI about itself (cli.health) through a server built
-// as serve builds it, and says what it answered: its version, and the
-// health command's result — for aeat, whether its user is logged in — in
-// the words the model would read.
-func doctorProbe(ctx context.Context, in *inspected, r *callruntime.Runner, store keychain.Store, l doctorLines) {
+// as serve builds it, and says what it answered: its version, and whether
+// it can serve calls — the health command failed (in the words the model
+// would read), timed out, or answered; an answer that cli.health.ready
+// does not call ready is a problem whatever the exit code (DESIGN.md §14).
+func doctorProbe(ctx context.Context, in *inspected, opts *options, r *callruntime.Runner, store keychain.Store, l doctorLines) {
 	if in.manifest.CLI.Health == nil || in.cfg.CLIError != nil || r == nil {
 		return
 	}
@@ -91,21 +99,162 @@ func doctorProbe(ctx context.Context, in *inspected, r *callruntime.Runner, stor
 			l.note("the CLI did not say its version: %s", firstParagraph(callText(p.VersionResult)))
 		}
 	}
-	health := strings.Join(in.manifest.CLI.Health.Command, " ")
+	h := healthAsked{cli: in.manifest.CLI.Command, command: strings.Join(in.manifest.CLI.Health.Command, " "), unlock: unlockAdvice(in, opts)}
 	o, _ := p.Health.Meta[server.OutcomeKey].(server.Outcome)
-	if !p.Health.IsError {
-		l.ok("`%s %s` answered%s", in.manifest.CLI.Command, health, summary(p.Health))
-		return
+	switch {
+	case o.Code == server.CodeTimeout:
+		t := in.manifest.HealthTools()[0] // the health command: doctor's own tool, whose outcome names no tier
+		h.timedOut(string(t.Tier()), t.Ceiling(in.cfg.Ceilings), l)
+	case p.Health.IsError:
+		h.failed(o, p.Health, l)
+	case p.Ready != nil && !p.Ready.Ready:
+		h.notReady(*in.manifest.CLI.Health.Ready, *p.Ready, l)
+	case p.Ready != nil:
+		l.ok("`%s %s` answered: %s — ready to serve calls", h.cli, h.command, readySummary(p.Health, *in.manifest.CLI.Health.Ready, *p.Ready))
+	default:
+		l.ok("`%s %s` answered%s", h.cli, h.command, summary(p.Health))
 	}
+}
+
+// healthAsked is the health command doctor ran, and what to add to a fix
+// that needs the CLI unlocked (unlockAdvice).
+type healthAsked struct {
+	cli, command, unlock string
+}
+
+func (h healthAsked) fix(first string) string {
+	if h.unlock == "" {
+		return first
+	}
+	return first + "\n           " + h.unlock
+}
+
+// timedOut: the health command ran past its tier's ceiling and was
+// stopped; say which, and the ceiling.
+func (h healthAsked) timedOut(tier string, ceiling time.Duration, l doctorLines) {
+	flag := "--timeout-" + tier
+	l.problem(fmt.Sprintf("run `%s %s` in a terminal: if it answers, only slowly (a Python CLI on a loaded machine), raise %s — calls get the same ceiling; if it hangs there too, the CLI itself is stuck", h.cli, h.command, flag),
+		"`%s %s` did not answer within %v, the ceiling of %s tools (%s), so aeat-mcp stopped it and everything it had started; every call of that tier waits as long before it is refused the same way",
+		h.cli, h.command, ceiling, tier, flag)
+}
+
+// failed: the health command exited with an error; the lines are what
+// the model reads on every call while this lasts.
+func (h healthAsked) failed(o server.Outcome, res *mcp.CallToolResult, l doctorLines) {
 	what := o.ExitMeaning
 	if what == "" {
 		what = string(o.Code)
 	}
 	// The headline names doctor's internal tool; the rest is what the
 	// model reads on every call while this lasts.
-	_, told, _ := strings.Cut(firstParagraph(callText(p.Health)), "\n")
-	l.problem("do what the lines above say; until then every call that needs it is refused the same way",
-		"`%s %s` failed (%s):\n%s", in.manifest.CLI.Command, health, what, indent(told, "           "))
+	_, told, _ := strings.Cut(firstParagraph(callText(res)), "\n")
+	if strings.TrimSpace(told) == "" {
+		told = firstParagraph(callText(res))
+	}
+	l.problem(h.fix("do what the lines above say; until then every call that needs it is refused the same way"),
+		"`%s %s` failed (%s):\n%s", h.cli, h.command, what, indent(told, "           "))
+}
+
+// notReady: the health command answered, and its answer says the CLI
+// cannot serve calls yet.
+func (h healthAsked) notReady(r annotations.HealthReady, got annotations.Readiness, l doctorLines) {
+	verdict := "nothing at " + string(r.Pointer)
+	if got.Found {
+		verdict = fmt.Sprintf("%s=%s", pointerName(r.Pointer), scalarText(got.Value))
+	}
+	fix := "do what the CLI's answer says, then run doctor again"
+	if got.Fix != "" {
+		fix = fmt.Sprintf("run `%s` in a terminal (the CLI's own next action), then doctor again", got.Fix)
+	}
+	l.problem(h.fix(fix), "`%s %s` answered %s, not %s: the CLI cannot serve the calls that need it yet",
+		h.cli, h.command, verdict, valuesText(r.Values))
+}
+
+// unlockAdvice is how to give the CLI the secrets the manifest names for
+// every call (cli.env.keychain) that it is not given now, in the way that
+// works on this machine: the OS keychain where aeat-mcp reaches one, else
+// the host's env block. On Linux, a CLI given no session bus cannot keep a
+// login in the keychain either: that is said first. "" when nothing is
+// missing.
+func unlockAdvice(in *inspected, opts *options) string {
+	var stored, envBlock []string
+	for _, st := range in.Secrets {
+		switch {
+		case st.From != "" || st.Required || len(st.Tools) > 0:
+		case st.Err != nil:
+			envBlock = append(envBlock, st.Name)
+		default:
+			stored = append(stored, st.Name)
+		}
+	}
+	if len(stored)+len(envBlock) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	noBus := server.HostOS() == "linux" && envValue(server.BuildEnv("linux", in.manifest.CLI, opts.passEnv, opts.snapshot), "DBUS_SESSION_BUS_ADDRESS") == ""
+	if noBus {
+		b.WriteString("The CLI gets no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS), so it reaches no keychain: a login it keeps there lasts one command, and serves no call a host makes")
+		if addr, err := keychain.SessionBus(opts.environ); err == nil {
+			fmt.Fprintf(&b, " — unless the host's \"env\" block gives it this session's bus: \"DBUS_SESSION_BUS_ADDRESS\": %q", addr)
+		}
+		b.WriteString(". ")
+	}
+	b.WriteString("What lasts: give aeat-mcp ")
+	if len(stored) > 0 {
+		cmds := make([]string, len(stored))
+		for i, n := range stored {
+			cmds[i] = "`" + server.SecretSetCommand(n) + "`"
+		}
+		fmt.Fprintf(&b, "%s once, in a terminal (the OS keychain; every call gets it)", strings.Join(cmds, ", "))
+		if len(envBlock) > 0 {
+			b.WriteString(", and ")
+		}
+	}
+	if len(envBlock) > 0 {
+		fmt.Fprintf(&b, "%s in the host's \"env\" block (no keychain in this session)", strings.Join(envBlock, ", "))
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// readySummary is a ready answer in one line: the active profile, the
+// verdict, and the CLI's next action.
+func readySummary(res *mcp.CallToolResult, r annotations.HealthReady, got annotations.Readiness) string {
+	parts := []string{}
+	if p := activeProfile(res); p != "" {
+		parts = append(parts, "active profile "+p)
+	}
+	parts = append(parts, fmt.Sprintf("%s=%s", pointerName(r.Pointer), scalarText(got.Value)))
+	if got.Fix != "" {
+		parts = append(parts, "its next action: "+got.Fix)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pointerName is a pointer's last token: the name of what it points at.
+func pointerName(p annotations.Pointer) string {
+	s := string(p)
+	name := s[strings.LastIndexByte(s, '/')+1:]
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+}
+
+func scalarText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	raw, _ := json.Marshal(v)
+	return string(raw)
+}
+
+func valuesText(vs []any) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = scalarText(v)
+	}
+	if len(out) > 1 {
+		return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
+	}
+	return strings.Join(out, "")
 }
 
 // summary is a health result in one line: the active profile and the
@@ -120,7 +269,7 @@ func summary(res *mcp.CallToolResult) string {
 		return ""
 	}
 	var parts []string
-	if p, ok := env["active_profile"].(string); ok && p != "" {
+	if p := activeProfile(res); p != "" {
 		parts = append(parts, "active profile "+p)
 	}
 	result, _ := env["result"].(map[string]any)
@@ -141,6 +290,24 @@ func summary(res *mcp.CallToolResult) string {
 		return ""
 	}
 	return ": " + strings.Join(parts, ", ")
+}
+
+// activeProfile is the envelope's active profile (aeat's "active_profile"),
+// "" without one.
+func activeProfile(res *mcp.CallToolResult) string {
+	env, _ := jsonDoc(res.StructuredContent).(map[string]any)
+	p, _ := env["active_profile"].(string)
+	return p
+}
+
+func jsonDoc(v any) any {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	_ = json.Unmarshal(raw, &out)
+	return out
 }
 
 func callText(res *mcp.CallToolResult) string {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -32,8 +33,17 @@ type host struct {
 	where map[string]string
 	// path finds the file on a machine.
 	path func(m machine) (location, error)
-	// note is what a person should know about this host's loading.
-	note string
+	// note is what a person should know, once the entry is in file under
+	// name, about how the host loads it and what they see.
+	note func(file, name string) string
+	// commands, when set, prints the host's own commands that add the
+	// entry (Claude Code's claude mcp add), with the printed snippet.
+	commands func(w io.Writer, name string, entry serverEntry)
+}
+
+// always is a note that does not depend on the file.
+func always(note string) func(file, name string) string {
+	return func(string, string) string { return note }
 }
 
 // machine is what a host's file is looked for on: its OS, environment,
@@ -71,7 +81,7 @@ var hosts = []*host{
 			"linux":   "~/.config/Claude/claude_desktop_config.json",
 		},
 		path: claudeDesktopPath,
-		note: "Quit Claude Desktop completely and start it again: it reads the file at start-up. It passes servers only a few variables, so settings go in the entry's env block.",
+		note: always("Quit Claude Desktop completely and start it again: it reads the file at start-up. It passes servers only a few variables, so settings go in the entry's env block."),
 	},
 	{
 		name: "claude-code", title: "Claude Code", key: "mcpServers", stdioType: true,
@@ -82,7 +92,8 @@ var hosts = []*host{
 			}
 			return location{path: filepath.Join(m.home, ".claude.json")}, nil
 		},
-		note: "This is the user scope (top-level mcpServers of ~/.claude.json): Claude Code loads it in every project without asking. A project's .mcp.json waits for each person's approval in Claude Code; claude mcp add --scope user, or --write here, does not.",
+		note:     claudeCodeNote,
+		commands: claudeCodeCommands,
 	},
 	{
 		name: "cursor", title: "Cursor", key: "mcpServers", jsonc: true,
@@ -90,7 +101,7 @@ var hosts = []*host{
 		path: func(m machine) (location, error) {
 			return location{path: filepath.Join(m.home, ".cursor", "mcp.json")}, nil
 		},
-		note: "Cursor picks the file up in Settings → MCP; toggle the server off and on after a change.",
+		note: always("Cursor picks the file up in Settings → MCP; toggle the server off and on after a change."),
 	},
 	{
 		name: "vscode", title: "VS Code", key: "servers", stdioType: true, jsonc: true,
@@ -102,7 +113,7 @@ var hosts = []*host{
 		path: func(m machine) (location, error) {
 			return location{path: filepath.Join(appConfigDir(m), "Code", "User", "mcp.json")}, nil
 		},
-		note: "This is the user-level mcp.json (Command Palette: MCP: Open User Configuration); a workspace's .vscode/mcp.json takes the same entry under \"servers\". VS Code asks you to trust a server the first time it starts it.",
+		note: always("This is the user-level mcp.json (Command Palette: MCP: Open User Configuration); a workspace's .vscode/mcp.json takes the same entry under \"servers\". VS Code asks you to trust a server the first time it starts it."),
 	},
 }
 

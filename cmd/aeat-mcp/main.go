@@ -49,6 +49,7 @@ func main() {
 	if demo.IsDemoCLI(os.Args[1:]) {
 		demo.Run() // the built-in demo's fake CLI is this binary
 	}
+	hardening, hardenErr = harden() // before anything it runs can look (harden.go)
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

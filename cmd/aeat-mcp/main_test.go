@@ -94,13 +94,18 @@ func TestEnvName(t *testing.T) {
 	assert.Equal(t, "AEAT_MCP_READ_ONLY", envName("read-only"))
 }
 
+// TestVersion: `version` and `--version` say the same thing, in one
+// wording.
 func TestVersion(t *testing.T) {
+	var outs []string
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		code, out, _ := runCmd(t, "", args...)
 		assert.Equal(t, exitOK, code)
-		assert.Regexp(t, `^aeat-mcp (version )?\S+`, out, "%v", args)
+		assert.Regexp(t, `^aeat-mcp version \S+`, out, "%v", args)
 		assert.NotContains(t, out, " dev\n", "from the build info, not a placeholder")
+		outs = append(outs, out)
 	}
+	assert.Equal(t, outs[0], outs[1], "one wording for both")
 }
 
 func TestFlags_Rejected(t *testing.T) {

@@ -96,13 +96,17 @@ func TestManyTools(t *testing.T) {
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "--surface catalog lists 0 of them")
 
-	// doctor: the counts, the surface it would serve, the guessed hints.
-	code, out, _ = runCmd(t, "", "--manifest", fullAeat, "--cli", "/bin/true", "doctor")
+	// doctor: the counts, the surface it would serve, the guessed hints —
+	// of a CLI that says it is ready (cli.health.ready: /bin/true says
+	// nothing, which is not ready).
+	useKeychain(t)
+	aeatStore(t, true)
+	code, out, _ = runCmd(t, "", "--manifest", fullAeat, "--cli", fakeAeat(t), "doctor")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "300 tools (52 read, 229 mutate, 19 live) served, 0 hidden")
 	assert.Contains(t, out, "tools/list holds all 300 tools")
 	assert.Contains(t, out, "hints guessed for 54 tools")
-	code, out, _ = runCmd(t, "", "--manifest", fullAeat, "--cli", "/bin/true", "--surface", "catalog", "doctor")
+	code, out, _ = runCmd(t, "", "--manifest", fullAeat, "--cli", fakeAeat(t), "--surface", "catalog", "doctor")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "--surface catalog: tools/list holds 8 tools (surface.core) and aeat_mcp_find/aeat_mcp_call, which reach the other 292")
 

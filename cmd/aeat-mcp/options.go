@@ -18,6 +18,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/demo"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/aeat-mcp/aeat-mcp/internal/warm"
@@ -59,9 +60,23 @@ type options struct {
 	// envGlobals are the AEAT_MCP_GLOBAL_<NAME> values the manifest took
 	// ("name=value"), for config to write as --global.
 	envGlobals []string
+	// environ is the process's environment as the command line started
+	// (newRootCmd): what the CLI is given, and what the keychain is
+	// reached with, are built from it alone.
+	environ []string
 }
 
-func (o *options) register(fs *pflag.FlagSet) {
+// snapshot is o.environ, for what takes the environment as a function.
+func (o *options) snapshot() []string { return o.environ }
+
+// osKeychain is the keychain secrets are read from and stored in: the OS
+// keychain, reached as the environment says (tests put a store of their
+// own here).
+var osKeychain = keychain.OS
+
+// register declares the flags; goos picks the defaults that differ per
+// OS (warm start is off by default on macOS: warm.DefaultOn).
+func (o *options) register(fs *pflag.FlagSet, goos string) {
 	fs.StringVar(&o.manifest, "manifest", "", "the manifest file")
 	fs.BoolVar(&o.demo, "demo", false, "serve the built-in demo CLI and manifest (no other set-up needed)")
 	fs.StringVar(&o.cli, "cli", "", "path of the CLI, overriding the manifest's cli.command")
@@ -76,7 +91,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.askToExtend, "ask-to-extend", true, "at a run's ceiling, ask the person (where the host can) whether it may have as long again, once")
 	fs.BoolVar(&o.dedupe, "dedupe", true, "a MUTATE or LIVE call identical to one in progress joins it instead of running twice")
 	fs.BoolVar(&o.tasks, "tasks", true, "serve MUTATE and LIVE calls as MCP Tasks to hosts that speak them (2025-11-25 tasks, the 2026-07-28 extension); false: ordinary calls with detach-and-wait for every host")
-	fs.BoolVar(&o.warm, "warm", true, "start the calls of a Python CLI whose manifest has cli.warm from a warm template (false: every call starts cold)")
+	fs.BoolVar(&o.warm, "warm", warm.DefaultOn(goos), "start the calls of a Python CLI whose manifest has cli.warm from a warm template (false: every call starts cold; off by default on macOS until it has run there)")
 	fs.IntVar(&o.maxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "bound on the text of one result")
 	fs.IntVar(&o.maxQueued, "max-queued", server.DefaultMaxQueued, "calls of one tier that may wait for a free slot; more are refused (busy) until some end")
 	fs.Int64Var(&o.maxMemoryMiB, "max-memory", 0, "memory ceiling of one call's process tree, in MiB (0: none)")
@@ -224,7 +239,7 @@ func (o *options) loadManifest() (*annotations.Manifest, error) {
 	if err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
-	if err := o.applyGlobals(m, os.Environ()); err != nil {
+	if err := o.applyGlobals(m, o.environ); err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
 	return m, nil
@@ -334,6 +349,8 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 		MaxQueued:      o.maxQueued,
 		MemoryLimit:    o.maxMemoryMiB << 20,
 		PassEnv:        o.passEnv,
+		Environ:        o.environ,
+		Keychain:       osKeychain(o.environ),
 		ReadOnly:       o.readOnly,
 		Select:         o.selection,
 		Surface:        o.surface,

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"os"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
 
 func newRootCmd() *cobra.Command {
-	opts := &options{}
+	// The environment is taken once, here, before anything can change it
+	// (godbus, under go-keyring, writes the session bus it finds into the
+	// process's): every call, probe and keychain look-up is built from
+	// this snapshot (server.Config.Environ).
+	opts := &options{environ: os.Environ()}
 	root := &cobra.Command{
 		Use:   "aeat-mcp",
 		Short: "A stdio MCP server that runs a CLI's verbs as supervised tools",
@@ -33,7 +40,10 @@ Every flag has an environment twin, used when the flag is not given:
 			return runServe(cmd.Context(), opts, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	opts.register(root.PersistentFlags())
-	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newVersionCmd())
+	// One wording for --version and the version command (cobra's own
+	// template words it differently); a version never holds "{{".
+	root.SetVersionTemplate(versionLine())
+	opts.register(root.PersistentFlags(), server.HostOS())
+	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newWarmCmd(opts), newVersionCmd())
 	return root
 }

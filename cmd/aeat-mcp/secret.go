@@ -15,9 +15,6 @@ import (
 	"golang.org/x/term"
 )
 
-// secretStore is the keychain `secret` writes to: the OS keychain.
-var secretStore = keychain.OS
-
 var secretNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // maxSecret bounds a secret read from a pipe.
@@ -36,9 +33,11 @@ tool's stdin {"keychain": NAME}. The server reads them at call time: a
 secret stored now is used at the next call, without a restart. A variable
 of the same name in aeat-mcp's own environment (a host's "env" block) wins.
 
-The value is read from the terminal without echo, or from stdin when it is
-a pipe (one trailing newline dropped). It is never an argument: it would
-be in your shell's history and the process table.`,
+The value is read from the terminal without echo (Enter or Ctrl-D ends
+it, Ctrl-C cancels), or from stdin when it is a pipe (one trailing newline
+dropped). It is never an argument: it would be in your shell's history and
+the process table. A value holding a NUL byte is refused: no environment
+variable can carry one.`,
 		Example: `  aeat-mcp secret set CADRUMO_SECRET_PASSPHRASE
   aeat-mcp secret set AEAT_CERT_PASSPHRASE < passphrase.txt
   aeat-mcp secret delete CADRUMO_SECRET_PASSPHRASE`,
@@ -55,7 +54,7 @@ be in your shell's history and the process table.`,
 		Short: "Remove NAME from the OS keychain",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runSecretDelete(args[0], c.OutOrStdout())
+			return runSecretDelete(opts, args[0], c.OutOrStdout())
 		},
 	})
 	return cmd
@@ -79,7 +78,7 @@ func runSecretSet(opts *options, name string, stdin io.Reader, stdout, stderr io
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
-	if err := secretStore().Set(name, value); err != nil {
+	if err := osKeychain(opts.environ).Set(name, value); err != nil {
 		return &exitError{exitFailure, fmt.Errorf("storing %s: %w\nwithout a keychain, set %s in the \"env\" block of this server in the host's MCP config instead", name, err, name)}
 	}
 	fmt.Fprintf(stdout, "stored %s in the OS keychain (service %q); aeat-mcp uses it from the next call, no restart needed\n", name, keychain.Service)
@@ -90,8 +89,8 @@ func runSecretSet(opts *options, name string, stdin io.Reader, stdout, stderr io
 func readSecret(name string, stdin io.Reader, stderr io.Writer) (string, error) {
 	var value string
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprintf(stderr, "%s (not shown): ", name)
-		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintf(stderr, "%s (not shown; Enter or Ctrl-D ends it, Ctrl-C cancels): ", name)
+		b, err := readHidden(f)
 		fmt.Fprintln(stderr)
 		if err != nil {
 			return "", fmt.Errorf("reading %s: %w", name, err)
@@ -110,14 +109,17 @@ func readSecret(name string, stdin io.Reader, stderr io.Writer) (string, error) 
 	if value == "" {
 		return "", fmt.Errorf("%s: empty value, nothing stored", name)
 	}
+	if err := keychain.Check(value); err != nil {
+		return "", fmt.Errorf("%s: %w; nothing stored", name, err)
+	}
 	return value, nil
 }
 
-func runSecretDelete(name string, stdout io.Writer) error {
+func runSecretDelete(opts *options, name string, stdout io.Writer) error {
 	if err := checkSecretName(name); err != nil {
 		return err
 	}
-	switch err := secretStore().Delete(name); {
+	switch err := osKeychain(opts.environ).Delete(name); {
 	case errors.Is(err, keychain.ErrNotFound):
 		fmt.Fprintf(stdout, "%s was not in the OS keychain\n", name)
 	case err != nil:

@@ -295,7 +295,7 @@ func (l toolsJSON) print(w io.Writer) {
 			fmt.Fprintf(w, ".\nwarm start is OFF on this machine since %s, every call starts cold: %s\n(fix it, then aeat-mcp doctor checks again)\n", v.At.Local().Format(time.DateTime), v.Reason)
 		}
 	case "off":
-		fmt.Fprintf(w, "\nwarm start: off (--warm=false or AEAT_MCP_WARM=false)\n")
+		fmt.Fprintf(w, "\nwarm start: off %s\n", warmOffWhy(server.HostOS()))
 	}
 	if len(l.MissingEnv) > 0 {
 		fmt.Fprintf(w, "missing variables (calls that need them refuse): %s — run aeat-mcp doctor\n", strings.Join(l.MissingEnv, ", "))

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +48,10 @@ func validateReport(in *inspected, opts *options, w io.Writer) error {
 	if unmatched := opts.selection.Unmatched(in.manifest.Tools); len(unmatched) > 0 {
 		warnings = append(warnings, fmt.Sprintf("--tools patterns that select no tool: %s", strings.Join(unmatched, ", ")))
 	}
-	in.Secrets = server.Secrets(context.Background(), server.HostOS(), in.manifest, keychain.OS())
+	in.Secrets = server.Secrets(context.Background(), server.HostOS(), opts.environ, in.manifest, osKeychain(opts.environ))
+	if err := server.KeychainTrouble(in.Secrets); err != nil {
+		warnings = append(warnings, err.Error())
+	}
 	for _, p := range in.Problems() {
 		if p.EveryCall() {
 			problems = append(problems, p.What+"\n  fix: "+p.Fix)

@@ -19,11 +19,16 @@ func newVersionCmd() *cobra.Command {
 		Example: "  aeat-mcp version\n  aeat-mcp --version",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintln(cmd.OutOrStdout(), "aeat-mcp", buildVersion())
+			fmt.Fprint(cmd.OutOrStdout(), versionLine())
 			return nil
 		},
 	}
 }
+
+// versionLine is what `aeat-mcp version` and `aeat-mcp --version` both
+// print, in the words of `go version`: "aeat-mcp version v1.2.3
+// (0123456789ab)".
+func versionLine() string { return "aeat-mcp version " + buildVersion() + "\n" }
 
 // buildVersion is the module version ("v1.2.3" from go install …@v1.2.3,
 // "devel" from a checkout) and, when the build recorded it, the VCS

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -27,20 +28,37 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 	case w == nil:
 		return nil, func() {}
 	case !o.warm:
-		logger.Debug("warm start is off (--warm=false or AEAT_MCP_WARM=false): every call starts cold")
+		logger.Debug("warm start is off " + warmOffWhy(server.HostOS()) + ": every call starts cold")
 		return nil, func() {}
 	case cliPath == "":
 		return nil, func() {}
+	case !warm.Supported:
+		// Said before anything is asked of the CLI: on Windows aeat.exe
+		// is no script, and "set cli.warm.interpreter" would send a
+		// person after a setting that changes nothing there.
+		return warm.Inapplicable(warm.Config{Warm: *w, Runner: r, Logger: logger}, warmUnsupported), func() {}
 	}
-	env := server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, os.Environ)
+	cfg, cleanup, off := warmConfig(o, m, cliPath, r, logger)
+	if off != nil {
+		return off, cleanup
+	}
+	return warm.Start(cfg), cleanup
+}
+
+// warmConfig is what a warm.Pool for m's cli.warm needs: the environment
+// and working directory a call gets, the interpreter. off is a Pool that
+// is off already, with the reason, when there can be none.
+func warmConfig(o *options, m *annotations.Manifest, cliPath string, r *callruntime.Runner, logger *slog.Logger) (cfg warm.Config, cleanup func(), off *warm.Pool) {
+	w := m.CLI.Warm
+	env := server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, o.snapshot)
 	dir := m.WorkDir()
-	cleanup := func() {}
+	cleanup = func() {}
 	if dir == annotations.ScratchDir {
 		// The template gets a private directory of its own, as a call
 		// does; each call sends its own (and its TMPDIR).
 		tmp, err := os.MkdirTemp("", "aeat-mcp-warm."+strconv.Itoa(os.Getpid())+".")
 		if err != nil {
-			return warm.Disabled(warm.Config{Warm: *w, Runner: r, Logger: logger}, fmt.Sprintf("creating the template's directory: %v", err)), cleanup
+			return cfg, cleanup, warm.Disabled(warm.Config{Warm: *w, Runner: r, Logger: logger}, fmt.Sprintf("creating the template's directory: %v", err))
 		}
 		dir, cleanup = tmp, func() { os.RemoveAll(tmp) }
 		kept := env[:0:0]
@@ -51,17 +69,22 @@ func warmPool(o *options, m *annotations.Manifest, cliPath string, r *callruntim
 		}
 		env = append(kept, "TMPDIR="+tmp)
 	}
-	cfg := warm.Config{Warm: *w, Script: cliPath, Args: m.CLI.Args, Env: env, Dir: dir, Runner: r, Logger: logger,
+	cfg = warm.Config{Warm: *w, Script: cliPath, Args: m.CLI.Args, Env: env, Dir: dir, Runner: r, Logger: logger,
 		VerifyTimeout: o.timeoutRead, VerdictDir: warmVerdictDir()}
 	python, err := warmPython(w, cliPath, env)
 	if errors.Is(err, warm.ErrNotPython) {
-		return warm.Inapplicable(cfg, err.Error()), cleanup
+		return cfg, cleanup, warm.Inapplicable(cfg, err.Error())
 	} else if err != nil {
-		return warm.Disabled(cfg, err.Error()), cleanup
+		return cfg, cleanup, warm.Disabled(cfg, err.Error())
 	}
 	cfg.Python = python
-	return warm.Start(cfg), cleanup
+	return cfg, cleanup, nil
 }
+
+// warmUnsupported is why cli.warm does nothing where warm.Supported is
+// false.
+var warmUnsupported = "warm start is not available on " + runtime.GOOS + ": it forks each call from a template, and " +
+	runtime.GOOS + " has no fork; every call starts cold"
 
 // warmPython is the interpreter cli.warm's template runs in:
 // cli.warm.interpreter, else the one on the CLI script's #! line.
@@ -91,7 +114,7 @@ func warmVerdict(o *options, m *annotations.Manifest, cliPath string) (*warm.Ver
 	if w == nil || cliPath == "" || dir == "" {
 		return nil, false
 	}
-	python, err := warmPython(w, cliPath, server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, os.Environ))
+	python, err := warmPython(w, cliPath, server.BuildEnv(server.HostOS(), m.CLI, o.passEnv, o.snapshot))
 	if err != nil {
 		return nil, false
 	}
@@ -100,6 +123,15 @@ func warmVerdict(o *options, m *annotations.Manifest, cliPath string) (*warm.Ver
 		return nil, false
 	}
 	return &v, current
+}
+
+// warmOffWhy says what turns warm start off when --warm is false on goos:
+// a person, or the default on macOS (warm.DefaultOn).
+func warmOffWhy(goos string) string {
+	if warm.DefaultOn(goos) {
+		return "(--warm=false or AEAT_MCP_WARM=false)"
+	}
+	return "(the default on macOS until warm start has run there; --warm=true or AEAT_MCP_WARM=true turns it on)"
 }
 
 func envValue(env []string, name string) string {
@@ -148,7 +180,7 @@ func (c *warmCheck) report(ok, note func(string, ...any)) {
 	}
 	switch {
 	case c.off:
-		note("warm start: off (--warm=false or AEAT_MCP_WARM=false): every call starts cold")
+		note("warm start: off %s: every call starts cold", warmOffWhy(server.HostOS()))
 	case c.status.State == warm.On:
 		tiers := make([]string, len(c.tiers))
 		for i, t := range c.tiers {

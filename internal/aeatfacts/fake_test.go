@@ -297,6 +297,10 @@ func runFake(t *testing.T, env []string, stdin string, argv ...string) fakeRun {
 	return r
 }
 
+// firstRunVerbs make and open profiles: driven by "first run", not by the
+// loops over every verb (which share one profile whose passphrase is "pw").
+var firstRunVerbs = map[string]bool{"config profile create": true, "config login": true, "config logout": true}
+
 // base is a valid call of each verb, to which a case adds the options
 // under test.
 var base = map[string][]string{
@@ -338,6 +342,9 @@ func TestFakeRefuses(t *testing.T) {
 		assert.Equal(t, 0, r.exit, "%s: %s", why, r.stderr)
 	}
 	for path := range tb.Verbs {
+		if firstRunVerbs[path] {
+			continue // "first run", below: they need a passphrase of their own
+		}
 		valid := map[string][]string{"app ledger remove": {"--dry-run"}, "config profile sandbox discard": {"--dry-run"}}
 		ok(t, call(path, valid[path]...), path+" with its base arguments")
 		for _, r := range f.RulesOf(path) {
@@ -451,6 +458,9 @@ func TestFakeRefuses(t *testing.T) {
 		stale := map[string]any{"profile": "casa", "backend": "keyring", "last_used": time.Now().Add(-16 * time.Minute).UTC()}
 		loggedOut := []string{"CADRUMO_LOCAL_STORAGE_ROOT=" + store(t, nil, nil)}
 		for path, v := range tb.Verbs {
+			if firstRunVerbs[path] {
+				continue
+			}
 			argv := append([]string{"--format", "json"}, append(strings.Fields(path), base[path]...)...)
 			r := runFake(t, loggedOut, `{"secret": "s"}`, argv...)
 			if v.Exempt {
@@ -475,7 +485,8 @@ func TestFakeRefuses(t *testing.T) {
 		r = runFake(t, []string{"CADRUMO_LOCAL_STORAGE_ROOT=" + store(t, nil, fresh)}, "", "--format", "json", "app", "ledger", "list")
 		assert.Equal(t, 3, r.exit, "a session whose keychain the CLI cannot reach (no D-Bus)")
 		assert.Equal(t, "AUTH_STORAGE_KEYRING_UNAVAILABLE", r.errorField("code"))
-		ok(t, runFake(t, []string{"CADRUMO_LOCAL_STORAGE_ROOT=" + store(t, nil, fresh), "XDG_RUNTIME_DIR=/run/user/1000"}, "", "--format", "json", "app", "ledger", "list"), "the bus found through XDG_RUNTIME_DIR")
+		r = runFake(t, []string{"CADRUMO_LOCAL_STORAGE_ROOT=" + store(t, nil, fresh), "XDG_RUNTIME_DIR=/run/user/1000"}, "", "--format", "json", "app", "ledger", "list")
+		assert.Equal(t, 3, r.exit, "XDG_RUNTIME_DIR alone: the keyring reaches the bus only through DBUS_SESSION_BUS_ADDRESS (rules.json login.keyring_env)")
 		r = runFake(t, []string{"CADRUMO_LOCAL_STORAGE_ROOT=" + store(t, nil, nil), "CADRUMO_SECRET_PASSPHRASE=wrong"}, "", "--format", "json", "app", "ledger", "list")
 		assert.Equal(t, 3, r.exit, "a wrong passphrase")
 		assert.Equal(t, "AUTH_STORAGE_MASTER_KEY_PASSPHRASE_MISMATCH", r.errorField("code"))
@@ -493,6 +504,81 @@ func TestFakeRefuses(t *testing.T) {
 		ok(t, runFake(t, []string{"XDG_DATA_HOME=" + xdg, "CADRUMO_SECRET_PASSPHRASE=pw"}, "", "--format", "json", "app", "ledger", "list"), "the store under XDG_DATA_HOME")
 		r = runFake(t, []string{"CADRUMO_SECRET_PASSPHRASE=pw"}, "", "--format", "json", "app", "ledger", "list")
 		refused(t, r, "without XDG_DATA_HOME: another, empty store, no profile")
+	})
+
+	t.Run("first run", func(t *testing.T) {
+		const pass = "correct-horse-9"
+		root := t.TempDir()
+		aeat := func(env []string, stdin string, argv ...string) fakeRun {
+			return runFake(t, append([]string{"CADRUMO_LOCAL_STORAGE_ROOT=" + root}, env...), stdin, append([]string{"--format", "json"}, argv...)...)
+		}
+		status := func(env ...string) map[string]any {
+			t.Helper()
+			r := aeat(env, "", "config", "auth", "status")
+			require.Equal(t, 0, r.exit, r.stderr)
+			var envl map[string]any
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &envl))
+			res, _ := envl["result"].(map[string]any)
+			return res
+		}
+		dbus := "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus"
+
+		// Nothing yet: auth status answers (no profile, the gate is
+		// skipped) with the CLI's next action; the other verbs refuse.
+		st := status()
+		assert.Equal(t, "none", st["active_profile_status"])
+		assert.Equal(t, "aeat config profile create NAME --tax-id <TAX_ID> --activity <ACTIVITY>", st["active_profile_next_action"])
+		assert.Equal(t, false, st["authenticated"], "the AEAT portal's authentication, not a local login")
+		r := aeat(nil, "", "app", "ledger", "list")
+		refused(t, r, "no profile")
+		assert.Contains(t, r.errorField("message"), "aeat config profile create NAME")
+		r = aeat([]string{"CADRUMO_SECRET_PASSPHRASE=" + pass}, "", "config", "login")
+		assert.Equal(t, "REFUSED_PROFILE_NOT_FOUND", r.errorField("code"), "nothing to log in to")
+
+		create := []string{"config", "profile", "create", "casa", "--tax-id", "12345678Z", "--entity-type", "natural_person", "--name", "Ana", "--surnames", "García", "--quiet", "--accept-defaults"}
+		r = aeat(nil, "", create...)
+		assert.Equal(t, 5, r.exit, "no passphrase and no terminal")
+		assert.Equal(t, "FAIL_STORAGE_SECRET_STORE", r.errorField("code"))
+		r = aeat([]string{"CADRUMO_SECRET_PASSPHRASE=short"}, "", create...)
+		assert.Equal(t, "REFUSED_STORAGE_PASSPHRASE_TOO_SHORT", r.errorField("code"))
+		r = aeat([]string{"CADRUMO_SECRET_PASSPHRASE=" + pass}, "", "config", "profile", "create", "casa", "--tax-id", "12345678Z", "--quiet", "--accept-defaults")
+		assert.Equal(t, "REFUSED_WIZARD_MISSING_FLAG", r.errorField("code"))
+		assert.Contains(t, r.errorField("message"), "--entity-type --name --surnames")
+		ok(t, aeat([]string{"CADRUMO_SECRET_PASSPHRASE=" + pass}, "", create...), "profile create")
+		r = aeat([]string{dbus}, "", "config", "auth", "status")
+		refused(t, r, "created, active, not logged in")
+		assert.Equal(t, map[string]any{"reason": "absent"}, r.errorField("context"))
+
+		// A login on a machine whose CLI reaches no bus lasts one command.
+		r = aeat(nil, `{"passphrase": "`+pass+`"}`, "config", "login", "--secrets-stdin")
+		ok(t, r, "login without a bus")
+		assert.Contains(t, r.stdout, `"session_persisted": false`)
+		assert.Contains(t, r.stdout, `"code": "config.login.session_not_persisted"`)
+		assert.Contains(t, r.stdout, `"status": "warning"`)
+		refused(t, aeat([]string{dbus}, "", "app", "ledger", "list"), "the login was not kept")
+		r = aeat(nil, `{"passphrase": "wrong-horse-9"}`, "config", "login", "--secrets-stdin")
+		assert.Equal(t, "AUTH_STORAGE_MASTER_KEY_PASSPHRASE_MISMATCH", r.errorField("code"))
+
+		// With the bus, the session is kept in the keychain.
+		r = aeat([]string{dbus, "CADRUMO_SECRET_PASSPHRASE=" + pass}, "", "config", "login")
+		ok(t, r, "login with the bus")
+		assert.Contains(t, r.stdout, `"session_persisted": true`)
+		ok(t, aeat([]string{dbus}, "", "app", "ledger", "list"), "logged in")
+		st = status(dbus)
+		assert.Equal(t, "ready", st["active_profile_status"])
+		assert.Equal(t, "aeat app overview status", st["active_profile_next_action"])
+		assert.Equal(t, 3, aeat([]string{"XDG_RUNTIME_DIR=/run/user/1000"}, "", "app", "ledger", "list").exit, "a host without the bus address")
+
+		// Logged out: no active profile; the next action is a login.
+		ok(t, aeat(nil, "", "config", "logout"), "logout")
+		st = status(dbus)
+		assert.Equal(t, "none", st["active_profile_status"])
+		assert.Equal(t, "aeat config login NAME", st["active_profile_next_action"])
+		r = aeat([]string{"CADRUMO_SECRET_PASSPHRASE=" + pass}, "", "app", "ledger", "list")
+		refused(t, r, "logged out, even with the passphrase")
+		assert.Contains(t, r.errorField("message"), "aeat config login NAME")
+		ok(t, aeat([]string{"CADRUMO_SECRET_PASSPHRASE=" + pass}, "", "config", "login", "casa"), "login NAME activates it")
+		ok(t, aeat([]string{"CADRUMO_SECRET_PASSPHRASE=" + pass}, "", "app", "ledger", "list"), "the headless route")
 	})
 
 	t.Run("exit 2 after a success envelope", func(t *testing.T) {

@@ -198,6 +198,13 @@ var schemaCases = []struct {
 	{"health words", `{"version": 1, "cli": {"command": "a", "health": ["config", "auth", "status"]}, "tools": [` + tool("a") + `]}`, true},
 	{"health object", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "version": ["--version"]}}, "tools": [` + tool("a") + `]}`, true},
 	{"health empty", `{"version": 1, "cli": {"command": "a", "health": []}, "tools": [` + tool("a") + `]}`, false},
+	// DESIGN.md §14, "Health that means ready".
+	{"health ready", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/result/s", "values": ["ready", 1, true, null], "fix": "/result/next"}}}, "tools": [` + tool("a") + `]}`, true},
+	{"health ready one value", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/ok", "values": true}}}, "tools": [` + tool("a") + `]}`, true},
+	{"health ready no values", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/ok", "values": []}}}, "tools": [` + tool("a") + `]}`, false},
+	{"health ready bad pointer", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "ok", "values": [1]}}}, "tools": [` + tool("a") + `]}`, false},
+	{"health ready empty fix", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/ok", "values": [1], "fix": ""}}}, "tools": [` + tool("a") + `]}`, false},
+	{"health ready object value", `{"version": 1, "cli": {"command": "a", "health": {"command": ["x"], "ready": {"pointer": "/ok", "values": [{"a": 1}]}}}, "tools": [` + tool("a") + `]}`, false},
 	{"ok with_stdout", string(manifestWith(tool("a", `"exit_codes": {"2": {"meaning": "x", "ok": "with_stdout"}}`))), true},
 	{"ok maybe", string(manifestWith(tool("a", `"exit_codes": {"2": {"meaning": "x", "ok": "maybe"}}`))), false},
 	{"error output pointers", `{"version": 1, "cli": {"command": "a", "error_output": {"format": "json", "code": "/e/code", "suggestion": "/e/a~1b"}}, "tools": [` + tool("a") + `]}`, true},
@@ -217,6 +224,18 @@ var schemaCases = []struct {
 	{"surface core", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a"]}, "tools": [` + tool("a") + `]}`, true},
 	{"surface core not a name", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["A-1"]}, "tools": [` + tool("a") + `]}`, false},
 	{"surface core twice", `{"version": 1, "cli": {"command": "a"}, "surface": {"core": ["a", "a"]}, "tools": [` + tool("a") + `]}`, false},
+	// docs/warm-start.md: cli.warm.preload.
+	{"warm preload click", warmWith(`"click"`), true},
+	{"warm preload list", warmWith(`["click", "pkg.a", "pkg.b:setup"]`), true},
+	{"warm preload by path", warmWith(`{"*": ["click"], "ledger list": ["pkg.a"]}`), true},
+	{"warm preload word", warmWith(`"walk"`), false},
+	{"warm preload not a module", warmWith(`["pkg a"]`), false},
+	{"warm preload bad path", warmWith(`{" x": ["pkg.a"]}`), false},
+	{"warm preload path not a list", warmWith(`{"x": "pkg.a"}`), false},
+}
+
+func warmWith(preload string) string {
+	return `{"version": 1, "cli": {"command": "a", "warm": {"python": "pkg.cli:main", "preload": ` + preload + `}}, "tools": [` + tool("a") + `]}`
 }
 
 // FuzzLoad: no input makes the loader panic, and whatever it accepts is

@@ -207,6 +207,49 @@ type Health struct {
 	// cli.args like the command ("--version" is usually a root option that
 	// prints text whatever the output format).
 	Version []string
+	// Ready, if set, is how the health command's answer says whether the
+	// CLI can serve calls: a CLI may answer its health command (exit 0)
+	// while every other verb refuses (aeat's `config auth status` with no
+	// active profile). Nil: an answer is ready.
+	Ready *HealthReady
+}
+
+// HealthReady is cli.health.ready: where in the health command's JSON
+// output (stdout) its verdict is, the values there that mean the CLI can
+// serve calls, and where its own next action is.
+type HealthReady struct {
+	// Pointer is where the verdict is ("/result/active_profile_status").
+	Pointer Pointer
+	// Values are the verdicts that mean ready (JSON scalars).
+	Values []any
+	// Fix points at the CLI's own next action, a string
+	// ("/result/active_profile_next_action"); "" when it gives none.
+	Fix Pointer
+}
+
+// Readiness is what one health answer says, judged by [HealthReady].
+type Readiness struct {
+	// Ready: the value at the pointer is one of the values.
+	Ready bool
+	// Value is what the answer holds at the pointer; Found is false when
+	// it holds nothing there (not ready).
+	Value any
+	Found bool
+	// Fix is the CLI's own next action, "" when the answer gives none.
+	Fix string
+}
+
+// Judge reads doc, the health command's decoded JSON output.
+func (r HealthReady) Judge(doc any) Readiness {
+	var out Readiness
+	out.Value, out.Found = r.Pointer.Lookup(doc)
+	out.Ready = out.Found && slices.ContainsFunc(r.Values, func(w any) bool { return sameScalar(w, out.Value) })
+	if r.Fix != "" {
+		if v, ok := r.Fix.Lookup(doc); ok {
+			out.Fix, _ = v.(string)
+		}
+	}
+	return out
 }
 
 // errorOutput reads error_output: "text", "json", or an object of JSON
@@ -316,16 +359,8 @@ func (p *parser) errorCode(raw any, f string) (ErrorCode, bool) {
 				p.fail(mf, "%q is not a JSON Pointer (RFC 6901: \"/a/b\")", ptr)
 				continue
 			}
-			v := match[ptr]
-			values, isList := v.([]any)
-			if !isList {
-				values = []any{v}
-			}
-			if len(values) == 0 || slices.ContainsFunc(values, func(x any) bool {
-				_, obj := x.(map[string]any)
-				_, arr := x.([]any)
-				return obj || arr
-			}) {
+			values, ok := scalars(match[ptr])
+			if !ok {
 				p.fail(mf, "must be a string, number, boolean or null, or a non-empty list of them")
 				continue
 			}
@@ -374,7 +409,7 @@ func (p *parser) keychain(env map[string]any, c *CLI) {
 }
 
 // health reads cli.health: the command doctor runs (a list of words), or
-// {"command": […], "version": […]}.
+// {"command": […], "version": […], "ready": {…}}.
 func (p *parser) health(obj map[string]any) *Health {
 	raw, ok := obj["health"]
 	if !ok {
@@ -382,12 +417,15 @@ func (p *parser) health(obj map[string]any) *Health {
 	}
 	h := &Health{}
 	if raw != nil && !assign(raw, &h.Command) {
-		o := p.object(raw, "cli.health", "command", "version")
+		o := p.object(raw, "cli.health", "command", "version", "ready")
 		if o == nil {
 			return nil
 		}
 		p.require(o, "cli.health", "command", &h.Command, "a list of strings", " (the read-only command doctor runs, e.g. [\"config\", \"auth\", \"status\"])")
 		p.decode(o, "cli.health", "version", &h.Version, "a list of strings (e.g. [\"--version\"])")
+		if r, ok := o["ready"]; ok {
+			h.Ready = p.healthReady(r)
+		}
 	}
 	if len(h.Command) == 0 {
 		p.fail("cli.health", "names no command: give the words of a read-only verb, e.g. [\"config\", \"auth\", \"status\"]")
@@ -402,6 +440,54 @@ func (p *parser) health(obj map[string]any) *Health {
 		}
 	}
 	return h
+}
+
+// healthReady reads cli.health.ready: {"pointer": "/…", "values": […],
+// "fix": "/…"}.
+func (p *parser) healthReady(raw any) *HealthReady {
+	const f = "cli.health.ready"
+	o := p.object(raw, f, "pointer", "values", "fix")
+	if o == nil {
+		return nil
+	}
+	r := &HealthReady{}
+	var ptr, fix string
+	if p.require(o, f, "pointer", &ptr, "a JSON Pointer", " into the health command's JSON output (e.g. \"/result/active_profile_status\")") {
+		if !validPointer(ptr) {
+			p.fail(f+".pointer", "%q is not a JSON Pointer (RFC 6901: \"/a/b\")", ptr)
+		}
+		r.Pointer = Pointer(ptr)
+	}
+	if p.decode(o, f, "fix", &fix, "a JSON Pointer (e.g. \"/result/active_profile_next_action\")") {
+		if !validPointer(fix) || fix == "" {
+			p.fail(f+".fix", "%q is not a JSON Pointer to the CLI's next action (RFC 6901: \"/a/b\")", fix)
+		}
+		r.Fix = Pointer(fix)
+	}
+	v, ok := o["values"]
+	if !ok {
+		p.fail(f+".values", "missing: the values at pointer that mean the CLI can serve calls (e.g. [\"ready\"])")
+		return r
+	}
+	if r.Values, ok = scalars(v); !ok {
+		p.fail(f+".values", "must be a string, number, boolean or null, or a non-empty list of them")
+	}
+	return r
+}
+
+// scalars reads the values a pointer may hold (a match's, ready's): one
+// JSON scalar, or a non-empty list of them; false for anything else.
+func scalars(v any) ([]any, bool) {
+	values, isList := v.([]any)
+	if !isList {
+		values = []any{v}
+	}
+	ok := len(values) > 0 && !slices.ContainsFunc(values, func(x any) bool {
+		_, obj := x.(map[string]any)
+		_, arr := x.([]any)
+		return obj || arr
+	})
+	return values, ok
 }
 
 // The names of the tools doctor runs for cli.health; they start with
@@ -431,8 +517,8 @@ func (m *Manifest) HealthTools() []*Tool {
 		return t
 	}
 	out := OutputText
-	if m.CLI.ErrorOutput.IsJSON() {
-		out = OutputJSON
+	if m.CLI.ErrorOutput.IsJSON() || h.Ready != nil {
+		out = OutputJSON // a ready condition reads the answer's JSON
 	}
 	tools := []*Tool{mk(HealthToolName, "The CLI's own health check", h.Command, out)}
 	if len(h.Version) > 0 {

@@ -65,6 +65,34 @@ func TestMeaning_Load(t *testing.T) {
 	assert.Equal(t, "CERT_PASSPHRASE", secret.Stdin.Secret())
 }
 
+// TestMeaning_HealthReady: cli.health.ready judges the health answer by
+// the value at its pointer — whatever the exit code said — and carries the
+// CLI's own next action.
+func TestMeaning_HealthReady(t *testing.T) {
+	m, err := annotations.Parse([]byte(`{"version": 1, "cli": {"command": "aeat", "health": {"command": ["config", "auth", "status"],
+	  "ready": {"pointer": "/result/active_profile_status", "values": ["ready", "incomplete"], "fix": "/result/active_profile_next_action"}}},
+	  "tools": [`+tool("a")+`]}`), "m.json")
+	require.NoError(t, err)
+	r := m.CLI.Health.Ready
+	require.NotNil(t, r)
+	assert.Equal(t, annotations.OutputJSON, m.HealthTools()[0].Output, "a ready condition reads the answer's JSON")
+	doc := func(s string) any {
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(s), &v))
+		return v
+	}
+	none := r.Judge(doc(`{"result": {"active_profile_status": "none", "active_profile_next_action": "aeat config login NAME"}}`))
+	assert.Equal(t, annotations.Readiness{Value: "none", Found: true, Fix: "aeat config login NAME"}, none)
+	assert.True(t, r.Judge(doc(`{"result": {"active_profile_status": "incomplete"}}`)).Ready)
+	assert.Equal(t, annotations.Readiness{}, r.Judge(doc(`{"result": {}}`)), "nothing there: not ready")
+	assert.False(t, r.Judge(doc(`{"result": {"active_profile_status": ["ready"]}}`)).Ready, "a list is not its element")
+
+	num, err := annotations.Parse([]byte(`{"version": 1, "cli": {"command": "x", "health": {"command": ["s"], "ready": {"pointer": "/ok", "values": true}}}, "tools": [`+tool("a")+`]}`), "")
+	require.NoError(t, err)
+	assert.True(t, num.CLI.Health.Ready.Judge(doc(`{"ok": true}`)).Ready)
+	assert.False(t, num.CLI.Health.Ready.Judge(doc(`{"ok": "true"}`)).Ready, "the string is not the boolean")
+}
+
 func TestMeaning_ErrorCodeFor(t *testing.T) {
 	m, err := annotations.Parse([]byte(meaningManifest), "m.json")
 	require.NoError(t, err)
@@ -175,9 +203,16 @@ func TestMeaning_Errors(t *testing.T) {
 		{"health empty", cliWith(`"health": []`),
 			[]string{`m.json: cli.health: names no command: give the words of a read-only verb, e.g. ["config", "auth", "status"]`}},
 		{"health object", cliWith(`"health": {"version": ["--version"], "extra": 1}`),
-			[]string{`m.json: cli.health.extra: unknown key (known: command, version)`,
+			[]string{`m.json: cli.health.extra: unknown key (known: command, version, ready)`,
 				`m.json: cli.health.command: missing (the read-only command doctor runs, e.g. ["config", "auth", "status"])`,
 				`m.json: cli.health: names no command: give the words of a read-only verb, e.g. ["config", "auth", "status"]`}},
+		{"health ready", cliWith(`"health": {"command": ["s"], "ready": {"pointer": "result/status", "values": [], "fix": "", "why": 1}}`),
+			[]string{`m.json: cli.health.ready.why: unknown key (known: pointer, values, fix)`,
+				`m.json: cli.health.ready.pointer: "result/status" is not a JSON Pointer (RFC 6901: "/a/b")`,
+				`m.json: cli.health.ready.fix: "" is not a JSON Pointer to the CLI's next action (RFC 6901: "/a/b")`,
+				`m.json: cli.health.ready.values: must be a string, number, boolean or null, or a non-empty list of them`}},
+		{"health ready without values", cliWith(`"health": {"command": ["s"], "ready": {"pointer": "/status"}}`),
+			[]string{`m.json: cli.health.ready.values: missing: the values at pointer that mean the CLI can serve calls (e.g. ["ready"])`}},
 		{"stdin two sources", string(manifestWith(tool("a", `"stdin": {"env": "X", "keychain": "Y"}`))),
 			[]string{`m.json: tool "a": stdin: give exactly one of env (a server variable the model never sees), keychain (a secret stored with aeat-mcp secret set) and param`}},
 		{"stdin bad keychain", string(manifestWith(tool("a", `"stdin": {"keychain": "X Y", "json_key": ""}`))),

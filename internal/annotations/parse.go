@@ -181,6 +181,7 @@ func (p *parser) manifest(data []byte) *Manifest {
 	if rawSurface, ok := top["surface"]; ok {
 		m.Surface = p.surface(rawSurface, seen)
 	}
+	p.warmPaths(m)
 	return m
 }
 

@@ -45,6 +45,7 @@ func BenchmarkRun(b *testing.B) {
 		disable []callruntime.Mechanism
 	}{
 		{"best", nil},
+		{"held", []callruntime.Mechanism{callruntime.CloneIntoCgroup}}, // where clone3 is refused
 		{"procwalk", []callruntime.Mechanism{callruntime.CgroupV2}},
 	} {
 		r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable})
@@ -202,4 +203,51 @@ func BenchmarkCostBreakdown(b *testing.B) {
 		sort.Float64s(times[i])
 		b.ReportMetric(times[i][len(times[i])/2]/1e6, "ms-"+s.name)
 	}
+}
+
+// BenchmarkHeldStart prices the hold of a call where clone3 is refused (the
+// program held by a re-executed trampoline until it is in its cgroup),
+// interleaved in one loop with the floor (a raw exec) and a call forked
+// straight into its cgroup. It reports each median in ms and the two calls
+// as ratios of the floor.
+func BenchmarkHeldStart(b *testing.B) {
+	clone3, err := callruntime.NewRunner(callruntime.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer clone3.Close()
+	held, err := callruntime.NewRunner(callruntime.Options{Disable: []callruntime.Mechanism{callruntime.CloneIntoCgroup}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer held.Close()
+	if clone3.Tree() != "cgroup" || !clone3.Mechanisms().Uses(callruntime.CloneIntoCgroup) {
+		b.Skip("no cgroup v2 with clone3 here: nothing to compare")
+	}
+	s := callruntime.Spec{Path: fakecli, Args: []string{"ok"}, Timeout: time.Minute}
+	var raw, direct, hold []float64
+	for b.Loop() {
+		t0 := time.Now()
+		if err := exec.Command(fakecli, "ok").Run(); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if res, err := clone3.Run(context.Background(), s); err != nil || res.ExitCode != 0 {
+			b.Fatal(err, res.End)
+		}
+		t2 := time.Now()
+		if res, err := held.Run(context.Background(), s); err != nil || res.ExitCode != 0 {
+			b.Fatal(err, res.End)
+		}
+		raw = append(raw, float64(t1.Sub(t0)))
+		direct = append(direct, float64(t2.Sub(t1)))
+		hold = append(hold, float64(time.Since(t2)))
+	}
+	med := func(v []float64) float64 { sort.Float64s(v); return v[len(v)/2] }
+	r, d, h := med(raw), med(direct), med(hold)
+	b.ReportMetric(r/1e6, "ms-raw")
+	b.ReportMetric(d/1e6, "ms-clone3")
+	b.ReportMetric(h/1e6, "ms-held")
+	b.ReportMetric(d/r, "x-raw-clone3")
+	b.ReportMetric(h/r, "x-raw-held")
 }

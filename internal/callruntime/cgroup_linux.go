@@ -215,7 +215,8 @@ type cgroupTree struct {
 	// empty: cgroup.events said so after the leader exited. Nothing can
 	// join an empty cgroup but by being moved there, so it stays empty.
 	empty  bool
-	memMax bool // memory.max was set
+	memMax bool  // memory.max was set
+	held   *held // the program waits in its trampoline until letGo
 }
 
 // eventsFile is a call cgroup's cgroup.events, opened once and read with
@@ -293,41 +294,56 @@ func (t *cgroupTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 			t.fd = fd
 		}
 	}
-	cmd := newCmd()
-	cmd.SysProcAttr = t.p.sysProcAttr()
 	t.p.startMu.RLock()
 	defer t.p.startMu.RUnlock()
+	var cmd *exec.Cmd
 	if useFD {
-		cmd.SysProcAttr.UseCgroupFD = true
-		cmd.SysProcAttr.CgroupFD = t.fd
-	}
-	err := cmd.Start()
-	if err != nil && useFD && cloneRefused(err) {
-		// clone3 is refused in some containers (seccomp) and Go does not
-		// fall back by itself: start the plain way and move the child.
-		t.p.cloneFD.Store(false)
-		useFD = false
 		cmd = newCmd()
 		cmd.SysProcAttr = t.p.sysProcAttr()
-		err = cmd.Start()
+		cmd.SysProcAttr.UseCgroupFD = true
+		cmd.SysProcAttr.CgroupFD = t.fd
+		err := cmd.Start()
+		if err != nil && !cloneRefused(err) {
+			return nil, err
+		}
+		if err != nil {
+			// clone3 is refused in some containers (seccomp) and Go
+			// does not fall back by itself: hold the next starts.
+			t.p.cloneFD.Store(false)
+			useFD = false
+		}
 	}
-	if err != nil {
-		return nil, err
+	if !useFD {
+		// Held until it is in its cgroup (held_linux.go): a program
+		// moved after it started could fork first and leave a child
+		// outside the tree. letGo moves it and lets it run.
+		cmd = newCmd()
+		cmd.SysProcAttr = t.p.sysProcAttr()
+		h, err := startHeld(cmd)
+		if err != nil {
+			return nil, err
+		}
+		t.held = h
 	}
 	t.leader = cmd.Process.Pid
 	t.p.leaders.Store(t.leader, uint64(0)) // start time: only procwalk attributes by it
-	if !useFD {
-		// A child that forks before this write leaves its child behind
-		// in our own cgroup; the window is the time between fork and this
-		// write, before the program's first instruction has run much.
-		pid := []byte(strconv.Itoa(cmd.Process.Pid))
-		if err := os.WriteFile(filepath.Join(t.dir, "cgroup.procs"), pid, 0); err != nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			return nil, fmt.Errorf("moving the program into its cgroup: %w", err)
-		}
-	}
 	return cmd, nil
+}
+
+// letGo moves a held program into the call's cgroup and lets it run; it
+// does nothing for a program forked straight into it.
+func (t *cgroupTree) letGo(cmd *exec.Cmd) error {
+	h := t.held
+	if h == nil {
+		return nil
+	}
+	t.held = nil
+	return h.run(cmd, func(pid int) error {
+		if err := os.WriteFile(filepath.Join(t.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+			return fmt.Errorf("moving the program into its cgroup: %w", err)
+		}
+		return nil
+	})
 }
 
 // cloneRefused tells the errors clone3 gives where it is filtered out from

@@ -22,7 +22,8 @@
 //     SIGTERM is gone in milliseconds; one that ignores it ends at timeout +
 //     grace.
 //  3. stdin is the null device (the server's stdin is its JSON-RPC pipe);
-//     the environment is exactly [Spec.Env], nothing is inherited; the
+//     the environment is exactly [Spec.Env] (on Windows plus SYSTEMROOT,
+//     which os/exec adds when it is missing), nothing is inherited; the
 //     working directory is [Spec.Dir].
 //  4. stdout and stderr are read concurrently, each by one goroutine, into a
 //     bounded head+tail capture: memory stays flat whatever the program
@@ -38,13 +39,14 @@
 //     lines and JWK private members, also when split across reads.
 //     [Spec.Secrets] —
 //     what the program was given on stdin, a keychain value — are replaced
-//     with [RedactedSecret] before any filter, in the forms a program
-//     prints them in ([RedactSecrets]), also when split across reads.
-//  7. [Spec.MemoryLimit] bounds the whole tree: the kernel enforces it
-//     through cgroup v2 memory.max where the controller is delegated,
-//     otherwise a watchdog sums the tree's RSS every
-//     100 ms. Exceeding it kills the tree:
-//     [ResourceExceeded].
+//     with [RedactedSecret] before any filter, in every spelling a
+//     program's libraries print them in ([RedactSecrets]), also when split
+//     across reads or broken across lines by a wrapper.
+//  7. [Spec.MemoryLimit] bounds the whole tree: on Linux its resident
+//     memory, which the kernel enforces through cgroup v2 memory.max where
+//     the controller is delegated, otherwise a watchdog sums the tree's RSS
+//     every 100 ms; on Windows its committed memory (the Job Object's
+//     notification limit). Exceeding it kills the tree: [ResourceExceeded].
 //  8. If the server process dies while calls run — even by SIGKILL — their
 //     trees die with it where the platform allows (see below); where the
 //     lifeline died with it, the next Runner to start kills what is left.
@@ -60,9 +62,11 @@
 // life of the process, because Linux fires Pdeathsig when the forking
 // thread exits, not the process. Where the cgroup v2
 // hierarchy is writable, each call runs in a cgroup of its own, entered at
-// clone time (CLONE_INTO_CGROUP, retried without it where clone3 is
-// refused); cgroup.kill ends it atomically and cgroup.events tells when it is
-// empty. Elsewhere, a /proc walk finds the tree by process group, session and
+// clone time (CLONE_INTO_CGROUP); where clone3 is refused (a container's
+// seccomp profile, an older kernel), the program is held — this binary
+// re-executed, waiting on a pipe — until it has been moved into the cgroup,
+// then executed in place, so nothing it forks starts outside. cgroup.kill
+// ends the cgroup atomically and cgroup.events tells when it is empty. Elsewhere, a /proc walk finds the tree by process group, session and
 // parent pid, with the server as child subreaper so orphans are re-parented
 // to it rather than to init. Membership is sticky: a process once seen as a
 // member stays one while it is the same process (pid and start time), so
@@ -88,8 +92,15 @@
 // moment it exits, so only a walk that saw them before can find them —
 // woken at once by kqueue when a member forks or exits, the same freeze
 // before signals, the leader waited for with kqueue NOTE_EXIT, and the same
-// lifeline and ledger. A double-forked daemon orphaned before any walk saw
-// it cannot be attributed; the memory ceiling is not enforced.
+// lifeline and ledger. A walk reads only the processes the server may
+// signal (its user's) and asks each one's session once (XNU leaves
+// e_sess empty, so that is a getsid per process); during the grace a stop
+// waits for the members' NOTE_EXIT rather than walking back to back.
+// Without the process table only the group is asked, and its EPERM —
+// XNU's answer for a group that holds only its leader's zombie — counts as
+// gone unless a read of the group finds a live member. A double-forked
+// daemon orphaned before any walk saw it cannot be attributed; the memory
+// ceiling is not enforced.
 //
 // Windows (compiled and reasoned from Microsoft's documentation; not run
 // here): a Job Object per call with KILL_ON_JOB_CLOSE; the program starts
@@ -102,7 +113,11 @@
 // the server has a console, a stop sends CTRL_BREAK to the call's process
 // group and terminates the job after the grace; without one, calls start
 // with CREATE_NO_WINDOW and are terminated at once. The memory ceiling is a
-// notification limit on the job's committed memory. A crash is reported as
+// notification limit on the job's committed memory. A job nested in the
+// call's (pip's and uv's launchers nest one) sends its messages to the
+// call's port too: its emptying only wakes a stop to ask the call's own
+// job, and a memory message counts only when the call set a limit and its
+// own job is over it. A crash is reported as
 // its NTSTATUS ([Result.Signal] "STATUS_ACCESS_VIOLATION").
 //
 // Every OS: [CheckRunnable] is applied before each start — on Windows only
@@ -111,8 +126,9 @@
 //
 // # Helper processes
 //
-// Because the lifeline is this binary re-executed, the package's init
-// function turns a process started with AEAT_MCP_CALLRUNTIME_HELPER in its
-// environment into that helper before main runs. Nothing else is done at
-// init.
+// Because the lifeline — and, where clone3 is refused, the trampoline that
+// holds a call's program until it is in its cgroup — is this binary
+// re-executed, the package's init functions turn a process started with
+// AEAT_MCP_CALLRUNTIME_HELPER in its environment into that helper before
+// main runs. Nothing else is done at init.
 package callruntime

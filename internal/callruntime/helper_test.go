@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -21,6 +22,12 @@ import (
 
 func helperMain() int {
 	fakecli = os.Getenv("FAKECLI")
+	if dir := os.Getenv("JOIN_CGROUP"); dir != "" {
+		// Into the test's cgroup before anything starts (0: this process).
+		if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte("0"), 0); err != nil {
+			panic(err)
+		}
+	}
 	switch os.Getenv("CALLRUNTIME_TEST_HELPER") {
 	case "flood":
 		return helperFlood()
@@ -31,7 +38,7 @@ func helperMain() int {
 	case "new-runner":
 		// What every server does at start: make a Runner (which sweeps
 		// the homes of dead servers beside it) and close it.
-		r, err := callruntime.NewRunner(callruntime.Options{})
+		r, err := callruntime.NewRunner(callruntime.Options{StateDir: os.Getenv("STATE_DIR")})
 		if err != nil {
 			panic(err)
 		}
@@ -93,7 +100,7 @@ func helperServeTree() int {
 	for _, m := range strings.Fields(os.Getenv("DISABLE")) {
 		disable = append(disable, callruntime.Mechanism(m))
 	}
-	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable})
+	r, err := callruntime.NewRunner(callruntime.Options{Disable: disable, StateDir: os.Getenv("STATE_DIR")})
 	if err != nil {
 		panic(err)
 	}

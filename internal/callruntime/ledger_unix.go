@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,12 +60,29 @@ func openStateLedger(cfg platformConfig, owner ident, own bool, readTable func()
 		st.Detail = "disabled"
 		return nil, st
 	}
-	dir, err := stateDir(cfg.stateDir, os.TempDir())
-	if err != nil {
+	legacy := legacyStateDir(os.TempDir(), os.Geteuid())
+	candidates := []string{cfg.stateDir}
+	if cfg.stateDir == "" {
+		candidates = []string{defaultStateDir(runtime.GOOS, os.Getenv("HOME")), legacy}
+	}
+	var dir string
+	var err error
+	for _, c := range candidates {
+		if c == "" {
+			continue
+		}
+		if dir, err = stateDir(c); err == nil {
+			break
+		}
+	}
+	if dir == "" {
 		st.Detail = "no private state directory: " + err.Error()
 		return nil, st
 	}
 	sweepDeadLedgers(dir, readTable)
+	if cfg.stateDir == "" && legacy != dir && privateDir(legacy) == nil {
+		sweepDeadLedgers(legacy, readTable) // where servers of before kept theirs
+	}
 	st.Available = true
 	if !own {
 		st.Detail = "not needed here; ledgers of dead servers in " + dir + " are swept at start"
@@ -81,6 +99,33 @@ func openStateLedger(cfg platformConfig, owner ident, own bool, readTable func()
 	return l, st
 }
 
+// defaultStateDir is where goos keeps this user's ledgers when
+// [Options.StateDir] is empty: the OS's per-user cache or state directory,
+// found from the home directory alone — macOS ~/Library/Caches/aeat-mcp,
+// elsewhere ~/.local/state/aeat-mcp (XDG's default state home). Every
+// server of a user must find the same directory to sweep what another one
+// left, whichever host started it: the temporary directory differs between
+// them (a server started by Claude Desktop on macOS gets /tmp, one started
+// from a terminal /var/folders/…), and so may XDG_STATE_HOME (hosts pass
+// HOME and little else), so neither is used. "" when home is not an
+// absolute path of its own.
+func defaultStateDir(goos, home string) string {
+	if !filepath.IsAbs(home) || filepath.Clean(home) == "/" {
+		return ""
+	}
+	if goos == "darwin" {
+		return filepath.Join(home, "Library", "Caches", "aeat-mcp")
+	}
+	return filepath.Join(home, ".local", "state", "aeat-mcp")
+}
+
+// legacyStateDir is where ledgers were kept before, and still are when
+// there is no home directory to use: "aeat-mcp-UID" under the temporary
+// directory.
+func legacyStateDir(tmp string, uid int) string {
+	return filepath.Join(tmp, "aeat-mcp-"+strconv.Itoa(uid))
+}
+
 // ledgerSuffix names ledger files; the name before it is the owner's
 // "PID.START.SEQ" (see ledgerName).
 const ledgerSuffix = ".members"
@@ -89,29 +134,38 @@ const ledgerSuffix = ".members"
 // rewritten with only the calls in flight.
 const compactAfter = 512
 
-// stateDir returns dir, or this user's private directory under tmp when dir
-// is empty, created if needed and checked to be ours alone: a directory
-// another user can write would let them choose which processes we kill.
-func stateDir(dir, tmp string) (string, error) {
-	if dir == "" {
-		dir = filepath.Join(tmp, "aeat-mcp-"+strconv.Itoa(os.Geteuid()))
+// stateDir creates dir (and its parents) if needed and checks that it is
+// ours alone: a directory another user can write would let them choose
+// which processes we kill.
+func stateDir(dir string) (string, error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return "", err
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", err
 	}
+	if err := privateDir(dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// privateDir checks that dir is a directory (not a link to one) that only
+// we own and can write.
+func privateDir(dir string) error {
 	var st unix.Stat_t
 	if err := unix.Lstat(dir, &st); err != nil {
-		return "", err
+		return err
 	}
 	switch {
 	case st.Mode&unix.S_IFMT != unix.S_IFDIR:
-		return "", fmt.Errorf("%s is not a directory", dir)
+		return fmt.Errorf("%s is not a directory", dir)
 	case int(st.Uid) != os.Geteuid():
-		return "", fmt.Errorf("%s belongs to uid %d, not to us", dir, st.Uid)
+		return fmt.Errorf("%s belongs to uid %d, not to us", dir, st.Uid)
 	case st.Mode&0o077 != 0:
-		return "", fmt.Errorf("%s is open to other users (mode %o)", dir, st.Mode&0o777)
+		return fmt.Errorf("%s is open to other users (mode %o)", dir, st.Mode&0o777)
 	}
-	return dir, nil
+	return nil
 }
 
 // ledgerName is the file name of a Runner's ledger.

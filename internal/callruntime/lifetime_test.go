@@ -35,8 +35,8 @@ import (
 func TestServerSIGKILLed(t *testing.T) {
 	for _, m := range modes(t) {
 		t.Run(m.name, func(t *testing.T) {
-			state := t.TempDir()
-			cmd, pids := startServeTree(t, serveOpts{disable: m.disable, tmp: state})
+			state := privateStateDir(t)
+			cmd, pids := startServeTree(t, serveOpts{disable: m.disable, state: state})
 			defer killPids(pids)
 			if m.tree == "procwalk" {
 				waitRecorded(t, state, cmd.Process.Pid, pids)
@@ -62,8 +62,8 @@ func TestServerSIGKILLed(t *testing.T) {
 func TestServerAndLifelineSIGKILLed(t *testing.T) {
 	for _, m := range modes(t) {
 		t.Run(m.name, func(t *testing.T) {
-			state := t.TempDir()
-			opts := serveOpts{disable: m.disable, tmp: state}
+			state := privateStateDir(t)
+			opts := serveOpts{disable: m.disable, state: state}
 			var cg testCgroup
 			if m.tree == "cgroup" {
 				cg = privateCgroup(t)
@@ -76,16 +76,7 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 				if m.tree == "procwalk" {
 					waitRecorded(t, state, cmd.Process.Pid, pids)
 				}
-				lifeline := 0
-				for _, pid := range childrenOf(cmd.Process.Pid) {
-					if b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); strings.HasPrefix(string(b), "aeat-mcp-lifeline\x00") {
-						lifeline = pid
-					}
-				}
-				require.NotZero(t, lifeline, "the helper's lifeline, found by its name")
-				require.NoError(t, syscall.Kill(lifeline, syscall.SIGKILL))
-				require.NoError(t, cmd.Process.Kill())
-				_ = cmd.Wait()
+				killWithLifeline(t, cmd)
 				time.Sleep(200 * time.Millisecond)
 				alive := 0
 				for role, pid := range pids {
@@ -102,9 +93,9 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 				}
 
 				next := exec.Command(os.Args[0], "-test.run=^$")
-				next.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=new-runner", "TMPDIR="+state)
+				next.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=new-runner", "STATE_DIR="+state)
 				if m.tree == "cgroup" {
-					next.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: cg.fd}
+					next.Env = append(next.Env, "JOIN_CGROUP="+cg.dir)
 				}
 				next.Stderr = os.Stderr
 				require.NoError(t, next.Run())
@@ -114,19 +105,59 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 				}
 				t.Logf("round %d: %d processes left by a dead server and its lifeline, 0 survive the next start", round, alive)
 			}
-			ledgers, _ := filepath.Glob(filepath.Join(state, "aeat-mcp-*", "*.members"))
+			ledgers, _ := filepath.Glob(filepath.Join(state, "*.members"))
 			assert.Empty(t, ledgers, "swept ledgers are removed")
 		})
 	}
 }
 
+// killWithLifeline SIGKILLs a helper server and its lifeline, as pkill -9
+// -f aeat-mcp does: nothing is left to kill its calls' trees.
+func killWithLifeline(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	lifeline := 0
+	for _, pid := range childrenOf(cmd.Process.Pid) {
+		if b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); strings.HasPrefix(string(b), "aeat-mcp-lifeline\x00") {
+			lifeline = pid
+		}
+	}
+	require.NotZero(t, lifeline, "the helper's lifeline, found by its name")
+	require.NoError(t, syscall.Kill(lifeline, syscall.SIGKILL))
+	require.NoError(t, cmd.Process.Kill())
+	_ = cmd.Wait()
+}
+
+// TestLedger_OneDirPerUser: servers of one user started by different hosts
+// — Claude Desktop's with TMPDIR=/tmp, a terminal's with /var/folders/… on
+// macOS — keep their ledgers in one directory found from the home
+// directory, so the next server to start sweeps what a dead one left
+// whatever its temporary directory. The /proc walk keeps a ledger.
+func TestLedger_OneDirPerUser(t *testing.T) {
+	home := t.TempDir()
+	dir := callruntime.DefaultStateDir(home)
+	require.NotEmpty(t, dir)
+	cmd, pids := startServeTree(t, serveOpts{disable: []callruntime.Mechanism{callruntime.CgroupV2},
+		env: []string{"HOME=" + home, "TMPDIR=" + t.TempDir()}})
+	defer killPids(pids)
+	waitRecorded(t, dir, cmd.Process.Pid, pids)
+	killWithLifeline(t, cmd)
+
+	next := exec.Command(os.Args[0], "-test.run=^$")
+	next.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=new-runner", "HOME="+home, "TMPDIR="+t.TempDir())
+	next.Stderr = os.Stderr
+	require.NoError(t, next.Run())
+	requireDead(t, except(pids, "self"), 2*time.Second) // the leader died with the server (Pdeathsig)
+	ledgers, _ := filepath.Glob(filepath.Join(dir, "*.members"))
+	assert.Empty(t, ledgers, "the dead server's ledger is swept and removed")
+}
+
 // waitRecorded waits until the ledger of the Runner in process owner lists
 // every pid: the walks that follow a call have seen them all.
-func waitRecorded(t *testing.T, tmp string, owner int, pids map[string]int) {
+func waitRecorded(t *testing.T, state string, owner int, pids map[string]int) {
 	t.Helper()
 	deadline := time.Now().Add(proctest.HangAfter)
 	for {
-		files, _ := filepath.Glob(filepath.Join(tmp, "aeat-mcp-*", strconv.Itoa(owner)+".*.members"))
+		files, _ := filepath.Glob(filepath.Join(state, strconv.Itoa(owner)+".*.members"))
 		recorded := map[int]bool{}
 		for _, f := range files {
 			b, _ := os.ReadFile(f)
@@ -153,10 +184,11 @@ func waitRecorded(t *testing.T, tmp string, owner int, pids map[string]int) {
 	}
 }
 
-// testCgroup is a cgroup the test made beside its own.
+// testCgroup is a cgroup the test made beside its own. A helper joins it
+// itself (JOIN_CGROUP) before it makes a Runner: starting it there with
+// clone3 would fail where clone3 is refused, which CI runs on purpose.
 type testCgroup struct {
 	dir string
-	fd  int
 }
 
 // privateCgroup makes a child of the test's own cgroup, removed at the end.
@@ -181,10 +213,7 @@ func privateCgroup(t *testing.T) testCgroup {
 	require.NotEmpty(t, mount)
 	dir := filepath.Join(mount, rel, "callruntime-test."+strconv.Itoa(os.Getpid())+"."+strconv.FormatInt(time.Now().UnixNano(), 36))
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	require.NoError(t, err)
 	t.Cleanup(func() {
-		syscall.Close(fd)
 		_ = os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
 		for i := 0; i < 200 && syscall.Rmdir(dir) != nil; i++ {
 			subs, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
@@ -198,13 +227,14 @@ func privateCgroup(t *testing.T) testCgroup {
 			time.Sleep(5 * time.Millisecond)
 		}
 	})
-	return testCgroup{dir: dir, fd: fd}
+	return testCgroup{dir: dir}
 }
 
 // serveOpts are how startServeTree runs its helper.
 type serveOpts struct {
 	disable []callruntime.Mechanism
-	tmp     string      // its TMPDIR, where its Runner keeps its ledger; "" inherits
+	state   string      // its Runner's StateDir, where it keeps its ledger; "" the user's
+	env     []string    // added to its environment
 	cgroup  *testCgroup // a cgroup to start it in; nil inherits
 }
 
@@ -220,11 +250,12 @@ func startServeTree(t *testing.T, o serveOpts) (*exec.Cmd, map[string]int) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=serve-tree", "FAKECLI="+fakecli,
 		"DISABLE="+strings.Join(names, " "))
-	if o.tmp != "" {
-		cmd.Env = append(cmd.Env, "TMPDIR="+o.tmp)
+	cmd.Env = append(cmd.Env, o.env...)
+	if o.state != "" {
+		cmd.Env = append(cmd.Env, "STATE_DIR="+o.state)
 	}
 	if o.cgroup != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: o.cgroup.fd}
+		cmd.Env = append(cmd.Env, "JOIN_CGROUP="+o.cgroup.dir)
 	}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()

@@ -175,3 +175,22 @@ func endWhenSeen(s *callruntime.Spec, prefix string, n int, cause error) (ctx co
 		return at
 	}
 }
+
+// except returns the pids of every role but the given ones.
+func except(pids map[string]int, roles ...string) map[string]int {
+	out := map[string]int{}
+	for r, pid := range pids {
+		out[r] = pid
+	}
+	for _, r := range roles {
+		delete(out, r)
+	}
+	return out
+}
+
+// privateStateDir is a StateDir of the test's own. t.TempDir is open to
+// other users (0755), which a Runner refuses for its ledger; a directory
+// it creates itself inside is its own (0700).
+func privateStateDir(t *testing.T) string {
+	return filepath.Join(t.TempDir(), "state")
+}

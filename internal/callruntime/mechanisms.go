@@ -27,9 +27,11 @@ const (
 	CgroupV2 Mechanism = "cgroup_v2"
 	// CloneIntoCgroup: a call's leader is forked straight into its cgroup
 	// (clone3 with CLONE_INTO_CGROUP, Linux ≥ 5.7), a warm call's too
-	// ([Adopter]); without it the child is moved there by pid, which waits
-	// for an RCU grace period (milliseconds) and leaves a window in which
-	// it runs outside the tree.
+	// ([Adopter]). Where clone3 is refused (a container's seccomp profile,
+	// an older kernel) a cold call's program is held instead — this binary
+	// re-executed, waiting — until it has been moved there by pid, and only
+	// then executed; a warm call's child waits for its move the same way.
+	// Either way not a line of the program runs outside the tree.
 	CloneIntoCgroup Mechanism = "clone_into_cgroup"
 	// CgroupMemory: the kernel enforces Spec.MemoryLimit through
 	// memory.max (needs the memory controller delegated to us).

@@ -322,13 +322,13 @@ func (t *darwinTree) killAll() {
 	signalMembers(freeze(t.members), syscall.SIGKILL)
 }
 
-// alive reports whether a member still runs. Without a process table it
-// asks the process group: XNU's kill(-pgid, 0) skips zombies
-// (killpg1_pgrpfilt in kern_sig.c), so it answers ESRCH once only the
-// leader's zombie is left — the group is never judged by its zombie leader.
+// alive reports whether a member still runs. Without a walk it asks the
+// process group, reading the group's processes where kill's EPERM alone
+// does not tell (groupAlive): XNU answers EPERM for a group that holds only
+// its leader's zombie.
 func (t *darwinTree) alive() bool {
 	if !t.p.walk {
-		return unix.Kill(-t.leader, 0) != unix.ESRCH
+		return groupAlive("darwin", unix.Kill(-t.leader, 0), func() (bool, bool) { return groupHasLive(t.leader) })
 	}
 	for _, pi := range t.members() {
 		if !pi.zombie {
@@ -336,6 +336,16 @@ func (t *darwinTree) alive() bool {
 		}
 	}
 	return false
+}
+
+// exits is woken when a watched member exits or forks (kqueue), so a stop
+// waits for the tree to empty without walking back to back; nil where
+// nothing is watched.
+func (t *darwinTree) exits() <-chan struct{} {
+	if t.kq < 0 || !t.p.walk {
+		return nil
+	}
+	return t.wake
 }
 
 func (t *darwinTree) release() {

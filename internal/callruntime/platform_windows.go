@@ -61,13 +61,6 @@ type windowsPlatform struct {
 	key   atomic.Uintptr
 }
 
-// JOB_OBJECT_MSG_* (winnt.h) read from the completion port.
-const (
-	jobMsgActiveProcessZero = 4
-	jobMsgJobMemoryLimit    = 10
-	jobMsgNotificationLimit = 11
-)
-
 // killWait bounds how long a tree is watched after it was terminated.
 const killWait = 5 * time.Second
 
@@ -214,15 +207,20 @@ type jobCompletionPort struct {
 }
 
 // readPort dispatches the jobs' messages to their trees until close posts
-// key 0.
+// key 0. What a message means is the tree's to decide (jobEvents.deliver):
+// a nested job's messages come under our key too.
+//
+// The value GetQueuedCompletionStatus puts in the OVERLAPPED pointer is,
+// for a job's messages, a process id, not a pointer: it is kept in a
+// uintptr, as hcsshim's pollIOCP does, for a pid in a pointer-typed
+// variable is an invalid pointer to the garbage collector.
 func (p *windowsPlatform) readPort() {
 	defer windows.CloseHandle(p.port)
 	for {
 		var msg uint32
-		var key uintptr
-		var ov *windows.Overlapped
-		err := windows.GetQueuedCompletionStatus(p.port, &msg, &key, &ov, windows.INFINITE)
-		if err != nil && ov == nil && key == 0 {
+		var key, pid uintptr
+		err := windows.GetQueuedCompletionStatus(p.port, &msg, &key, (**windows.Overlapped)(unsafe.Pointer(&pid)), windows.INFINITE)
+		if err != nil && pid == 0 && key == 0 {
 			return // the port is gone
 		}
 		if key == 0 {
@@ -231,14 +229,8 @@ func (p *windowsPlatform) readPort() {
 		p.mu.Lock()
 		t := p.trees[key]
 		p.mu.Unlock()
-		if t == nil {
-			continue
-		}
-		switch msg {
-		case jobMsgNotificationLimit, jobMsgJobMemoryLimit:
-			t.overOnce.Do(func() { close(t.over) })
-		case jobMsgActiveProcessZero:
-			t.emptyOnce.Do(func() { close(t.empty) })
+		if t != nil {
+			t.events.deliver(msg)
 		}
 	}
 }
@@ -300,61 +292,70 @@ func (p *windowsPlatform) newTree(spec *Spec) (tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &jobTree{p: p, job: job, over: make(chan struct{}), empty: make(chan struct{})}
+	t := &jobTree{p: p, job: job}
+	var limit int64
 	if p.port != 0 {
 		t.key = p.key.Add(1)
 		assoc := jobCompletionPort{CompletionKey: t.key, CompletionPort: p.port}
 		if _, err := windows.SetInformationJobObject(job, windows.JobObjectAssociateCompletionPortInformation,
-			uintptr(unsafe.Pointer(&assoc)), uint32(unsafe.Sizeof(assoc))); err == nil {
-			p.mu.Lock()
-			p.trees[t.key] = t
-			p.mu.Unlock()
-		} else {
+			uintptr(unsafe.Pointer(&assoc)), uint32(unsafe.Sizeof(assoc))); err != nil {
 			t.key = 0
 		}
 	}
 	if spec.MemoryLimit > 0 && t.key != 0 {
 		// A notification limit: unlike the hard JOB_MEMORY limit, whose
 		// message may be lost, its message is guaranteed to arrive.
-		limit := jobNotificationLimit{JobMemoryLimit: uint64(spec.MemoryLimit), LimitFlags: windows.JOB_OBJECT_LIMIT_JOB_MEMORY}
+		notify := jobNotificationLimit{JobMemoryLimit: uint64(spec.MemoryLimit), LimitFlags: windows.JOB_OBJECT_LIMIT_JOB_MEMORY}
 		if _, err := windows.SetInformationJobObject(job, windows.JobObjectNotificationLimitInformation,
-			uintptr(unsafe.Pointer(&limit)), uint32(unsafe.Sizeof(limit))); err == nil {
-			t.memLimit = true
+			uintptr(unsafe.Pointer(&notify)), uint32(unsafe.Sizeof(notify))); err == nil {
+			limit = spec.MemoryLimit
 		}
+	}
+	t.events = newJobEvents(limit, t.peakCommitted)
+	if t.key != 0 {
+		// Registered last: the port's reader reads t.events. The job is
+		// empty until start, so nothing was sent to the key before.
+		p.mu.Lock()
+		p.trees[t.key] = t
+		p.mu.Unlock()
 	}
 	return t, nil
 }
 
 // jobTree is one call's Job Object.
 type jobTree struct {
-	p        *windowsPlatform
-	job      windows.Handle
-	proc     windows.Handle
-	pid      int
-	key      uintptr
-	memLimit bool
-
-	over, empty         chan struct{}
-	overOnce, emptyOnce sync.Once
+	p    *windowsPlatform
+	job  windows.Handle
+	proc windows.Handle
+	pid  int
+	key  uintptr
+	// events is set before the tree is registered with the port, and
+	// never replaced.
+	events *jobEvents
 }
 
 func (t *jobTree) name() string            { return "job" }
 func (t *jobTree) confirms() bool          { return true }
-func (t *jobTree) kernelMemoryLimit() bool { return t.memLimit }
-func (t *jobTree) oomKilled() bool {
-	select {
-	case <-t.over:
-		return true
-	default:
-		return false
-	}
-}
+func (t *jobTree) kernelMemoryLimit() bool { return t.events.limit > 0 }
+func (t *jobTree) oomKilled() bool         { return t.events.exceeded() }
 
 func (t *jobTree) exceeded() <-chan struct{} {
-	if !t.memLimit {
+	if t.events.limit <= 0 {
 		return nil
 	}
-	return t.over
+	return t.events.over
+}
+
+// peakCommitted reads the peak committed memory of the call's own job —
+// every process in it, those of nested jobs included — to confirm a memory
+// message is about the limit this call set.
+func (t *jobTree) peakCommitted() (int64, bool) {
+	var ext windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
+	if err := windows.QueryInformationJobObject(t.job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&ext)), uint32(unsafe.Sizeof(ext)), nil); err != nil {
+		return 0, false
+	}
+	return int64(ext.PeakJobMemoryUsed), true
 }
 
 func (t *jobTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
@@ -459,26 +460,11 @@ func (t *jobTree) stop(grace time.Duration, leftovers bool) bool {
 	return t.waitEmpty(killWait)
 }
 
-// waitEmpty waits until no process of the job is active, or d passes: on
-// the job's ACTIVE_PROCESS_ZERO message, or by asking (messages other than
-// notification limits may be lost).
+// waitEmpty waits until no process of the job is active, or d passes
+// (waitJobEmpty: woken by ACTIVE_PROCESS_ZERO, which a nested job's
+// emptying sends too, so the job itself is asked every time).
 func (t *jobTree) waitEmpty(d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	pause := 100 * time.Microsecond
-	for t.active() > 0 {
-		left := time.Until(deadline)
-		if left <= 0 {
-			return false
-		}
-		timer := time.NewTimer(min(pause, left))
-		select {
-		case <-t.empty:
-		case <-timer.C:
-		}
-		timer.Stop()
-		pause = min(2*pause, 10*time.Millisecond)
-	}
-	return true
+	return waitJobEmpty(t.active, t.events.empty, d)
 }
 
 // rss sums the working sets of the job's processes (the memory watchdog's

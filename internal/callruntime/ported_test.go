@@ -128,18 +128,6 @@ func only(pids map[string]int, roles ...string) map[string]int {
 	return out
 }
 
-// except returns the pids of every role but the given ones.
-func except(pids map[string]int, roles ...string) map[string]int {
-	out := map[string]int{}
-	for r, pid := range pids {
-		out[r] = pid
-	}
-	for _, r := range roles {
-		delete(out, r)
-	}
-	return out
-}
-
 const portedTree = "tree plain,setsid,daemon,holder"
 
 func TestPorted_TreeDiesEveryWay(t *testing.T) {
@@ -241,6 +229,25 @@ func TestPorted_ForkLoop(t *testing.T) {
 	}
 }
 
+// TestPorted_ExitLeavesNothing: a CLI that exits leaving nothing behind
+// ends its call then, not after the kill grace. On macOS without the
+// process table the group used to look alive while it held only the
+// leader's zombie (XNU's kill(-pgid, 0) answers EPERM then, not ESRCH):
+// every call waited out the grace and the kill wait. The bound is half the
+// grace — a trivial call never comes near it, however loaded the machine.
+func TestPorted_ExitLeavesNothing(t *testing.T) {
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			s := spec("exit 0")
+			s.KillGrace = time.Minute
+			res := run(t, r, s)
+			assert.Equal(t, callruntime.Exited, res.End)
+			assert.Less(t, res.Duration, s.KillGrace/2, "the call waited for a tree that was gone")
+		})
+	}
+}
+
 // TestPorted_Endings: exit codes, and a crash reported as one.
 func TestPorted_Endings(t *testing.T) {
 	r := newRunner(t)
@@ -281,7 +288,7 @@ func TestPorted_Environment(t *testing.T) {
 func TestPorted_ServerSIGKILLed(t *testing.T) {
 	for _, m := range modes(t) {
 		t.Run(m.name, func(t *testing.T) {
-			state := t.TempDir()
+			state := privateStateDir(t)
 			helper, pids, _ := startHelperTree(t, m, state, "plain,setsid,daemon", "")
 			defer killPids(pids)
 			if m.tree == "procwalk" {
@@ -302,7 +309,7 @@ func TestPorted_ServerSIGKILLed(t *testing.T) {
 func TestPorted_HostStopSequence(t *testing.T) {
 	for _, m := range modes(t) {
 		t.Run(m.name, func(t *testing.T) {
-			state := t.TempDir()
+			state := privateStateDir(t)
 			helper, pids, stdin := startHelperTree(t, m, state, "stubborn,stubborn-setsid", "2s")
 			defer killPids(pids)
 			if m.tree == "procwalk" {
@@ -329,7 +336,7 @@ func TestPorted_HostStopSequence(t *testing.T) {
 
 // startHelperTree starts this test binary as a supervising helper running
 // fakecli "pid + tree TREE + hang" under a Runner with m's mechanisms
-// disabled and TMPDIR set to state; it returns once every process of the
+// disabled and its ledger in state; it returns once every process of the
 // tree reported its pid. With grace set, the helper stops its call (with
 // that grace) when its stdin closes, as a server does on EOF.
 func startHelperTree(t *testing.T, m mode, state, tree, grace string) (*exec.Cmd, map[string]int, interface{ Close() error }) {
@@ -340,7 +347,7 @@ func startHelperTree(t *testing.T, m mode, state, tree, grace string) (*exec.Cmd
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=serve-tree", "FAKECLI="+fakecli,
-		"DISABLE="+strings.Join(names, " "), "TREE="+tree, "TMPDIR="+state, "TMP="+state, "TEMP="+state)
+		"DISABLE="+strings.Join(names, " "), "TREE="+tree, "STATE_DIR="+state)
 	if grace != "" {
 		cmd.Env = append(cmd.Env, "UNTIL_EOF=1", "KILL_GRACE="+grace)
 	}
@@ -373,7 +380,7 @@ func waitLedger(t *testing.T, state string, owner int, pids map[string]int) {
 	t.Helper()
 	deadline := time.Now().Add(proctest.HangAfter)
 	for {
-		files, _ := filepath.Glob(filepath.Join(state, "aeat-mcp-*", strconv.Itoa(owner)+".*.members"))
+		files, _ := filepath.Glob(filepath.Join(state, strconv.Itoa(owner)+".*.members"))
 		recorded := map[int]bool{}
 		for _, f := range files {
 			b, _ := os.ReadFile(f)

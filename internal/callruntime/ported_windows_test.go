@@ -53,6 +53,22 @@ func TestWindows_LauncherChain(t *testing.T) {
 	requireStopped(t, pids, proctest.HangAfter)
 }
 
+// TestWindows_NestedJobMessages: a job nested in the call's (as pip's
+// launcher nests one) sends its messages to the call's port too: its
+// memory limit must not make a call without --max-memory end as
+// resource_exceeded (jobevents_test.go holds the rules, and the nested
+// emptying, on any OS).
+func TestWindows_NestedJobMessages(t *testing.T) {
+	r := newRunner(t)
+	if r.Tree() != "job" {
+		t.Fatalf("no Job Object here (%s): %v", r.Tree(), r.Mechanisms())
+	}
+	res := run(t, r, spec("nestedlimit 33554432", "exit 0"))
+	require.Contains(t, res.Stdout.Text(nil), "nested limit reached", res.Stderr.Text(nil))
+	assert.Equal(t, callruntime.Exited, res.End, "a nested job's memory message taken for ours")
+	assert.Equal(t, 0, res.ExitCode)
+}
+
 // TestWindows_MemoryCeiling: the ceiling is a notification limit on the
 // job's committed memory, whose message is guaranteed; the tree is killed
 // and the call ends as resource_exceeded.

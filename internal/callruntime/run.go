@@ -25,7 +25,10 @@ type Options struct {
 	// without a writable cgroup v2, macOS) records its calls' members, so
 	// that the next Runner to start kills what a dead server's calls left
 	// (see [Ledger]). It must be private to the user: a directory others
-	// can write is refused. If empty, "aeat-mcp-UID" under os.TempDir().
+	// can write is refused. If empty, the user's own, the same whichever
+	// host started the server: ~/Library/Caches/aeat-mcp on macOS,
+	// ~/.local/state/aeat-mcp elsewhere; "aeat-mcp-UID" under
+	// os.TempDir() when there is no home directory to use.
 	StateDir string
 }
 
@@ -305,6 +308,9 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		lead.adoptee, err = adopt(t, &spec, outW, errW)
 	} else {
 		lead.cmd, err = spawn(func() (*exec.Cmd, error) { return t.start(newCmd) })
+		if h, ok := t.(holder); ok && err == nil {
+			err = h.letGo(lead.cmd)
+		}
 	}
 	outW.Close()
 	errW.Close()
@@ -525,6 +531,14 @@ type platform interface {
 // (see followWalks); follow returns when ctx ends.
 type follower interface {
 	follow(ctx context.Context)
+}
+
+// A holder is a tree whose start may leave the program held before it
+// runs (Linux where clone3 is refused: held_linux.go); letGo, called once
+// the start returned and off the spawner thread, places it in the tree and
+// lets it run, or reaps it and says why it could not.
+type holder interface {
+	letGo(cmd *exec.Cmd) error
 }
 
 // tree tracks every process one call started.

@@ -18,7 +18,9 @@ type Spec struct {
 	// Args are the arguments after the program name, passed as they are.
 	Args []string
 	// Env is the whole environment of the process, as "KEY=value" strings.
-	// Nil or empty means an empty environment: nothing is inherited.
+	// Nil or empty means an empty environment: nothing is inherited. On
+	// Windows os/exec adds SYSTEMROOT when Env lacks it (Windows programs
+	// fail without it); nothing else is ever added.
 	Env []string
 	// Dir is the working directory; empty means the caller's.
 	Dir string
@@ -57,11 +59,13 @@ type Spec struct {
 	// progress, so it should return promptly.
 	OnLine func(Line)
 
-	// MemoryLimit, if positive, is a ceiling in bytes on the resident memory
-	// of the whole tree. Exceeding it kills the tree and ends the call with
-	// [ResourceExceeded]. The kernel enforces it where cgroup v2's memory
-	// controller is available; elsewhere a watchdog samples the tree's RSS
-	// every 100 ms.
+	// MemoryLimit, if positive, is a ceiling in bytes on the memory of the
+	// whole tree. Exceeding it kills the tree and ends the call with
+	// [ResourceExceeded]. What is counted differs: on Linux resident
+	// memory — the kernel enforces it where cgroup v2's memory controller
+	// is available (memory.max), elsewhere a watchdog samples the tree's
+	// RSS every 100 ms; on Windows committed memory (a notification limit
+	// on the call's Job Object); macOS does not enforce it.
 	MemoryLimit int64
 
 	// Adopt, if set, has the program forked by someone else — a warm

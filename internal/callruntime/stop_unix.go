@@ -45,21 +45,50 @@ func escalate(m members, grace time.Duration, leftovers bool) bool {
 	return waitEmpty(m, killWait)
 }
 
+// A waker is a tree told when a member exits (macOS: kqueue NOTE_EXIT of
+// every member a walk saw), so waitEmpty sleeps until then instead of
+// walking back to back: a walk of macOS's process table reads every
+// process of the machine.
+type waker interface {
+	// exits receives when a watched member exits or forks; nil when
+	// nothing is watched.
+	exits() <-chan struct{}
+}
+
+// wakeBackstop is how long waitEmpty waits for a waker's news before it
+// looks anyway: a member may exit unwatched (it was gone before kqueue was
+// asked to watch it, or the watch failed).
+const wakeBackstop = 100 * time.Millisecond
+
 // waitEmpty polls m until nothing is alive or d passes. Polling starts at
 // 50µs and backs off to 2ms: a tree that respects SIGTERM is usually gone in
-// about a millisecond, and that is the latency callers see.
+// about a millisecond, and that is the latency callers see. A waker backs
+// off to wakeBackstop instead and is looked at again when it says a member
+// exited.
 func waitEmpty(m members, d time.Duration) bool {
 	deadline := time.Now().Add(d)
-	pause := 50 * time.Microsecond
+	pause, most := 50*time.Microsecond, 2*time.Millisecond
+	var wake <-chan struct{}
+	if w, ok := m.(waker); ok {
+		if wake = w.exits(); wake != nil {
+			most = wakeBackstop
+		}
+	}
 	for {
 		if !m.alive() {
 			return true
 		}
-		if time.Now().After(deadline) {
+		left := time.Until(deadline)
+		if left <= 0 {
 			return false
 		}
-		time.Sleep(pause)
-		pause = min(2*pause, 2*time.Millisecond)
+		timer := time.NewTimer(min(pause, left))
+		select {
+		case <-wake:
+		case <-timer.C:
+		}
+		timer.Stop()
+		pause = min(2*pause, most)
 	}
 }
 

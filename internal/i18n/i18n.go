@@ -40,6 +40,7 @@ const (
 	InvalidArgsNoField Key = "call.invalid_arguments.no_field"
 	CLIUnavailable     Key = "call.cli_unavailable"
 	Internal           Key = "call.internal"
+	WarmLost           Key = "call.warm_lost"
 	Truncated          Key = "output.truncated"
 
 	RefusedReadOnly      Key = "gate.read_only"

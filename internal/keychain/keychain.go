@@ -1,10 +1,21 @@
 // Package keychain keeps the secrets a manifest names (cli.env.keychain, a
 // tool's stdin keychain) in the operating system's keychain — the macOS
-// Keychain, the Windows Credential Manager, the Secret Service on Linux
-// desktops — through github.com/zalando/go-keyring, under the service
-// [Service] and the secret's variable name. `aeat-mcp secret set NAME`
-// stores one; the server reads it at call time, so no secret has to sit in
-// plaintext in a host's configuration file.
+// Keychain and the Windows Credential Manager through
+// github.com/zalando/go-keyring, the Secret Service of a Linux (or BSD)
+// desktop through its own D-Bus client — under the service [Service] and
+// the secret's variable name. `aeat-mcp secret set NAME` stores one; the
+// server reads it at call time, so no secret has to sit in plaintext in a
+// host's configuration file.
+//
+// # The session bus
+//
+// The Secret Service is asked on the session bus that the environment
+// aeat-mcp started with names (DBUS_SESSION_BUS_ADDRESS), or on the user's
+// standard bus socket ($XDG_RUNTIME_DIR/bus, /run/user/UID/bus) when it
+// exists; otherwise the keychain is unavailable ([NoBusError] says what
+// that means for a person). It never starts a bus (dbus-launch), and it
+// never writes the process environment: go-keyring's D-Bus library does
+// both, so it is not used there.
 //
 // It does not decide when a secret is needed or what a missing one means:
 // the server does. It never logs or returns a value in an error.
@@ -14,9 +25,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
-
-	"github.com/zalando/go-keyring"
 )
 
 // Service is the keychain service under which aeat-mcp keeps secrets: a
@@ -26,6 +36,20 @@ const Service = "aeat-mcp"
 
 // ErrNotFound: the keychain answered, and it has no secret of that name.
 var ErrNotFound = errors.New("keychain: not in the keychain")
+
+// ErrNUL: a value holds a NUL byte. No environment variable can carry
+// one (a CLI given it in its environment could not even start), so no
+// secret may hold one: [Check] refuses it before it is stored, and the
+// server refuses a call whose stored secret does.
+var ErrNUL = errors.New("the value holds a NUL byte, which no environment variable can carry")
+
+// Check refuses a value no secret may be: one that holds a NUL byte.
+func Check(value string) error {
+	if strings.IndexByte(value, 0) >= 0 {
+		return ErrNUL
+	}
+	return nil
+}
 
 // Store is a keychain. Get's errors are [ErrNotFound], or an
 // [*UnavailableError] when the keychain could not be asked.
@@ -45,38 +69,16 @@ func (e *UnavailableError) Error() string {
 }
 func (e *UnavailableError) Unwrap() error { return e.Err }
 
-// OS is the operating system's keychain (or, in a binary built with the
-// aeatmcp_testkeychain tag, the test store that AEAT_MCP_TEST_KEYCHAIN
-// names; see testkeychain.go).
-func OS() Store {
+// OS is the operating system's keychain as a process with the environment
+// environ reaches it — aeat-mcp's environment as it started (on Linux, its
+// session bus: see the package documentation) — or, in a binary built with
+// the aeatmcp_testkeychain tag, the test store that AEAT_MCP_TEST_KEYCHAIN
+// names (testkeychain.go).
+func OS(environ []string) Store {
 	if s := testStore(); s != nil {
 		return s
 	}
-	return osStore{}
-}
-
-// osStore is go-keyring's provider for this OS.
-type osStore struct{}
-
-func (osStore) Get(name string) (string, error) {
-	v, err := keyring.Get(Service, name)
-	return v, classify(err)
-}
-
-func (osStore) Set(name, value string) error { return classify(keyring.Set(Service, name, value)) }
-
-func (osStore) Delete(name string) error { return classify(keyring.Delete(Service, name)) }
-
-func classify(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, keyring.ErrNotFound):
-		return ErrNotFound
-	case errors.Is(err, keyring.ErrSetDataTooBig):
-		return fmt.Errorf("the value is too long for this keychain: %w", err)
-	}
-	return &UnavailableError{Err: err}
+	return osStore(environ)
 }
 
 // DefaultWait bounds one keychain read: a locked keychain may wait for a

@@ -11,15 +11,15 @@ import (
 
 func TestTestStore(t *testing.T) {
 	t.Setenv(TestKeychainVar, t.TempDir()+"/k.json")
-	s := OS()
+	s := OS(nil)
 	_, err := s.Get("A")
 	assert.ErrorIs(t, err, ErrNotFound)
 	require.NoError(t, s.Set("A", "v"))
-	v, err := OS().Get("A")
+	v, err := OS(nil).Get("A")
 	require.NoError(t, err)
 	assert.Equal(t, "v", v)
 	t.Setenv(TestKeychainVar, "unavailable")
-	_, err = OS().Get("A")
+	_, err = OS(nil).Get("A")
 	var ue *UnavailableError
 	assert.ErrorAs(t, err, &ue)
 }

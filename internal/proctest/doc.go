@@ -3,6 +3,8 @@
 // that a zombie means the same everywhere. It is for tests only; nothing in
 // the product imports it.
 //
-// Its helpers read /proc: they are built on Linux only, as are the tests
-// that use them.
+// Each OS reads its own process table: Linux /proc, macOS sysctl
+// (kern.proc), Windows process handles and a Toolhelp snapshot. Only the
+// Linux reader has run here; the others are compiled for their OS and run
+// there (the CI workflow's macOS and Windows jobs).
 package proctest

@@ -6,47 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"testing"
-	"time"
 )
 
-// ZombieGrace is how long past the deadline a dead child of this process
-// may wait to be reaped: its SIGCHLD is handled a little after the call
-// that killed it returns — a little, or seconds on a loaded machine, so
-// only a child never reaped fails.
-const ZombieGrace = HangAfter
-
-// RequireGone waits up to within until every pid in pids (by role, for
-// the message) is gone, or fails the test. A pid is gone when kill(pid, 0)
-// answers ESRCH, or when it is a zombie whose parent is another process
-// (the server under test, when it is a process of its own: the zombie
-// waits for that reaper, and is dead all the same). A zombie of this
-// process must be reaped — callruntime reaps what it adopted — within
-// ZombieGrace past the deadline.
-func RequireGone(t testing.TB, pids map[string]int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for role, pid := range pids {
-		for !Gone(pid) {
-			now := time.Now()
-			if now.After(deadline) && !(parentOfZombie(pid) == os.Getpid() && now.Before(deadline.Add(ZombieGrace))) {
-				stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-				t.Fatalf("%s (pid %d) still alive after %v; stat: %s; all: %v", role, pid, within, stat, pids)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-}
-
-// Gone reports whether pid is gone: no such process, or a zombie another
-// process is to reap.
-func Gone(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return true
-	}
-	parent := parentOfZombie(pid)
-	return parent > 0 && parent != os.Getpid()
-}
+func exists(pid int) bool { return !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
 
 // parentOfZombie is the parent pid of pid when it is a zombie, else 0.
 func parentOfZombie(pid int) int {
@@ -62,3 +24,28 @@ func parentOfZombie(pid int) int {
 	ppid, _ := strconv.Atoi(f[1])
 	return ppid
 }
+
+func describe(pid int) string {
+	stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	return "stat: " + string(stat)
+}
+
+// Running lists the live processes running the program at path, by pid
+// (as text) — a zombie is not running.
+func Running(path string) map[string]int {
+	out := map[string]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if exe, err := os.Readlink("/proc/" + e.Name() + "/exe"); err == nil && exe == path && !Gone(pid) {
+			out[e.Name()] = pid
+		}
+	}
+	return out
+}
+
+// Kill sends SIGKILL to pid; cleanup after a failed test.
+func Kill(pid int) { _ = syscall.Kill(pid, syscall.SIGKILL) }

@@ -39,7 +39,8 @@ func (rq *request) follow(ctx context.Context, r *run, obs *observer, joined boo
 
 // observe waits for r on behalf of this request, attached to it as obs:
 // its result when it ends; a "running" result when the request has waited
-// --detach-after (the run goes on, held for aeat_mcp_wait to collect); and,
+// --detach-after (the run goes on, held for aeat_mcp_wait to collect) —
+// unless the server is stopping (await); and,
 // when the client cancels the request, the run's end too if nobody else
 // waits for it (runs.Run.Abandon): its tree is killed. A run that another
 // request, a join or a task still waits for goes on. Progress goes to this
@@ -54,13 +55,15 @@ func (rq *request) observe(ctx context.Context, r *run, obs *observer, joined bo
 		defer timer.Stop()
 		detach = timer.C
 	}
-	select {
-	case <-r.Done():
-	case <-detach:
+	if rq.s.detachNow != nil {
+		detach = rq.s.detachNow
+	}
+	switch rq.s.await(ctx, r, detach) {
+	case waitTimedOut:
 		prog.close()
 		r.Hold()
 		return rq.s.running(r)
-	case <-ctx.Done():
+	case waitGaveUp:
 		if !r.Abandon(obs) {
 			prog.close()
 			return rq.cancelled()
@@ -73,6 +76,40 @@ func (rq *request) observe(ctx context.Context, r *run, obs *observer, joined bo
 		res.Content = append(res.Content, &mcp.TextContent{Text: rq.s.cfg.Printer.Sprintf(i18n.RunJoined, r.ID, r.Tool, int(time.Since(r.Started).Seconds()))})
 	}
 	return res
+}
+
+// How a request's wait for its run ended (Server.await).
+type waitEnd int
+
+const (
+	waitEnded    waitEnd = iota // the run ended
+	waitTimedOut                // the wait's time passed: the run goes on
+	waitGaveUp                  // the request's ctx ended: the client went away
+)
+
+// await waits for r on behalf of a request: until it ends, timeout fires
+// (--detach-after; aeat_mcp_wait's wait_seconds) or ctx ends. Once the
+// server is stopping, timeout no longer counts: the server stops every
+// run, so a "running — collect it with aeat_mcp_wait" answer would name a
+// run nobody can collect; the run's end — cancelled, its tree dead, within
+// the stop's grace — is the answer.
+func (s *Server) await(ctx context.Context, r *run, timeout <-chan time.Time) waitEnd {
+	stopping := s.lifetime.Done()
+	for {
+		select {
+		case <-r.Done():
+			return waitEnded
+		case <-timeout:
+			if s.lifetime.Err() == nil {
+				return waitTimedOut
+			}
+			timeout = nil
+		case <-stopping:
+			stopping, timeout = nil, nil
+		case <-ctx.Done():
+			return waitGaveUp
+		}
+	}
 }
 
 // resultOf is a copy of a finished run's result for one request: the SDK

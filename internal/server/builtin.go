@@ -260,13 +260,10 @@ func (s *Server) wait(ctx context.Context, rq *request, a builtinArgs) *mcp.Call
 		defer timer.Stop()
 		timeout = timer.C
 	}
-	select {
-	case <-r.Done():
+	if s.await(ctx, r, timeout) == waitEnded {
 		return resultOf(r)
-	case <-timeout:
-	case <-ctx.Done(): // the client gave up waiting; the run goes on
 	}
-	return s.running(r)
+	return s.running(r) // the wait's time passed, or the client gave up waiting: the run goes on
 }
 
 // cancelRun is aeat_mcp_cancel: the run's tree is killed and its result

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -36,6 +35,9 @@ type platform struct {
 	// environment is keyed by the upper-cased name and cli.env.set's
 	// spelling wins over the server's ("Path" vs "PATH").
 	foldCase bool
+	// defaults are set where the server's environment does not pass a
+	// value of its own; cli.env.set still wins over them.
+	defaults map[string]string
 }
 
 // unixBasics are what every Unix CLI is given: where programs are, whose
@@ -63,10 +65,21 @@ var platforms = map[string]platform{
 	// where browsers are installed), the shell and executable extensions,
 	// and what Python reads of the machine (getpass.getuser() raises
 	// without USERNAME; os.cpu_count and platform read the processor).
+	//
+	// And Python's text encoding: up to Python 3.14 a Python CLI writing
+	// to a pipe encodes in the ANSI code page (cp1252), so aeat's Spanish
+	// reaches the model as U+FFFD and a character outside cp1252 makes it
+	// exit 1 (UnicodeEncodeError); UTF-8 mode (PEP 540) is the default
+	// from 3.15 on (PEP 686). So PYTHONUTF8=1 by default — here, not in a
+	// manifest's cli.env.set, because every Python CLI on Windows needs it
+	// (a generated manifest too), a person's own PYTHONUTF8 or
+	// PYTHONIOENCODING set machine-wide must win (they pass), and a
+	// program that is not Python ignores it.
 	"windows": {foldCase: true, basics: concat([]string{"PATH", "PATHEXT", "SystemRoot", "SystemDrive", "windir",
 		"ComSpec", "HOMEDRIVE", "HOMEPATH", "USERPROFILE", "USERNAME", "USERDOMAIN", "LOGONSERVER",
 		"APPDATA", "LOCALAPPDATA", "ProgramData", "ProgramFiles", "ProgramFiles(x86)", "ProgramW6432",
-		"TEMP", "TMP", "TZ", "PROCESSOR_ARCHITECTURE", "NUMBER_OF_PROCESSORS"}, localeVars)},
+		"TEMP", "TMP", "TZ", "PROCESSOR_ARCHITECTURE", "NUMBER_OF_PROCESSORS", "PYTHONUTF8", "PYTHONIOENCODING"}, localeVars),
+		defaults: map[string]string{"PYTHONUTF8": "1"}},
 	"unix": {basics: concat(unixBasics, []string{"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
 		"XDG_STATE_HOME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"}, localeVars)},
 }
@@ -106,12 +119,11 @@ func (p platform) key(name string) string {
 	return name
 }
 
-var environ = os.Environ
-
 // BuildEnv is the CLI's whole environment on goos: the platform basics,
 // the manifest's cli.env.pass (names, or prefixes ending in "*"), its
 // cli.env.require and cli.env.keychain names and the --pass-env names,
-// taken from environ when set there, then cli.env.set on top. Where goos
+// taken from environ when set there, the platform's defaults where nothing
+// passed, then cli.env.set on top. Where goos
 // ignores the case of names, a variable is one variable whatever its
 // spelling, and cli.env.set's value and spelling win. Nothing else of the
 // server's environment reaches the CLI.
@@ -152,6 +164,11 @@ func BuildEnv(goos string, cli annotations.CLI, passEnv []string, environ func()
 		}
 		if passes(k) {
 			env.set(k, v)
+		}
+	}
+	for _, k := range sortedNames(p.defaults) {
+		if !env.has(k) {
+			env.set(k, p.defaults[k])
 		}
 	}
 	for _, k := range sortedNames(cli.Set) {

@@ -114,7 +114,7 @@ func TestBuildEnv_KeychainNames(t *testing.T) {
 	cli := annotations.CLI{Keychain: []annotations.KeychainVar{{Name: "UNLOCK"}}}
 	env = BuildEnv("windows", cli, nil, func() []string { return []string{"unlock=from-env"} })
 	out := withVars("windows", env, map[string]string{"UNLOCK": "from-keychain"})
-	assert.Equal(t, []string{"unlock=from-env"}, out, "one variable whatever the case")
+	assert.Equal(t, []string{"PYTHONUTF8=1", "unlock=from-env"}, out, "one variable whatever the case (and Windows' default PYTHONUTF8)")
 	out = withVars("linux", BuildEnv("linux", cli, nil, func() []string { return nil }), map[string]string{"UNLOCK": "k"})
 	assert.Equal(t, []string{"UNLOCK=k"}, out)
 }
@@ -192,4 +192,26 @@ func TestDocsListTheBasics(t *testing.T) {
 	assert.Equal(t, without("linux"), bullet("Linux"))
 	assert.Equal(t, without("darwin"), bullet("macOS"))
 	assert.Equal(t, without("windows"), bullet("Windows")[:len(without("windows"))])
+}
+
+// TestBuildEnv_WindowsPythonUTF8: a Python CLI on Windows writes to its
+// pipe in UTF-8, not the ANSI code page: PYTHONUTF8=1 unless the person's
+// own PYTHONUTF8 or PYTHONIOENCODING (set machine-wide) says otherwise —
+// those pass — and a manifest's cli.env.set wins over both. Not elsewhere.
+func TestBuildEnv_WindowsPythonUTF8(t *testing.T) {
+	none := func() []string { return []string{"Path=C:\\Windows"} }
+	assert.Equal(t, "1", envOf(BuildEnv("windows", annotations.CLI{}, nil, none))["PYTHONUTF8"])
+
+	own := func() []string { return []string{"PythonUtf8=0", "PYTHONIOENCODING=utf-8:replace"} }
+	env := envOf(BuildEnv("windows", annotations.CLI{}, nil, own))
+	assert.Equal(t, "0", env["PythonUtf8"], "the person's own setting passes and wins")
+	assert.NotContains(t, env, "PYTHONUTF8", "one variable whatever the case")
+	assert.Equal(t, "utf-8:replace", env["PYTHONIOENCODING"])
+
+	set := annotations.CLI{Set: map[string]string{"PYTHONUTF8": "0"}}
+	assert.Equal(t, "0", envOf(BuildEnv("windows", set, nil, none))["PYTHONUTF8"], "cli.env.set wins")
+
+	for _, goos := range []string{"linux", "darwin"} {
+		assert.NotContains(t, envOf(BuildEnv(goos, annotations.CLI{}, nil, none)), "PYTHONUTF8", goos)
+	}
 }

@@ -93,6 +93,9 @@ func (w *work) failed(r callruntime.Result) *mcp.CallToolResult {
 			headline += "\n" + p.Sprintf(line.key, line.text)
 		}
 	}
+	for _, line := range w.in.sourceLines(p, hint, said.Message, said.Suggestion) {
+		headline += "\n" + line
+	}
 	return w.finish(CodeExit, w.failureText(headline, r, compact, cut), nil)
 }
 

@@ -1,5 +1,3 @@
-//go:build linux
-
 package server
 
 import (
@@ -103,7 +101,7 @@ func TestAskToExtend(t *testing.T) {
 			}
 			if o.Code == CodeTimeout {
 				require.NotNil(t, o.TreeDead)
-				assert.True(t, *o.TreeDead)
+				assert.Equal(t, treeDeadConfirmed, *o.TreeDead)
 			}
 		})
 	}

@@ -22,9 +22,11 @@ import (
 	"golang.org/x/text/language"
 )
 
-// The package's test set-up and helpers, for every OS: the tests that need
-// Linux itself (/proc, signals, the built binary over a pipe) are in files
-// built for it; main_test.go holds their helpers.
+// The package's test set-up and helpers, for every OS. The end-to-end tests
+// build and run on every OS too (CI compiles them for darwin and windows;
+// the workflow runs them there); what needs Linux itself (the bench marks'
+// /proc readings, the parent-death signal, XDG) or Unix signals is in files
+// built for it.
 
 // fakecli and binary are built once for the package: the fake CLI the test
 // manifest runs, and aeat-mcp itself for the end-to-end tests.
@@ -64,6 +66,12 @@ func TestMain(m *testing.M) {
 // testMainHelpers are the roles the test binary plays when re-executed
 // (SERVER_TEST_HELPER), registered by the files that need them.
 var testMainHelpers = map[string]func() int{}
+
+// treeDeadConfirmed is what tree_dead says of a call whose tree died: the
+// supervisor confirms it on Linux and Windows (cgroup, the /proc walk with
+// the subreaper, a Job Object); macOS's walk cannot see an orphan no walk
+// saw, so there it stays false (docs/platforms.md).
+var treeDeadConfirmed = runtime.GOOS != "darwin"
 
 // Protocol eras a test runs in: the SDK's default (session-less) and the
 // initialize handshake today's hosts send.

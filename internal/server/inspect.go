@@ -44,8 +44,10 @@ func Inspect(cfg Config) Inspection {
 			in.Tools = append(in.Tools, t)
 		}
 	}
-	env := BuildEnv(hostOS, cfg.Manifest.CLI, cfg.PassEnv, environ)
-	in.MissingEnvOf, _ = checkEnv(hostOS, cfg.Manifest, env, environ)
+	environ := cfg.environ()
+	snapshot := func() []string { return environ }
+	env := BuildEnv(hostOS, cfg.Manifest.CLI, cfg.PassEnv, snapshot)
+	in.MissingEnvOf, _ = checkEnv(hostOS, cfg.Manifest, env, snapshot)
 	in.MissingEnv = union(in.MissingEnvOf)
 	return in
 }
@@ -61,6 +63,15 @@ type Problem struct {
 	// Tools are the only tools that refuse until it is fixed; nil: every
 	// call does.
 	Tools []string
+}
+
+// refuse says that tools refuse, the verb agreeing with how many: "a
+// refuses", "a, b refuse".
+func refuse(tools []string) string {
+	if len(tools) == 1 {
+		return tools[0] + " refuses"
+	}
+	return strings.Join(tools, ", ") + " refuse"
 }
 
 // EveryCall reports whether every call refuses until p is fixed: a
@@ -92,18 +103,25 @@ func (in Inspection) Problems() []Problem {
 		// Only the tools that read it on stdin need it: they refuse, the
 		// rest serve.
 		tools := in.toolsMissing(v)
-		out = append(out, Problem{What: fmt.Sprintf("%s is not set: %s refuse until it is", v, strings.Join(tools, ", ")),
+		out = append(out, Problem{What: fmt.Sprintf("%s is not set: %s until it is", v, refuse(tools)),
 			Fix: `set it in the host's "env" block when they are wanted`, Tools: tools})
 	}
 	for _, st := range in.Secrets {
 		switch {
 		case st.From != "" || !st.Required:
 		case len(st.Tools) == 0:
-			out = append(out, Problem{What: st.String() + ": every call refuses",
-				Fix: fmt.Sprintf("run `%s` in a terminal, or set it in the host's \"env\" block", SecretSetCommand(st.Name))})
+			fix := fmt.Sprintf("run `%s` in a terminal, or set it in the host's \"env\" block", SecretSetCommand(st.Name))
+			if st.Err != nil {
+				fix = fmt.Sprintf("set it in the host's \"env\" block (the keychain cannot be read: %v)", st.Err)
+			}
+			out = append(out, Problem{What: st.String() + ": every call refuses", Fix: fix})
 		default:
-			out = append(out, Problem{What: fmt.Sprintf("%s: %s refuse until it is stored", st, strings.Join(st.Tools, ", ")),
-				Fix: "`" + SecretSetCommand(st.Name) + "`", Tools: st.Tools})
+			fix := "`" + SecretSetCommand(st.Name) + "`"
+			if st.Err != nil {
+				fix = `set it in the host's "env" block when they are wanted`
+			}
+			out = append(out, Problem{What: fmt.Sprintf("%s: %s until it is %s", st, refuse(st.Tools), given(st)),
+				Fix: fix, Tools: st.Tools})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Problem) int {
@@ -116,6 +134,15 @@ func (in Inspection) Problems() []Problem {
 		return 1
 	})
 	return out
+}
+
+// given is how a secret is given: stored in the keychain, or (when the
+// keychain cannot be read) set in the environment.
+func given(st SecretState) string {
+	if st.Err != nil {
+		return "set"
+	}
+	return "stored"
 }
 
 // command is the base name of the manifest's CLI, for a message.

@@ -28,6 +28,7 @@ func TestInspection_Problems(t *testing.T) {
 		{Name: "STORE_TOKEN", Required: true},
 		{Name: "STORE_HINT"},
 		{Name: "B_KEY", Tools: []string{"b"}, Required: true},
+		{Name: "C_KEY", Tools: []string{"b", "c"}, Required: true},
 		{Name: "FOUND", Required: true, From: "keychain"},
 	}
 	var got []string
@@ -39,9 +40,10 @@ func TestInspection_Problems(t *testing.T) {
 		"the CLI does not resolve: CLI unavailable: no store — a host shows the server Connected, and every call fails",
 		"STORE_ROOT is not set: every call refuses until it is",
 		"STORE_TOKEN is neither in the OS keychain nor in aeat-mcp's environment: every call refuses",
-		"A_SECRET is not set: a refuse until it is",
-		"B_KEY is neither in the OS keychain nor in aeat-mcp's environment: b refuse until it is stored",
-	}, got)
+		"A_SECRET is not set: a refuses until it is",
+		"B_KEY is neither in the OS keychain nor in aeat-mcp's environment: b refuses until it is stored",
+		"C_KEY is neither in the OS keychain nor in aeat-mcp's environment: b, c refuse until it is stored",
+	}, got, "the verb agrees with how many tools refuse")
 	ps := in.Problems()
 	assert.True(t, ps[0].EveryCall())
 	assert.Contains(t, ps[0].Fix, "--cli /path/to/store")

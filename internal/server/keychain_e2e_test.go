@@ -1,5 +1,3 @@
-//go:build linux
-
 package server
 
 import (
@@ -292,4 +290,43 @@ func assertNotWritten(t *testing.T, tool string, lines []string, secret string, 
 		}
 		assert.NotContains(t, strings.Join(stringsIn(v, nil), "\n"), secret, "%s: a decoded string of %s", tool, line)
 	}
+}
+
+// TestE2E_KeychainSecretWithNUL: a secret the keychain holds with a NUL
+// byte (stored before `secret set` refused one) makes a call refuse,
+// naming the secret and how to store it again — before, the CLI could not
+// start with it in its environment and every call said "the CLI is not
+// available … install it"; doctor names it too.
+func TestE2E_KeychainSecretWithNUL(t *testing.T) {
+	bin := keychainBinary(t)
+	dir := t.TempDir()
+	store := filepath.Join(dir, "keychain.json")
+	require.NoError(t, os.WriteFile(store, []byte(`{"NUL_SECRET": "s3cr\u0000t-value"}`), 0o600))
+	manifest := filepath.Join(dir, "m.json")
+	require.NoError(t, os.WriteFile(manifest, []byte(fmt.Sprintf(`{"version": 1,
+	  "cli": {"command": %q, "env": {"keychain": [{"name": "NUL_SECRET"}]}},
+	  "tools": [{"name": "read_ok", "title": "OK", "description": "Prints ok.", "command": ["ok"],
+	    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}}]}`, fakecli)), 0o644))
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "AEAT_MCP_TEST_KEYCHAIN=" + store}
+
+	cmd := exec.Command(bin, "--manifest", manifest)
+	cmd.Env = env
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	res := callTool(t, cs, "read_ok", nil)
+	require.True(t, res.IsError, text(res))
+	o := outcome(t, res)
+	assert.Equal(t, CodeCLIUnavailable, o.Code)
+	assert.Equal(t, []string{"NUL_SECRET"}, o.MissingEnv)
+	assert.Contains(t, text(res), "the secret NUL_SECRET stored in the OS keychain holds a NUL byte")
+	assert.Contains(t, text(res), "aeat-mcp secret set NUL_SECRET")
+	assert.NotContains(t, text(res), "nstall", "the CLI is installed: the stored secret is what is wrong")
+
+	doctor := exec.Command(bin, "--manifest", manifest, "doctor")
+	doctor.Env = env
+	out, _ := doctor.CombinedOutput()
+	assert.Contains(t, string(out), "NUL_SECRET: stored in the OS keychain, but the value holds a NUL byte, which no environment variable can carry: store it again with aeat-mcp secret set NUL_SECRET")
+	assert.NotContains(t, string(out), "s3cr")
 }

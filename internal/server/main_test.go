@@ -1,20 +1,12 @@
-//go:build linux
-
 package server
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,78 +16,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func init() {
-	testMainHelpers["parent"] = helperParent
-	testMainHelpers["naive"] = naiveMain
-}
-
 func killPids(pids map[string]int) {
 	for _, pid := range pids {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		proctest.Kill(pid)
 	}
 }
 
 // fakecliPids lists the live processes running this package's fakecli.
-func fakecliPids() map[string]int {
-	out := map[string]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if exe, err := os.Readlink("/proc/" + e.Name() + "/exe"); err == nil && exe == fakecli && !proctest.Gone(pid) {
-			out[e.Name()] = pid
-		}
-	}
-	return out
-}
-
-// helperParent plays a host: it starts aeat-mcp on the pipes it inherited as
-// fds 3 (stdin) and 4 (stdout), prints the server's pid, and waits to be
-// killed. With SERVER_TEST_SPAWN_THREAD set it starts the server from an OS
-// thread that exits once a line comes on its stdin (as a host spawning from
-// a worker thread does; the test sends it once the server answered, so has
-// armed its parent-death signal): Linux then sends the server that signal
-// although its parent lives on. It prints "thread-exited" once the thread
-// is gone.
-func helperParent() int {
-	cmd := exec.Command(os.Getenv("AEAT_MCP_BINARY"), "--manifest", os.Getenv("AEAT_MCP_MANIFEST"), "--log-level", "error")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.NewFile(3, "in"), os.NewFile(4, "out"), os.Stderr
-	started := make(chan error)
-	thread := os.Getenv("SERVER_TEST_SPAWN_THREAD") != ""
-	if thread {
-		// Keep the main thread for this goroutine: a locked goroutine that
-		// exits on the main thread does not end it, on any other it does.
-		runtime.LockOSThread()
-	}
-	tid := make(chan int, 1)
-	go func() {
-		if thread {
-			runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
-			tid <- syscall.Gettid()
-		}
-		started <- cmd.Start()
-		if thread {
-			_, _ = bufio.NewReader(os.Stdin).ReadString('\n') // the test's go-ahead
-		}
-	}()
-	if err := <-started; err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	fmt.Println(cmd.Process.Pid)
-	if thread {
-		task := fmt.Sprintf("/proc/self/task/%d", <-tid)
-		for _, err := os.Stat(task); err == nil; _, err = os.Stat(task) {
-			time.Sleep(5 * time.Millisecond)
-		}
-		fmt.Println("thread-exited")
-	}
-	for {
-		time.Sleep(time.Hour)
-	}
-}
+func fakecliPids() map[string]int { return proctest.Running(fakecli) }
 
 // concurrentPids makes n identical mutate_await calls with args, each sent
 // once the one before is in flight — its own process running, or, where

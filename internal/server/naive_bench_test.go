@@ -42,6 +42,10 @@ func naiveServer(cli string) *mcp.Server {
 
 // naiveMain serves the naive server on stdio: this test binary plays it
 // when SERVER_TEST_HELPER=naive.
+func init() {
+	testMainHelpers["naive"] = naiveMain
+}
+
 func naiveMain() int {
 	if err := naiveServer(os.Getenv("NAIVE_CLI")).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		return 1

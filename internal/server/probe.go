@@ -20,6 +20,11 @@ type Probe struct {
 	// error_codes give, e.g. login_required), the text the model would
 	// read, the CLI's result structured.
 	Health *mcp.CallToolResult
+	// Ready is the health answer judged by cli.health.ready (DESIGN.md
+	// §14, "Health that means ready"): nil when the manifest declares no
+	// ready condition, or when the health command failed (Health says
+	// how). An answer that is not JSON holds no verdict: not ready.
+	Ready *annotations.Readiness
 }
 
 // Probe runs cli.health — the version arguments, then the health command
@@ -38,6 +43,10 @@ func (s *Server) Probe(ctx context.Context) *Probe {
 		switch t.Name {
 		case annotations.HealthToolName:
 			p.Health = res
+			if r := s.cfg.Manifest.CLI.Health.Ready; r != nil && !res.IsError {
+				judged := r.Judge(jsonValue(res.StructuredContent))
+				p.Ready = &judged
+			}
 		case annotations.VersionToolName:
 			p.VersionResult = res
 			if !res.IsError && len(res.Content) > 0 {
@@ -48,6 +57,18 @@ func (s *Server) Probe(ctx context.Context) *Probe {
 		}
 	}
 	return p
+}
+
+// jsonValue is v as encoding/json decodes a document into any (maps,
+// slices, float64): what a pointer walks.
+func jsonValue(v any) any {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	_ = json.Unmarshal(raw, &out)
+	return out
 }
 
 func firstLine(s string) string {

@@ -1,5 +1,3 @@
-//go:build linux
-
 package server
 
 import (
@@ -85,7 +83,7 @@ func TestRuns_DetachedTimeout(t *testing.T) {
 	assert.Equal(t, CodeTimeout, og.Code, text(got))
 	assert.True(t, got.IsError)
 	require.NotNil(t, og.TreeDead)
-	assert.True(t, *og.TreeDead)
+	assert.Equal(t, treeDeadConfirmed, *og.TreeDead)
 	requireNoFakecli(t, proctest.HangAfter)
 }
 

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +35,10 @@ type inputs struct {
 	// reach a result, progress message or log: each keychain variable's
 	// value, and stdin's value as the source gave it and as written.
 	secrets [][]byte
+	// fromEnv says, for each keychain secret the CLI was given, whether it
+	// came from the server's own environment (which wins) rather than the
+	// keychain: a failure about it says where to correct it (sourceLines).
+	fromEnv map[string]bool
 }
 
 func (in *inputs) secret(v string) {
@@ -48,10 +54,17 @@ func (in *inputs) secret(v string) {
 // cannot be read is a refusal that says why. An optional one is left out
 // (logged at debug level, by name only).
 func (rq *request) gather(ctx context.Context, inv annotations.Invocation) (inputs, *mcp.CallToolResult) {
-	g := &gathering{rq: rq, ctx: ctx, in: inputs{env: map[string]string{}}}
+	g := &gathering{rq: rq, ctx: ctx, in: inputs{env: map[string]string{}, fromEnv: map[string]bool{}}}
 	cliEnv := newEnvMap(rq.s.goos, rq.s.env)
 	for _, k := range rq.s.cfg.Manifest.CLI.Keychain {
 		if v, ok := g.need(k.Name, cliEnv, k.Optional); ok {
+			g.in.fromEnv[k.Name] = cliEnv.has(k.Name)
+			if keychain.Check(v) != nil {
+				// Stored before secret set refused it (keychain.ErrNUL):
+				// the CLI could not even start with it in its environment.
+				g.unusable = append(g.unusable, k.Name)
+				continue
+			}
 			if !cliEnv.has(k.Name) {
 				g.in.env[k.Name] = v
 			}
@@ -62,6 +75,8 @@ func (rq *request) gather(ctx context.Context, inv annotations.Invocation) (inpu
 		g.stdin(st, inv)
 	}
 	switch {
+	case len(g.unusable) > 0:
+		return g.in, rq.secretUnusable(g.unusable)
 	case len(g.broken) > 0:
 		return g.in, rq.keychainUnavailable(g.broken, g.why)
 	case len(g.missing) > 0:
@@ -77,9 +92,10 @@ type gathering struct {
 	ctx context.Context
 	in  inputs
 	// missing are the secrets the call needs that are nowhere; broken,
-	// those the keychain could not give, the first time for why.
-	missing, broken []string
-	why             error
+	// those the keychain could not give, the first time for why;
+	// unusable, those it gave that no environment can carry.
+	missing, broken, unusable []string
+	why                       error
 }
 
 // need is a secret's value, if found; optional says whether the call can
@@ -133,13 +149,41 @@ func (g *gathering) stdin(st *annotations.StdinSource, inv annotations.Invocatio
 	case st.Env != "":
 		v = g.rq.s.stdinEnv[st.Env] // checked at start-up: a missing one refused the call before here
 	case st.Keychain != "":
-		v, _ = g.need(st.Keychain, newEnvMap(g.rq.s.goos, environ()), false)
+		own := newEnvMap(g.rq.s.goos, g.rq.s.environ)
+		var ok bool
+		if v, ok = g.need(st.Keychain, own, false); ok {
+			g.in.fromEnv[st.Keychain] = own.has(st.Keychain)
+		}
+		if keychain.Check(v) != nil {
+			g.unusable = append(g.unusable, st.Keychain)
+			return
+		}
 	case inv.Stdin != nil:
 		v = *inv.Stdin
 	}
 	g.in.stdin = st.Bytes(v)
 	g.in.secret(v)
 	g.in.secret(string(g.in.stdin))
+}
+
+// sourceLines say where each secret the CLI was given came from, for the
+// secrets that what the model reads of a failure names (the manifest's
+// hint, the CLI's message or remedy): a wrong value is corrected where it
+// came from, and the server's environment (a host's "env" block) wins over
+// the keychain.
+func (in *inputs) sourceLines(p *i18n.Printer, read ...string) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(in.fromEnv)) {
+		if !slices.ContainsFunc(read, func(s string) bool { return strings.Contains(s, name) }) {
+			continue
+		}
+		if in.fromEnv[name] {
+			out = append(out, p.Sprintf(i18n.SecretFromEnv, name))
+		} else {
+			out = append(out, p.Sprintf(i18n.SecretFromKeychain, name))
+		}
+	}
+	return out
 }
 
 // keychainRest is how long optional secrets skip a keychain that could not
@@ -177,6 +221,18 @@ func (e *ending) keychainUnavailable(names []string, why error) *mcp.CallToolRes
 	return e.lacking(names, e.s.cfg.Printer.Sprintf(i18n.KeychainUnavailable, e.t.Name, strings.Join(names, ", "), errString(why)))
 }
 
+// secretUnusable is the refusal of a call whose secret the keychain holds
+// with a NUL byte (stored before `aeat-mcp secret set` refused one): the
+// CLI could not start with it in its environment, and the fix is to store
+// it again — not to install the CLI.
+func (e *ending) secretUnusable(names []string) *mcp.CallToolResult {
+	cmds := make([]string, len(names))
+	for i, n := range names {
+		cmds[i] = SecretSetCommand(n)
+	}
+	return e.lacking(names, e.s.cfg.Printer.Sprintf(i18n.SecretUnusable, e.t.Name, strings.Join(names, ", "), strings.Join(cmds, "; ")))
+}
+
 // SecretSetCommand is how a person stores the secret name in the keychain.
 func SecretSetCommand(name string) string { return "aeat-mcp secret set " + name }
 
@@ -197,13 +253,14 @@ type SecretState struct {
 }
 
 // Secrets says, for every secret the manifest reads from the keychain,
-// where it is found: the server's environment, the keychain, or nowhere.
-// It reads the keychain (store, if nil the OS keychain).
-func Secrets(ctx context.Context, goos string, m *annotations.Manifest, store keychain.Store) []SecretState {
+// where it is found: the server's environment (environ, as it started),
+// the keychain, or nowhere. It reads the keychain (store, if nil the OS
+// keychain as environ reaches it).
+func Secrets(ctx context.Context, goos string, environ []string, m *annotations.Manifest, store keychain.Store) []SecretState {
 	if store == nil {
-		store = keychain.OS()
+		store = keychain.OS(environ)
 	}
-	own := newEnvMap(goos, environ())
+	own := newEnvMap(goos, environ)
 	var out []SecretState
 	idx := map[string]int{}
 	add := func(name, tool string, required bool) {
@@ -232,8 +289,10 @@ func Secrets(ctx context.Context, goos string, m *annotations.Manifest, store ke
 			st.From = "env"
 			continue
 		}
-		_, err := keychain.Get(ctx, store, st.Name, 0)
+		v, err := keychain.Get(ctx, store, st.Name, 0)
 		switch {
+		case err == nil && keychain.Check(v) != nil:
+			st.Err = fmt.Errorf("stored in the OS keychain, but %w: store it again with %s", keychain.ErrNUL, SecretSetCommand(st.Name))
 		case err == nil:
 			st.From = "keychain"
 		case !errors.Is(err, keychain.ErrNotFound):
@@ -243,15 +302,26 @@ func Secrets(ctx context.Context, goos string, m *annotations.Manifest, store ke
 	return out
 }
 
+// KeychainTrouble is why the keychain could not be read for the first
+// secret that hit it, nil when none did: said once, not per secret.
+func KeychainTrouble(states []SecretState) error {
+	for _, st := range states {
+		if st.Err != nil {
+			return st.Err
+		}
+	}
+	return nil
+}
+
 // String says it for a person.
 func (st SecretState) String() string {
 	switch {
 	case st.From == "env":
-		return fmt.Sprintf("%s is set in aeat-mcp's environment", st.Name)
+		return fmt.Sprintf("%s is set in aeat-mcp's environment (the host's \"env\" block, or the shell it started from), which wins over the OS keychain", st.Name)
 	case st.From == "keychain":
 		return fmt.Sprintf("%s is stored in the OS keychain", st.Name)
 	case st.Err != nil:
-		return fmt.Sprintf("%s: %v", st.Name, st.Err)
+		return fmt.Sprintf("%s is not in aeat-mcp's environment, and the OS keychain cannot be read", st.Name)
 	}
 	return fmt.Sprintf("%s is neither in the OS keychain nor in aeat-mcp's environment", st.Name)
 }

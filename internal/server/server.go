@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -98,6 +99,13 @@ type Config struct {
 	// PassEnv names more variables of the server's environment the CLI may
 	// see (--pass-env), on top of the manifest's cli.env.pass.
 	PassEnv []string
+	// Environ is the server's environment ("NAME=value"), taken once when
+	// the process started: every call's and every probe's environment is
+	// built from it, and the keychain is reached as it says — never from
+	// the live process environment, which a library may change (godbus
+	// writes the session bus it found into it). If nil, os.Environ() when
+	// New (or Inspect) runs.
+	Environ []string
 	// Keychain holds the secrets the manifest reads from the OS keychain
 	// (cli.env.keychain, stdin keychain). If nil, the OS keychain.
 	Keychain keychain.Store
@@ -171,6 +179,8 @@ type Server struct {
 	stdinEnv map[string]string
 	// goos is the OS whose environment rules apply ([hostOS]).
 	goos string
+	// environ is the server's environment (Config.Environ).
+	environ []string
 	// keychain holds the secrets of cli.env.keychain and stdin keychain;
 	// keychainWait bounds one read of it (if zero, keychain.DefaultWait).
 	keychain     keychain.Store
@@ -197,6 +207,8 @@ type Server struct {
 	catalog *catalog
 	// beforeRun, set by tests, runs just before the CLI starts.
 	beforeRun func(tool string)
+	// detachNow, set by tests, stands for --detach-after's timer.
+	detachNow <-chan time.Time
 
 	// lifetime ends when the server is told to stop; every call's context
 	// is tied to it, because the SDK does not cancel handlers on shutdown.
@@ -231,12 +243,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
 	s.goos = hostOS
+	s.environ = cfg.environ()
 	s.keychain = cfg.Keychain
 	if s.keychain == nil {
-		s.keychain = keychain.OS()
+		s.keychain = keychain.OS(s.environ)
 	}
-	s.env = BuildEnv(s.goos, cfg.Manifest.CLI, cfg.PassEnv, environ)
-	s.missingEnv, s.stdinEnv = checkEnv(s.goos, cfg.Manifest, s.env, environ)
+	s.env = BuildEnv(s.goos, cfg.Manifest.CLI, cfg.PassEnv, s.snapshot)
+	s.missingEnv, s.stdinEnv = checkEnv(s.goos, cfg.Manifest, s.env, s.snapshot)
 	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
 		n := cfg.Slots[tier]
 		if n <= 0 {
@@ -281,6 +294,17 @@ func (s *Server) addTools() {
 		s.mcp.AddReceivingMiddleware(s.refuseHidden)
 	}
 }
+
+// environ is cfg.Environ, or the process's environment now.
+func (cfg Config) environ() []string {
+	if cfg.Environ != nil {
+		return cfg.Environ
+	}
+	return os.Environ()
+}
+
+// snapshot is the server's environment as it started (Config.Environ).
+func (s *Server) snapshot() []string { return s.environ }
 
 // withDefaults is cfg checked, with every knob left zero at its default.
 func (cfg Config) withDefaults() (Config, error) {

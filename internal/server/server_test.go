@@ -1,5 +1,3 @@
-//go:build linux
-
 package server
 
 import (
@@ -92,7 +90,7 @@ func TestCall_Results(t *testing.T) {
 				assert.Equal(t, "read", o.Tier)
 				assert.Equal(t, 10.0, o.TimeoutSeconds)
 				require.NotNil(t, o.TreeDead, "a process ran")
-				assert.True(t, *o.TreeDead)
+				assert.Equal(t, treeDeadConfirmed, *o.TreeDead)
 				assert.Nil(t, res.StructuredContent)
 			})
 			t.Run("json output is also structured", func(t *testing.T) {
@@ -209,7 +207,7 @@ func TestCall_Timeout(t *testing.T) {
 					assert.True(t, o.Retryable)
 					assert.Equal(t, 0.7, o.TimeoutSeconds)
 					require.NotNil(t, o.TreeDead, "a process ran")
-					assert.True(t, *o.TreeDead)
+					assert.Equal(t, treeDeadConfirmed, *o.TreeDead)
 					msg := text(res)
 					if lang == "en" {
 						assert.Contains(t, msg, "live_pull did not finish within the 0.7 s ceiling of its tier (live)")
@@ -484,15 +482,20 @@ func TestScratch_SweptAtStart(t *testing.T) {
 	require.True(t, ok)
 	liveDir := mk(parent, scratchKey(runtime.GOOS, parentStart))
 	reusedDir := mk(parent, scratchKey(runtime.GOOS, parentStart)+1) // same pid, another process
-	legacyLive, err := os.MkdirTemp(tmp, "aeat-mcp-call."+strconv.Itoa(parent)+".")
+	// Named as a dead server's, but not made as ours: open to others.
+	notOurs := mk(gone.Process.Pid, 12346)
+	require.NoError(t, os.Chmod(notOurs, 0o755))
+	// Not named as ours at all (MkdirTemp's names of long ago).
+	oldStyle, err := os.MkdirTemp(tmp, "aeat-mcp-call."+strconv.Itoa(gone.Process.Pid)+".")
 	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(legacyLive) })
+	t.Cleanup(func() { os.RemoveAll(oldStyle) })
 
 	newServer(t, func(c *Config) { c.Manifest.CLI.Cwd = annotations.ScratchDir })
 	assert.NoDirExists(t, deadDir, "the directory of a dead server is removed")
 	assert.NoDirExists(t, reusedDir, "the directory of a server whose pid another process now has is removed")
 	assert.DirExists(t, liveDir, "a live server's directory is left alone")
-	assert.DirExists(t, legacyLive, "an old-style name is judged by its pid, as before")
+	assert.DirExists(t, notOurs, "a directory not made as ours (mode 0755) is left alone")
+	assert.DirExists(t, oldStyle, "a name not of the exact form is left alone")
 }
 
 // TestCall_ProgressIsClean: progress messages are shown in terminals: they
@@ -562,7 +565,7 @@ func TestCall_TreeDeadOnlyWhenStarted(t *testing.T) {
 	assert.Nil(t, o.TreeDead)
 	o = outcome(t, callTool(t, cs, "read_echo", map[string]any{"text": "x"}))
 	require.NotNil(t, o.TreeDead)
-	assert.True(t, *o.TreeDead)
+	assert.Equal(t, treeDeadConfirmed, *o.TreeDead)
 
 	missing := newServer(t, func(c *Config) { c.CLIPath = ""; c.CLIError = errors.New("not found") })
 	o = outcome(t, callTool(t, connect(t, missing, "", nil), "read_echo", map[string]any{"text": "x"}))

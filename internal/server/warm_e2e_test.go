@@ -80,7 +80,10 @@ func newWarmFixture(t *testing.T, keychain ...string) *warmFixture {
 		return fmt.Sprintf(`{"name": %q, "type": "number", "positional": true, "required": true}`, name)
 	}
 	stay := `{"name": "stay", "type": "number", "flag": "--stay"}`
-	tools := []string{tool("whoami", "whoami", "", ""), tool("sleep", "sleep", "5s", num("seconds")), tool("termproof", "termproof", "5s", num("seconds")),
+	mutate := `{"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
+	tools := []string{tool("whoami", "whoami", "", ""), tool("sleep", "sleep", "", num("seconds")), tool("sleep_hang", "sleep", "5s", num("seconds")),
+		tool("termproof", "termproof", "5s", num("seconds")),
+		fmt.Sprintf(`{"name": "sleep_mutate", "title": "t", "description": "d", "command": ["sleep"], "annotations": %s, "params": [%s]}`, mutate, num("seconds")),
 		tool("daemon", "daemon", "", stay), tool("daemon_hang", "daemon", "5s", stay), tool("flood", "flood", "", `{"name": "mib", "type": "integer", "positional": true}`),
 		tool("alloc", "alloc", "", `{"name": "mib", "type": "integer", "positional": true}`), tool("hello", "hello", "", "")}
 	var names []string
@@ -115,6 +118,17 @@ func (f *warmFixture) pids(t *testing.T) map[string]int {
 		}
 	}
 	return out
+}
+
+// lastPid is the pid the last call reported.
+func (f *warmFixture) lastPid(t *testing.T) int {
+	t.Helper()
+	b, _ := os.ReadFile(f.pidfile)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var m map[string]int
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &m))
+	require.NotZero(t, m["pid"])
+	return m["pid"]
 }
 
 // waitPids waits until the calls reported n pids.
@@ -188,7 +202,7 @@ func TestE2E_WarmFaultMatrix(t *testing.T) {
 		npids int
 	}
 	for _, c := range []check{
-		{"timeout", "sleep", map[string]any{"seconds": 60}, CodeTimeout, 1},
+		{"timeout", "sleep_hang", map[string]any{"seconds": 60}, CodeTimeout, 1},
 		{"term-proof", "termproof", map[string]any{"seconds": 60}, CodeTimeout, 1},
 		{"setsid daemon left behind", "daemon", map[string]any{}, CodeOK, 2},
 		{"setsid daemon at timeout", "daemon_hang", map[string]any{"stay": 60}, CodeTimeout, 2},
@@ -299,12 +313,15 @@ func TestE2E_WarmKeychainSecret(t *testing.T) {
 		assert.True(t, got.Warm, "the call ran warm")
 		assert.Equal(t, fmt.Sprintf("%x", sha256.Sum256([]byte(secret))), got.SHA256, "the call's environment has the keychain's secret")
 	}
+	assert.NotContains(t, ws.log.String(), secret)
+	if os.Geteuid() != 0 {
+		return // the template is not dumpable: only root reads its environment and memory
+	}
 	environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", ws.tpl))
 	require.NoError(t, err)
 	assert.NotContains(t, string(environ), name, "the template's environment")
 	require.True(t, memoryHolds(t, ws.tpl, []byte("warmdemo.settings:reset_settings_cache")), "the scan finds what the template holds (its config)")
 	assert.False(t, memoryHolds(t, ws.tpl, []byte(secret)), "the secret is nowhere in the template's memory")
-	assert.NotContains(t, ws.log.String(), secret)
 }
 
 // memoryHolds reports whether any readable mapping of pid holds b.
@@ -387,4 +404,136 @@ func TestE2E_WarmVerdictInDoctorAndTools(t *testing.T) {
 			assert.Contains(t, run("tools"), "the CLI changed since the last check")
 		})
 	}
+}
+
+// A template that dies takes no call with it (issue 29, item 2): three
+// warm calls in flight when the template is killed each answer as the CLI
+// ends them, and the next call forks from a fresh template.
+func TestE2E_WarmCallsOutliveTheirTemplate(t *testing.T) {
+	f := newWarmFixture(t)
+	ws := startWarmServer(t, f)
+	before := len(f.pids(t))
+	const n = 3
+	results := make(chan *mcp.CallToolResult, n)
+	for range n {
+		go func() {
+			res, err := ws.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "sleep", Arguments: map[string]any{"seconds": 2}})
+			if err != nil {
+				res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+			}
+			results <- res
+		}()
+	}
+	f.waitPids(t, before+n)
+	require.NoError(t, syscall.Kill(ws.tpl, syscall.SIGKILL))
+	for range n {
+		res := <-results
+		o := outcome(t, res)
+		assert.Equal(t, CodeOK, o.Code, text(res))
+		assert.Empty(t, o.Signal)
+	}
+	ws.awaitLog(t, "warm template ready", 2)
+	assertWarm(t, ws)
+}
+
+// A call the template's death did take (the template killed, then the
+// call's child, as an OOM kill of both would) is the server's fault, not the
+// CLI's: a READ runs again, cold, and answers; a MUTATE is answered as a
+// retryable internal fault that warns it may have been applied in part
+// (issue 29, item 2).
+func TestE2E_WarmCallLostWithItsTemplate(t *testing.T) {
+	for _, tc := range []struct {
+		tool string
+		code Code
+	}{{"sleep", CodeOK}, {"sleep_mutate", CodeInternal}} {
+		t.Run(tc.tool, func(t *testing.T) {
+			f := newWarmFixture(t)
+			// The cold run again fits in this ceiling on a loaded machine.
+			ws := startWarmServer(t, f, "--timeout-read", "2m", "--timeout-mutate", "2m")
+			before := len(f.pids(t))
+			done := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, err := ws.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: map[string]any{"seconds": 10}})
+				if err != nil {
+					res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+				}
+				done <- res
+			}()
+			f.waitPids(t, before+1)
+			child := f.lastPid(t)
+			require.NoError(t, syscall.Kill(ws.tpl, syscall.SIGKILL))
+			proctest.RequireGone(t, map[string]int{"template": ws.tpl}, proctest.HangAfter)
+			require.NoError(t, syscall.Kill(child, syscall.SIGKILL))
+			res := <-done
+			o := outcome(t, res)
+			assert.Equal(t, tc.code, o.Code, text(res))
+			assert.Contains(t, ws.log.String(), "a warm call was lost to warm start")
+			if tc.code == CodeInternal {
+				assert.True(t, o.Retryable)
+				assert.Contains(t, text(res), "the fault is aeat-mcp's, not the CLI's")
+				assert.Contains(t, text(res), "may have been partly applied")
+			} else {
+				assert.Contains(t, ws.log.String(), "it only reads, so it runs again, cold")
+			}
+		})
+	}
+}
+
+// A template that stops answering (SIGSTOP) breaks no call's ceiling and
+// is killed and replaced (issue 29, item 3): the call in flight is answered
+// at its ceiling (sleep_hang's 5 s), and a later call forks from a fresh
+// template.
+func TestE2E_WarmStalledTemplate(t *testing.T) {
+	f := newWarmFixture(t)
+	ws := startWarmServer(t, f)
+	before := len(f.pids(t))
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := ws.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "sleep_hang", Arguments: map[string]any{"seconds": 60}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		done <- res
+	}()
+	all := f.waitPids(t, before+1)
+	require.NoError(t, syscall.Kill(ws.tpl, syscall.SIGSTOP))
+	t.Cleanup(func() { _ = syscall.Kill(ws.tpl, syscall.SIGCONT) })
+	var res *mcp.CallToolResult
+	select {
+	case res = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the call in flight when its template stopped was never answered")
+	}
+	o := outcome(t, res)
+	assert.Equal(t, CodeTimeout, o.Code, text(res))
+	proctest.RequireGone(t, all, proctest.HangAfter)
+	ws.awaitLog(t, "the warm template stopped answering: killing it", 1)
+	proctest.RequireGone(t, map[string]int{"the stopped template": ws.tpl}, proctest.HangAfter)
+	ws.awaitLog(t, "warm template ready", 2)
+	assertWarm(t, ws)
+}
+
+// awaitLog waits until the server's log holds what n times.
+func (ws *warmServer) awaitLog(t *testing.T, what string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for strings.Count(ws.log.String(), what) < n {
+		require.True(t, time.Now().Before(deadline), "the log never said %q %d times: %s", what, n, ws.log.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// assertWarm checks that a call runs warm from a template other than the
+// first.
+func assertWarm(t *testing.T, ws *warmServer) {
+	t.Helper()
+	var who struct {
+		Warm bool `json:"warm"`
+		Ppid int  `json:"ppid"`
+	}
+	res := callTool(t, ws.cs, "whoami", map[string]any{})
+	require.False(t, res.IsError, text(res))
+	require.NoError(t, json.Unmarshal([]byte(text(res)), &who), text(res))
+	assert.True(t, who.Warm, "whoami ran warm")
+	assert.NotEqual(t, ws.tpl, who.Ppid, "from a fresh template")
 }

@@ -118,6 +118,7 @@ func (w *work) slot(ctx context.Context) (release func(), ok bool) {
 // ended is the one place that turns the end of a process into a result.
 func (w *work) ended(runCtx context.Context, r callruntime.Result, err error) *mcp.CallToolResult {
 	var se *callruntime.StartError
+	var lost lostCall
 	switch {
 	case errors.Is(err, syscall.E2BIG):
 		// The kernel bounds one argument (128 KiB on Linux) and the whole
@@ -130,6 +131,8 @@ func (w *work) ended(runCtx context.Context, r callruntime.Result, err error) *m
 		return w.unavailable(se.Error())
 	case errors.Is(err, callruntime.ErrRunnerClosed):
 		return w.stopped(ErrShuttingDown, nil)
+	case errors.As(err, &lost):
+		return w.lostResult(lost)
 	case err != nil:
 		return w.finish(CodeInternal, w.s.cfg.Printer.Sprintf(i18n.Internal, w.t.Name, err.Error()), nil)
 	}

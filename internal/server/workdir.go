@@ -28,19 +28,29 @@ import (
 // socket (".org.chromium.Chromium.XXXXXX/SingletonSocket", 46 bytes) does
 // not fit under $TMPDIR (/var/folders/xx/…/T/, 49 bytes) plus any
 // directory of ours. So there the directory is made in /tmp with a short
-// name, "am.PID.KEY.RAND" with the pid in base 36 too: 70 bytes with that
+// name, "am.PID.KEY.RAND" with the pid in base 36 too: 72 bytes with that
 // socket. It is private all the same (0700, created exclusively).
+//
+// "am." is a prefix anyone's directory in /tmp may have ("am.cache.v2.x"
+// once parsed as base 36 and was removed as a dead server's), so every field
+// has one exact length (pid and key zero-padded), and the sweep takes only
+// a directory this user owns with mode 0700 (scratchOurs).
 type scratchNaming struct {
-	prefix  string
-	pidBase int
-	root    string // where the directories are made; "" is os.TempDir()
+	prefix   string
+	pidBase  int
+	pidWidth int    // digits of the pid: macOS's PID_MAX (99999) is 4 in base 36; a Windows pid is a DWORD (10)
+	keyWidth int    // base-36 digits of the key: 7 hold seconds since 1970 for 2,400 years; 13 any uint64
+	root     string // where the directories are made; "" is os.TempDir()
 }
 
 // scratchNamings are each OS's; the first matching prefix parses a name.
 var scratchNamings = map[string]scratchNaming{
-	"darwin": {prefix: "am.", pidBase: 36, root: "/tmp"},
-	"":       {prefix: "aeat-mcp-call.", pidBase: 10},
+	"darwin": {prefix: "am.", pidBase: 36, pidWidth: 4, keyWidth: 7, root: "/tmp"},
+	"":       {prefix: "aeat-mcp-call.", pidBase: 10, pidWidth: 10, keyWidth: 13},
 }
+
+// randomWidth is the length of a scratch name's random part (scratchRandom).
+const randomWidth = 4
 
 func namingFor(goos string) scratchNaming {
 	if n, ok := scratchNamings[goos]; ok {
@@ -74,31 +84,74 @@ func scratchKey(goos string, start uint64) uint64 {
 // server (pid, start time key) and a random part.
 func scratchName(goos string, pid int, key uint64, random string) string {
 	n := namingFor(goos)
-	return n.prefix + strconv.FormatInt(int64(pid), n.pidBase) + "." + strconv.FormatUint(key, 36) + "." + random
+	return n.prefix + pad(strconv.FormatInt(int64(pid), n.pidBase), n.pidWidth) + "." +
+		pad(strconv.FormatUint(key, 36), n.keyWidth) + "." + random
+}
+
+func pad(digits string, width int) string {
+	if len(digits) >= width {
+		return digits
+	}
+	return strings.Repeat("0", width-len(digits)) + digits
 }
 
 // parseScratchName tells whose a directory is: the pid and start-time key
-// of the server that made it. legacy is a name of the old form
-// ("aeat-mcp-call.PID.RAND"), which only the pid identifies.
-func parseScratchName(goos, name string) (pid int, key uint64, legacy, ok bool) {
+// of the server that made it. Every field must have its exact length and
+// only the digits of its base.
+func parseScratchName(goos, name string) (pid int, key uint64, ok bool) {
 	n := namingFor(goos)
 	rest, found := strings.CutPrefix(name, n.prefix)
 	if !found {
-		return 0, 0, false, false
+		return 0, 0, false
 	}
 	f := strings.Split(rest, ".")
+	if len(f) != 3 || len(f[0]) != n.pidWidth || len(f[1]) != n.keyWidth || len(f[2]) != randomWidth ||
+		!digitsOf(f[0], n.pidBase) || !digitsOf(f[1], 36) || !digitsOf(f[2], 36) {
+		return 0, 0, false
+	}
 	p, err := strconv.ParseInt(f[0], n.pidBase, 64)
 	if err != nil || p <= 0 {
-		return 0, 0, false, false
+		return 0, 0, false
 	}
-	switch len(f) {
-	case 2:
-		return int(p), 0, true, n.pidBase == 10 // MkdirTemp's old names; never on macOS
-	case 3:
-		k, err := strconv.ParseUint(f[1], 36, 64)
-		return int(p), k, false, err == nil
+	k, err := strconv.ParseUint(f[1], 36, 64)
+	if err != nil {
+		return 0, 0, false
 	}
-	return 0, 0, false, false
+	return int(p), k, true
+}
+
+// digitsOf reports whether s holds only lowercase digits of base (10 or 36).
+func digitsOf(s string, base int) bool {
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || base == 36 && 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// dirAttrs is what the sweep reads of a directory before it removes it.
+type dirAttrs struct {
+	dir  bool        // a directory itself, not a link to one
+	uid  int         // its owner (Unix)
+	perm fs.FileMode // its permission bits (Unix)
+}
+
+// scratchOurs reports whether name, with attrs, is a scratch directory a
+// server of this user (euid) made on goos, and whose: its name parses, and
+// on Unix — where the root (/tmp on macOS) is shared by every user — it is
+// owned by euid with mode 0700, as makeScratch creates it. Windows' root
+// is the user's own temporary directory, and its directories have no mode
+// to check.
+func scratchOurs(goos, name string, a dirAttrs, euid int) (pid int, key uint64, ok bool) {
+	pid, key, ok = parseScratchName(goos, name)
+	if !ok || !a.dir {
+		return 0, 0, false
+	}
+	if goos != "windows" && (a.uid != euid || a.perm != 0o700) {
+		return 0, 0, false
+	}
+	return pid, key, true
 }
 
 // scratchRandom is the random part of a scratch name: 4 base-36 digits,
@@ -199,9 +252,9 @@ func (s *Server) removeScratch(dir string) {
 }
 
 // sweepScratch removes the scratch directories that servers no longer
-// alive left behind (a server that was SIGKILLed cannot clean up). A
-// directory is a live server's while a process with its pid and the same
-// start time runs.
+// alive left behind (a server that was SIGKILLed cannot clean up): those
+// scratchOurs takes for this user's servers'. A directory is a live
+// server's while a process with its pid and the same start time runs.
 func (s *Server) sweepScratch() {
 	tmp := scratchRoot(runtime.GOOS)
 	ents, err := os.ReadDir(tmp)
@@ -209,21 +262,27 @@ func (s *Server) sweepScratch() {
 		return
 	}
 	me, _ := self()
+	euid := os.Geteuid()
 	for _, e := range ents {
-		pid, key, legacy, ok := parseScratchName(runtime.GOOS, e.Name())
-		if !ok || !e.IsDir() || pid == me || serverAlive(runtime.GOOS, pid, key, legacy) {
+		if _, _, ok := parseScratchName(runtime.GOOS, e.Name()); !ok {
+			continue // not even named as ours: no system call spent on it
+		}
+		path := filepath.Join(tmp, e.Name())
+		attrs, err := readDirAttrs(path)
+		if err != nil {
+			continue
+		}
+		pid, key, ok := scratchOurs(runtime.GOOS, e.Name(), attrs, euid)
+		if !ok || pid == me || serverAlive(runtime.GOOS, pid, key) {
 			continue
 		}
 		s.cfg.Logger.Info("removing the scratch directory of a server that is gone", "dir", e.Name())
-		s.removeScratch(filepath.Join(tmp, e.Name()))
+		s.removeScratch(path)
 	}
 }
 
 // serverAlive reports whether the server a scratch name names still runs.
-func serverAlive(goos string, pid int, key uint64, legacy bool) bool {
-	if legacy {
-		return processAlive(pid)
-	}
+func serverAlive(goos string, pid int, key uint64) bool {
 	start, ok := callruntime.ProcessStart(pid)
 	if !ok {
 		// Gone, or hidden from us (another user's, under hidepid): the

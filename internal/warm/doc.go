@@ -12,9 +12,14 @@
 // imports the entry point, walks the Click or Typer command tree (preload
 // "click"; Typer groups are recognised by what they do, not by class, since
 // Typer ships its own copy of Click), runs the declared warm-up argvs with
-// their output discarded, and reports ready with its thread count and the
-// files it loaded from the CLI's package. It then serves fork requests over
-// a Unix socket pair (its fd 3), and nothing else.
+// their output discarded, imports cli.warm.preload's modules and calls its
+// set-up hooks ("module:function": one-time set-up a verb does, such as
+// loading a registry), and reports ready with its thread count, the
+// descriptors the CLI left open, the fork canary's verdict and the files it
+// loaded from the CLI's package. It then serves fork requests over a Unix
+// socket pair (its fd 3), and nothing else. aeat-mcp warm record finds the
+// modules from the CLI itself ([Pool.Record]: what a call loaded that its
+// template had not).
 //
 // # One call
 //
@@ -24,9 +29,10 @@
 // has more than one thread (forking a threaded process is unsafe): the call
 // starts cold and warm start is off. Otherwise it freezes its objects
 // (gc.freeze: the child's collections never walk them) and forks. The child
-// makes itself a session leader (so a process group of its own), asks for
-// SIGKILL when the template dies (PR_SET_PDEATHSIG), reports its pid, closes
-// the template's descriptors and blocks on the go pipe.
+// makes itself a session leader (so a process group of its own), reports its
+// pid, closes the template's descriptors and blocks on the go pipe. It does
+// not die with the template: once it runs, the call's tree holds it, and a
+// template that dies (killed, OOM-killed) takes no call with it.
 //
 // Meanwhile callruntime ([callruntime.Spec.Adopt]) checks that the pid's
 // parent is the template and that it has not exited, moves it into the call's
@@ -42,7 +48,9 @@
 // environment (awscli sets AWS_DATA_PATH at import), for each variable the
 // call starts with as the template did (one the call set otherwise keeps the
 // call's value, as a setdefault at import would) — resets tempfile's cached
-// directory, runs the reset hooks (a settings cache built in the template
+// directory, reseeds every random number generator the template holds (as
+// multiprocessing does: one made at import would give every call the same
+// numbers), runs the reset hooks (a settings cache built in the template
 // would otherwise serve the template's environment), and runs the console
 // script as __main__, as a cold call does (compiled once in the template;
 // its imports are the template's, its own top-level lines run per call).
@@ -64,7 +72,14 @@
 // The template reports the child's exit status on the call socket and keeps
 // it a zombie (waitid WNOWAIT) until the server closes the socket, so its pid
 // and process group are not reused while the rest of its tree is stopped;
-// then it reaps it (killing it first if it still runs).
+// then it reaps it (killing it first if it still runs). The server also
+// follows the child itself (a pidfd on Linux, kqueue on macOS): a template
+// that died or stopped answering keeps no call from learning that its child
+// ended. When the template died, the server — its child subreaper, the
+// child's parent now — reads the status itself; a call whose status cannot
+// be learnt, or that a signal ended once its template was gone, is lost to
+// warm start, not the CLI's doing ([LostError]): the server runs a READ
+// again, cold, and answers any other as its own fault, retryable.
 //
 // # Death
 //
@@ -73,8 +88,8 @@
 // walk set. The template is started with [callruntime.Runner.StartHelper]:
 // Pdeathsig from the runner's spawner thread (which lives as long as the
 // server), its own process group, known to the lifeline — so a SIGKILLed
-// server takes it along, and each child goes with it (its own Pdeathsig),
-// and the lifeline kills the calls' cgroups (setsid descendants included).
+// server takes it along, and the lifeline kills the calls' cgroups (setsid
+// descendants included) or, on the /proc walk, their leaders' groups.
 // When the server closes its end of the control socket (stdin EOF, SIGTERM,
 // [Pool.Close]), the template kills its children and exits.
 //
@@ -89,19 +104,43 @@
 // must be byte-identical, else warm start is off with the reason in
 // [Pool.Status] (doctor prints it). Each time a Pool turns on or off it
 // leaves a [Verdict] in Config.VerdictDir, so that a command that must not
-// start a template (tools) can say it too, and whether the CLI changed since. Any failure to fork a call ([*callruntime.AdoptError])
-// is logged and the call starts cold: a call never fails because warm start
-// did. While no template is ready, calls start cold.
+// start a template (tools) can say it too, and whether the CLI changed
+// since. A verify run that times out says the machine is loaded, not that
+// warm start is wrong: the runs are made again with back-off, never the
+// verdict off. Any failure to fork a call ([*callruntime.AdoptError]) is
+// logged and the call starts cold: a call never fails because warm start
+// did. While no template is ready, a call waits for the one being started
+// when it is foreseen to serve before a cold run would end (from the last
+// start here, kept in the verdict, then from its progress), else starts
+// cold.
+//
+// A template that does not answer — a fork request, or a child's end —
+// within answerWait (10 s; SIGSTOP, a swap storm) is killed and replaced;
+// every wait for it is also bounded by the call's own ceiling.
+//
+// A template is not served from when it has more than one thread, when the
+// CLI left a descriptor open in it (at import, preload or warm-up: every
+// call would share it with the template and the others, a file's offset
+// included; a file opened for appending alone, a log, is let through), or
+// when the fork canary fails: at every template start a forked child
+// touches what Apple's runtimes kill a forked child for (the system proxy
+// settings; on macOS the keychain backend too) and must exit 0.
 //
 // # Platforms
 //
-// Linux: all of the above. macOS: compiled, never run; fork and SCM_RIGHTS
-// exist, the child becomes the call's leader as a cold call's program does
-// there (the process-table walks' membership, the ledger, kqueue), the
-// template is watched by the lifeline as a helper, and clone3 does not
-// exist: the child is plain-forked. There is no Pdeathsig: a template that
-// dies leaves each running child to its call's supervision (its walk, its
-// timeout). Windows has no fork: warm start is off, every call starts cold.
+// Linux: all of the above. macOS: compiled, never run, and off unless turned
+// on (DefaultOn); its tests build there. Fork and SCM_RIGHTS exist, the
+// child becomes the call's leader as a cold call's program does there (the
+// process-table walks' membership, the ledger, kqueue), the template is
+// watched by the lifeline as a helper, and clone3 does not exist: the child
+// is plain-forked. The thread check is pthread_is_threaded_np() (the
+// Objective-C runtime's own criterion), the fork canary touches the
+// keychain too, and a warm call a signal ended turns warm start off for
+// good — a sticky verdict, until the CLI changes — and is lost, not the
+// CLI's crash ([crashTurnsOff]). There is no child subreaper: a child whose
+// template died goes to launchd, and its call is lost. Each of these is a
+// function of Config.GOOS, so Linux's tests run macOS's branches. Windows
+// has no fork: warm start is off, every call starts cold.
 //
 // # Costs
 //

@@ -9,3 +9,19 @@ func SetCheckEvery(d time.Duration) (restore func()) {
 	checkEvery = d
 	return func() { checkEvery = old }
 }
+
+// SetAnswerWait sets how long a template is given to answer before it is
+// taken for stalled, killed and replaced.
+func SetAnswerWait(d time.Duration) (restore func()) {
+	old := answerWait
+	answerWait = d
+	return func() { answerWait = old }
+}
+
+// SetVerifyRetry sets how long a launch waits before it runs verify calls
+// that timed out again.
+func SetVerifyRetry(d time.Duration) (restore func()) {
+	old, oldMax := verifyRetry, verifyRetryMax
+	verifyRetry, verifyRetryMax = d, d
+	return func() { verifyRetry, verifyRetryMax = old, oldMax }
+}

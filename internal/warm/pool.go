@@ -1,14 +1,13 @@
 package warm
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +29,14 @@ const (
 // How often the CLI's files are looked at for a change, at most; a call
 // that comes sooner trusts the last look.
 var checkEvery = time.Second
+
+// answerWait bounds how long the template is given to answer: a fork
+// request (the child's "P"), and a call's end (its "X", once the child is
+// gone). It forks in well under a millisecond and reports an exit at once,
+// so only a template that is stopped (SIGSTOP, a swap storm) or stuck takes
+// this long: it is then killed and replaced. A call never waits for it past
+// its own ceiling.
+var answerWait = 10 * time.Second
 
 // A template that dies this many times within deathWindow is given up on.
 const (
@@ -60,6 +67,9 @@ type Config struct {
 	// VerdictDir is where the Pool keeps its [Verdict] each time it turns
 	// on or off; empty keeps it nowhere.
 	VerdictDir string
+	// GOOS is the operating system whose policies apply (policy.go). If
+	// empty, runtime.GOOS; tests set "darwin" to run macOS's on Linux.
+	GOOS string
 }
 
 // State is where a Pool stands.
@@ -100,6 +110,11 @@ type Status struct {
 	// BornInCgroup counts the calls forked straight into their cgroup
 	// (clone3 with CLONE_INTO_CGROUP): Run did not have to move them.
 	BornInCgroup int `json:"born_in_cgroup"`
+	// Waited counts the calls that waited for a template about to be
+	// ready rather than start cold; Lost the warm calls lost to warm start
+	// itself ([LostError]).
+	Waited int `json:"waited"`
+	Lost   int `json:"lost"`
 }
 
 // slot is one template and the calls it serves.
@@ -139,6 +154,12 @@ type Pool struct {
 	// inapplicable: turning off is logged at info level, not as a
 	// warning ([Inapplicable]).
 	inapplicable bool
+	// What a call that finds no template ready weighs (wait.go): how long
+	// cold runs take, when the template being started will serve.
+	est estimates
+	// retry, retryMax and answerWait are verifyRetry, verifyRetryMax and
+	// answerWait at Start.
+	retry, retryMax, answerWait time.Duration
 }
 
 // Start starts a Pool: the template starts in the background, and calls
@@ -157,19 +178,37 @@ func Start(cfg Config) *Pool {
 	if cfg.Warm.MaxCalls <= 0 {
 		cfg.Warm.MaxCalls = DefaultMaxCalls
 	}
+	if cfg.GOOS == "" {
+		cfg.GOOS = runtime.GOOS
+	}
 	p := &Pool{cfg: cfg, log: cfg.Logger.With("warm", cfg.Warm.Entry), all: map[*slot]bool{}, state: Starting,
 		settled: make(chan struct{}), changed: make(chan struct{})}
 	p.life, p.stop = context.WithCancel(context.Background())
 	p.verdictKey = key
+	p.retry, p.retryMax, p.answerWait = verifyRetry, verifyRetryMax, answerWait
 	if !Supported {
 		p.off(errUnsupported.Error())
 		return p
+	}
+	if key != "" {
+		if v, current, err := LoadVerdict(cfg.VerdictDir, key); err == nil {
+			p.est.remember(v)
+			if v.State == Off && v.Sticky && current {
+				// The CLI as installed cannot be forked safely here (a
+				// crash, a failed fork canary): not tried again until it
+				// changes.
+				p.lastFiles = v.Files
+				p.off(fmt.Sprintf("%s (found %s; the CLI has not changed since)", v.Reason, v.At.Local().Format(time.DateTime)))
+				return p
+			}
+		}
 	}
 	if cfg.Runner == nil || !cfg.Runner.CanAdopt() {
 		p.off("this platform cannot place a forked call in its tree")
 		return p
 	}
 	p.launching = true
+	p.est.launching(time.Now())
 	go p.launch("server start")
 	return p
 }
@@ -216,10 +255,19 @@ func (p *Pool) notify() {
 func (p *Pool) off(reason string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.offLocked(reason)
+	p.offLocked(reason, false)
 }
 
-func (p *Pool) offLocked(reason string) {
+// offForGood is off, and the verdict it leaves is sticky: later servers
+// start off too until the CLI's files change — forking this CLI is unsafe
+// here (a forked child crashed, or the fork canary failed).
+func (p *Pool) offForGood(reason string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.offLocked(reason, true)
+}
+
+func (p *Pool) offLocked(reason string, sticky bool) {
 	if p.state == Off {
 		return
 	}
@@ -238,7 +286,7 @@ func (p *Pool) offLocked(reason string) {
 	if files == nil {
 		files = []string{p.cfg.Script}
 	}
-	p.keepVerdict(Verdict{State: Off, Reason: reason, Files: files, Stamp: fingerprint(files)})
+	p.keepVerdict(Verdict{State: Off, Reason: reason, Sticky: sticky, Files: files, Stamp: fingerprint(files)})
 }
 
 // keepVerdict writes v where Config.VerdictDir says; under p.mu, so that
@@ -248,6 +296,7 @@ func (p *Pool) keepVerdict(v Verdict) {
 		return
 	}
 	v.At = time.Now().UTC().Truncate(time.Second)
+	v.ReadyMS, v.ColdMS = p.est.saved()
 	if err := saveVerdict(p.cfg.VerdictDir, p.verdictKey, v); err != nil {
 		p.log.Debug("warm start: keeping the verdict", "error", err)
 	}
@@ -261,81 +310,6 @@ func (p *Pool) settle() {
 		close(p.settled)
 	}
 	p.notify()
-}
-
-// Run runs spec warm when a template is ready, otherwise cold. A warm start
-// that fails before the program ran is logged and the call starts cold: a
-// call never fails because warm start did.
-func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
-	s := p.acquire()
-	if s == nil {
-		return p.cfg.Runner.Run(ctx, spec)
-	}
-	defer p.release(s)
-	warm := spec
-	f := &forker{t: s.t, argv: spec.Args, dir: spec.Dir, env: spec.Env}
-	warm.Adopt = f
-	res, err := p.cfg.Runner.Run(ctx, warm)
-	if f.bornInCgroup {
-		p.mu.Lock()
-		p.status.BornInCgroup++
-		p.mu.Unlock()
-	}
-	var ae *callruntime.AdoptError
-	if !errors.As(err, &ae) {
-		return res, err
-	}
-	p.log.Warn("warm start failed; this call starts cold", "error", err)
-	if errors.Is(err, errThreads) {
-		p.off(err.Error())
-	}
-	return p.cfg.Runner.Run(ctx, spec)
-}
-
-// forker is the Adopter of one call: its template and its request.
-type forker struct {
-	t    *template
-	argv []string
-	dir  string
-	env  []string
-	// bornInCgroup: the child was forked straight into its cgroup.
-	bornInCgroup bool
-}
-
-func (f *forker) Fork(stdin, stdout, stderr, cgroup *os.File) (callruntime.Adoptee, error) {
-	a, born, err := f.t.fork(f.argv, f.dir, f.env, stdin, stdout, stderr, cgroup)
-	f.bornInCgroup = born
-	return a, err
-}
-
-// acquire is the template a call may fork from, or nil (start cold). It
-// replaces a template whose CLI changed on disk, and starts a replacement
-// for one that has served its calls.
-func (p *Pool) acquire() *slot {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	s := p.cur
-	if s == nil || p.state != On || p.closed || !s.t.alive() {
-		return nil
-	}
-	if now := time.Now(); now.Sub(p.lastCheck) >= checkEvery {
-		p.lastCheck = now
-		if stamp := fingerprint(s.t.ready.Files); stamp != s.stamp {
-			p.log.Info("the CLI's files changed: replacing the warm template; calls start cold until it is ready")
-			p.retireLocked(s)
-			p.cur = nil
-			p.launchLocked("the CLI's files changed")
-			return nil
-		}
-	}
-	if s.calls >= p.cfg.Warm.MaxCalls {
-		// The template goes on serving until its replacement is ready.
-		p.launchLocked("it served " + strconv.Itoa(s.calls) + " calls")
-	}
-	s.calls++
-	s.inflight++
-	p.status.Calls++
-	return s
 }
 
 func (p *Pool) release(s *slot) {
@@ -372,76 +346,8 @@ func (p *Pool) launchLocked(why string) {
 		return
 	}
 	p.launching = true
+	p.est.launching(time.Now())
 	go p.launch(why)
-}
-
-// launch starts a template, verifies it and puts it in service.
-func (p *Pool) launch(why string) {
-	began := time.Now()
-	p.log.Info("starting a warm template", "why", why)
-	cold := make(chan []verifyRun, 1)
-	go func() { cold <- p.verifyRuns(p.life, nil) }()
-	t, err := startTemplate(p.life, p.cfg.Runner, &p.cfg, p.log)
-	if err != nil {
-		<-cold
-		p.endLaunch()
-		p.died(nil, fmt.Sprintf("the template did not start: %v", err))
-		return
-	}
-	s := &slot{t: t, stamp: fingerprint(t.ready.Files)}
-	p.mu.Lock()
-	p.all[s] = true
-	p.status.Templates++
-	p.lastFiles = t.ready.Files
-	p.mu.Unlock()
-	if t.ready.Threads > 1 {
-		<-cold
-		p.endLaunch()
-		p.off(fmt.Sprintf("the template has %d threads after importing %s: forking it would be unsafe", t.ready.Threads, p.cfg.Warm.Entry))
-		p.closeSlot(s)
-		return
-	}
-	t.onThreads = func(n int) {
-		p.off(fmt.Sprintf("the template had %d threads when it forked: forking it would be unsafe", n))
-	}
-	coldRuns := <-cold
-	warmRuns := p.verifyRuns(p.life, t)
-	if why := compareRuns(coldRuns, warmRuns); why != "" {
-		p.endLaunch()
-		p.off(why)
-		p.closeSlot(s)
-		return
-	}
-	p.mu.Lock()
-	p.launching = false
-	if p.closed || p.state == Off {
-		p.mu.Unlock()
-		p.closeSlot(s)
-		return
-	}
-	if old := p.cur; old != nil {
-		p.retireLocked(old)
-	}
-	p.cur = s
-	p.state, p.reason = On, ""
-	p.status.ReadyMS = time.Since(began).Milliseconds()
-	p.status.ImportMS = t.ready.ImportMS
-	p.status.Commands = t.ready.Commands
-	p.status.Verified = len(warmRuns)
-	p.settle()
-	p.keepVerdict(Verdict{State: On, Verified: len(warmRuns), Files: t.ready.Files, Stamp: s.stamp})
-	p.mu.Unlock()
-	p.log.Info("warm template ready", "pid", t.pid, "ready_ms", time.Since(began).Milliseconds(), "import_ms", t.ready.ImportMS,
-		"commands", t.ready.Commands, "runs", t.ready.Runs, "verified", len(warmRuns), "rss_mib", rssOf(t.pid)>>20)
-	go func() {
-		<-t.dead
-		p.mu.Lock()
-		retired := s.retired
-		p.mu.Unlock()
-		if !retired {
-			p.died(s, "the template exited: "+exitText(t.cmd, t.dead))
-		}
-	}()
 }
 
 // died handles a template that died or failed to start: another is started,
@@ -468,7 +374,7 @@ func (p *Pool) died(s *slot, why string) {
 		}
 	}
 	if recent >= maxDeaths {
-		p.offLocked(fmt.Sprintf("the template failed %d times in %v; the last time: %s", recent, deathWindow, why))
+		p.offLocked(fmt.Sprintf("the template failed %d times in %v; the last time: %s", recent, deathWindow, why), false)
 		return
 	}
 	p.notify()
@@ -506,58 +412,6 @@ func (p *Pool) Close() {
 		}
 		<-ch
 	}
-}
-
-// verifyRun is one verify call's result.
-type verifyRun struct {
-	argv []string
-	res  callruntime.Result
-	err  error
-}
-
-// verifyRuns runs the verify calls, from t (warm) or cold when t is nil.
-func (p *Pool) verifyRuns(ctx context.Context, t *template) []verifyRun {
-	var out []verifyRun
-	for _, argv := range p.cfg.Warm.Verify {
-		args := append(append([]string{}, p.cfg.Args...), argv...)
-		spec := callruntime.Spec{Path: p.cfg.Script, Args: args, Env: p.cfg.Env, Dir: p.cfg.Dir,
-			Timeout: p.cfg.VerifyTimeout, MaxStdout: 1 << 20, MaxStderr: 64 << 10}
-		if t != nil {
-			spec.Adopt = &forker{t: t, argv: args, dir: p.cfg.Dir, env: p.cfg.Env}
-		}
-		res, err := p.cfg.Runner.Run(ctx, spec)
-		out = append(out, verifyRun{argv: argv, res: res, err: err})
-	}
-	return out
-}
-
-// compareRuns says why warm and cold verify runs differ, or "".
-func compareRuns(cold, warm []verifyRun) string {
-	for i := range cold {
-		c, w := cold[i], warm[i]
-		name := "verify " + strings.Join(c.argv, " ")
-		switch {
-		case c.err != nil:
-			return fmt.Sprintf("%s: the cold run did not start: %v", name, c.err)
-		case w.err != nil:
-			return fmt.Sprintf("%s: the warm run did not start: %v", name, w.err)
-		case c.res.End != callruntime.Exited || w.res.End != callruntime.Exited:
-			return fmt.Sprintf("%s: cold %s, warm %s", name, c.res.End, w.res.End)
-		case c.res.ExitCode != w.res.ExitCode:
-			return fmt.Sprintf("%s: exit %d cold, %d warm", name, c.res.ExitCode, w.res.ExitCode)
-		case c.res.Stdout.Omitted() > 0 || w.res.Stdout.Omitted() > 0:
-			return fmt.Sprintf("%s: stdout over 1 MiB cannot be compared", name)
-		}
-		cb, wb := c.res.Stdout.Head, w.res.Stdout.Head
-		if !bytes.Equal(cb, wb) {
-			at := 0
-			for at < len(cb) && at < len(wb) && cb[at] == wb[at] {
-				at++
-			}
-			return fmt.Sprintf("%s: stdout differs between cold and warm (%d and %d bytes, first difference at byte %d)", name, len(cb), len(wb), at)
-		}
-	}
-	return ""
 }
 
 // fingerprint is the size and modification time of every watched file

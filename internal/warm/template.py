@@ -20,8 +20,9 @@
 # child alone reads them — a secret loaded at call time never reaches the
 # template.
 # Template/child -> server: lines. "P pid ppid c|f" (the child, once it
-# leads a session of its own and dies with the template; c: it was born in
-# the call's cgroup, f: forked in the template's), "X e CODE" / "X s SIGNUM"
+# leads a session of its own; c: it was born in the call's cgroup, f: forked
+# in the template's — it does not die with the template: the call's tree
+# holds it, and the server waits for it), "X e CODE" / "X s SIGNUM"
 # (the template, once the child exited; it stays a zombie until the close),
 # "T N" (no fork: the template has N threads), "E why" (no fork).
 
@@ -45,7 +46,12 @@ _ENV0 = dict(os.environ)
 # Both set once the template is ready.
 _ENV_CHANGES = {}
 _SCRIPT_CODE = None
-_PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
+# The random number generators the template holds (random.Random and
+# numpy's), reseeded in each child: a generator made at import would
+# otherwise give every call the same numbers. Set once the template is
+# ready.
+_RNGS = []
 
 
 def _send(sock, obj):
@@ -170,13 +176,212 @@ def _warmup(obj):
     sys.argv = [_SCRIPT]
 
 
+# The operating system the server runs on, as Go names it ("linux",
+# "darwin"): it picks how threads are counted and what the fork canary
+# touches. Tests run the darwin branches on Linux.
+_OS = _CFG.get("os") or ("darwin" if sys.platform == "darwin" else "linux")
+
+
 def _threads():
+    """How many threads the template has, and how that was found. Forking
+    a threaded process is unsafe: a lock another thread held stays locked
+    in the child. On Linux /proc/self/task lists every thread, native ones
+    included. On macOS pthread_is_threaded_np() says whether the process
+    has ever had a second thread — the criterion of Apple's Objective-C
+    runtime, which crashes a child forked from one that did (CoreFoundation
+    and libdispatch start threads of their own, which Python's count never
+    sees). Where it cannot be asked, the template counts as threaded."""
+    if _OS == "darwin":
+        try:
+            import ctypes
+
+            threaded = ctypes.CDLL(None).pthread_is_threaded_np()
+            return (2 if threaded else 1), "pthread_is_threaded_np"
+        except Exception:
+            if sys.platform == "darwin":
+                return 2, "pthread_is_threaded_np (not found: counted as threaded)"
+            # macOS's policies tested on another system: count its way.
     try:
-        return len(os.listdir("/proc/self/task"))
+        return len(os.listdir("/proc/self/task")), "/proc/self/task"
     except OSError:
         import threading
 
-        return threading.active_count()
+        return threading.active_count(), "threading.active_count"
+
+
+def _fds():
+    """The open descriptors, less the listing's own (closed by the time
+    they are checked)."""
+    try:
+        listed = sorted(int(n) for n in os.listdir("/proc/self/fd" if _OS != "darwin" else "/dev/fd"))
+    except OSError:
+        return []
+    out = []
+    for fd in listed:
+        try:
+            os.fstat(fd)
+        except OSError:
+            continue
+        out.append(fd)
+    return out
+
+
+# The descriptors the template started with: its own (stdin, the log pipe
+# on stdout and stderr, the control socket) and any the server itself
+# inherited without close-on-exec, which every cold call inherits too.
+_FDS0 = set(_fds())
+
+
+def _open_files():
+    """The descriptors the CLI opened in the template (at import, preload,
+    warm-up) and holds: each one a child would share with the template and
+    with every other call — a file opened at import shares its offset, so
+    one call's reads move another's. Only a file opened for appending alone
+    is let through (a log: every write goes to its end, whatever the
+    offset)."""
+    import fcntl
+    import stat
+
+    out = []
+    for fd in _fds():
+        if fd in _FDS0:
+            continue
+        try:
+            st = os.fstat(fd)
+            flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and flags & os.O_APPEND and flags & os.O_ACCMODE == os.O_WRONLY:
+            continue
+        out.append({"fd": fd, "what": _describe(fd, st)})
+    return out
+
+
+def _describe(fd, st):
+    import stat
+
+    try:
+        return os.readlink("/proc/self/fd/%d" % fd)
+    except OSError:
+        pass
+    getpath = getattr(__import__("fcntl"), "F_GETPATH", None)
+    if getpath is not None:
+        try:
+            import fcntl
+
+            return fcntl.fcntl(fd, getpath, bytes(1024)).split(b"\0", 1)[0].decode(errors="replace")
+        except OSError:
+            pass
+    for test, kind in ((stat.S_ISSOCK, "a socket"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISREG, "a file"), (stat.S_ISDIR, "a directory")):
+        if test(st.st_mode):
+            return kind
+    return "a device"
+
+
+def _rngs():
+    """Every random number generator the template holds: random.Random
+    instances (the module's own is reseeded by random itself at fork, one
+    made at import is not) and numpy's, if numpy is loaded."""
+    kinds = []
+    rnd = sys.modules.get("random")
+    if rnd is not None:
+        kinds.append(rnd.Random)
+    nprandom = sys.modules.get("numpy.random")
+    if nprandom is not None:
+        kinds += [k for k in (getattr(nprandom, "RandomState", None), getattr(nprandom, "Generator", None)) if k]
+    if not kinds:
+        return []
+    kinds = tuple(kinds)
+    return [o for o in gc.get_objects() if isinstance(o, kinds)]
+
+
+def _reseed():
+    """What multiprocessing does for a forked child, for every generator
+    the template holds: a fresh seed from the OS, as a cold call's
+    interpreter gets."""
+    for r in _RNGS:
+        try:
+            if hasattr(r, "bit_generator"):  # numpy.random.Generator
+                r.bit_generator.state = type(r.bit_generator)().state
+            else:
+                r.seed()
+        except Exception:
+            pass
+
+
+def _canary(steps, seconds):
+    """Forks a child that touches what Apple's runtimes make unsafe after a
+    fork (the system proxy settings, the keychain), as a call would: it must
+    exit 0. On macOS a child that touches Objective-C, CoreFoundation or
+    libdispatch after its parent did is killed by the runtime (CPython
+    bpo-33725, gh-105912): a template whose children would crash there is
+    never served from. Returns "" or why the canary failed."""
+    if not steps:
+        return ""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            if "proxies" in steps:
+                import urllib.request
+
+                urllib.request.getproxies()
+            if "keyring" in steps:
+                try:
+                    import keyring
+                except ImportError:
+                    keyring = None
+                if keyring is not None:
+                    keyring.get_keyring().get_password("aeat-mcp fork canary", "canary")
+        except BaseException as e:
+            sys.stderr.write("fork canary: %s: %s\n" % (type(e).__name__, e))
+            code = 3
+        try:
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + seconds
+    while True:
+        got, status = os.waitpid(pid, os.WNOHANG)
+        if got:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "the fork canary (%s) did not end within %d s" % (", ".join(steps), seconds)
+        time.sleep(0.005)
+    if os.WIFSIGNALED(status):
+        return "the fork canary (%s) was killed by signal %d" % (", ".join(steps), os.WTERMSIG(status))
+    if os.WEXITSTATUS(status) != 0:
+        return "the fork canary (%s) exited %d" % (", ".join(steps), os.WEXITSTATUS(status))
+    return ""
+
+
+def _preload_modules():
+    """Imports cli.warm.preload's modules in order, then calls its
+    "module:function" set-up hooks in order — once every module is
+    imported, so that set-up sees all of them (SQLAlchemy's mapper
+    configuration, the models of every verb) — output to the log. A preload
+    is an optimisation: one that fails is logged, and the call loads it
+    itself."""
+    failed = []
+    names = _CFG.get("modules") or []
+    for name in [n for n in names if ":" not in n] + [n for n in names if ":" in n]:
+        mod_name, _, attr = name.partition(":")
+        try:
+            fn = __import__(mod_name, fromlist=["_"])
+            if attr:
+                for part in attr.split("."):
+                    fn = getattr(fn, part)
+                fn()
+        except BaseException as e:
+            failed.append(name)
+            sys.stderr.write("preload %s: %s: %s\n" % (name, type(e).__name__, e))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return failed
 
 
 def _watched(mod_name):
@@ -277,10 +482,13 @@ def _fork(cgroup):
     return os.fork(), False
 
 
-def _pdeathsig():
-    """The child dies (SIGKILL) when the template does (Linux)."""
+def _dumpable(on):
+    """Whether other processes of the user may open this one's descriptors
+    and memory through /proc (Linux): not the template's (a call's child
+    could write into the pipes to the server), as the server's are not; a
+    child is as open as a cold call's process, whose exec makes it so."""
     if _libc is not None:
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        _libc.prctl(_PR_SET_DUMPABLE, 1 if on else 0, 0, 0, 0)
 
 
 class _Job:
@@ -314,6 +522,8 @@ def _status_line(pid):
 
 
 def serve():
+    _load_libc()
+    _dumpable(False)  # before the CLI's code runs here
     ctrl = socket.socket(fileno=_CTRL_FD)
     me = os.getpid()
     try:
@@ -326,19 +536,29 @@ def serve():
         imported = time.monotonic()
         commands = _preload(mod_name, obj)
         _warmup(obj)
-        global _ENV_CHANGES, _SCRIPT_CODE
+        failed = _preload_modules()
+        global _ENV_CHANGES, _SCRIPT_CODE, _RNGS
         _ENV_CHANGES = {k: os.environ.get(k) for k in set(_ENV0) | set(os.environ) if os.environ.get(k) != _ENV0.get(k)}
         _SCRIPT_CODE = _script_code()
+        _RNGS = _rngs()
+        preloaded = time.monotonic()
+        threads, counted = _threads()
         ready = {
             "ready": True,
             "pid": me,
-            "threads": _threads(),
+            "threads": threads,
+            "thread_count": counted,
+            "open": _open_files(),
             "commands": commands,
+            "modules": len(sys.modules),
+            "preload_failed": failed,
             "import_ms": int((imported - began) * 1000),
-            "preload_ms": int((time.monotonic() - imported) * 1000),
+            "preload_ms": int((preloaded - imported) * 1000),
             "files": _watched(mod_name),
             "runs": "entry" if _SCRIPT_CODE is None else "script",
         }
+        if threads == 1:
+            ready["canary"] = _canary(_CFG.get("canary") or [], _CFG.get("canary_seconds") or 30)
     except BaseException as e:  # the CLI failed to import: say why, and go
         import traceback
 
@@ -452,7 +672,7 @@ def _accept(sock, me, owned):
         except OSError:
             pass
         return None
-    threads = _threads()
+    threads, _ = _threads()
     if threads > 1:
         for fd in fds:
             os.close(fd)
@@ -476,11 +696,13 @@ def _accept(sock, me, owned):
 
 
 def _child_setup(fds, sock, template, owned, born):
-    """In the child, before it may run the CLI: a session of its own, death
-    with the template, the server told, then the go pipe: the call's
-    request, written once the child is in the call's tree."""
+    """In the child, before it may run the CLI: a session of its own, the
+    server told, then the go pipe: the call's request, written once the
+    child is in the call's tree. It does not die with the template (no
+    Pdeathsig): once it runs, the call's tree holds it, and a template that
+    dies — killed, or by the OOM killer — takes no call with it."""
     os.setsid()
-    _pdeathsig()
+    _dumpable(True)
     if os.getppid() != template:
         os._exit(1)
     signal.set_wakeup_fd(-1)
@@ -538,10 +760,14 @@ def _run_child(job):
                 env[k] = v
     os.environ.clear()
     os.environ.update(env)
+    _reseed()
     import tempfile
 
     tempfile.tempdir = None  # a call's TMPDIR, not the template's
     sys.argv = [_SCRIPT] + list(req["argv"])
+    if req.get("record"):
+        global _RECORD
+        _RECORD = (req["record"], set(sys.modules), time.perf_counter())
     for hook in _CFG.get("reset") or []:
         mod_name, _, attr = hook.partition(":")
         fn = __import__(mod_name, fromlist=["_"])
@@ -609,6 +835,28 @@ def _finalize_call():
     return objs
 
 
+# Set in a call the server records (aeat-mcp warm record): where to write
+# the modules the call imported that the template had not, the modules
+# already loaded, and when the call began.
+_RECORD = None
+
+
+def _write_record():
+    """Writes what the call imported that the template had not: only
+    modules an import by name loads again (a spec, not made on the fly)."""
+    path, before, began = _RECORD
+    new = []
+    for name, mod in list(sys.modules.items()):
+        if name in before or name == "__main__" or getattr(mod, "__spec__", None) is None:
+            continue
+        new.append(name)
+    try:
+        with open(path, "w") as f:
+            json.dump({"modules": new, "ms": (time.perf_counter() - began) * 1000}, f)
+    except OSError:
+        pass
+
+
 def _exit(status, interrupted):
     """Ends the child as the interpreter ends a program (Py_FinalizeEx):
     non-daemon threads joined, atexit functions run, stdout and stderr
@@ -626,6 +874,8 @@ def _exit(status, interrupted):
     import atexit
 
     atexit._run_exitfuncs()
+    if _RECORD is not None:
+        _write_record()
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None and not stream.closed:

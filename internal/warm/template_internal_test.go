@@ -35,7 +35,7 @@ func TestTemplateForksWhenClone3IsRefused(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg := &Config{Warm: annotations.Warm{Entry: "warmdemo:main"}, Python: strings.TrimSpace(string(out)), Script: script,
 		Env: []string{"PATH=/usr/bin:/bin", "WARMDEMO_IMPORT_SECONDS=0"}, Dir: t.TempDir()}
-	tpl, err := startTemplate(context.Background(), r, cfg, logger)
+	tpl, err := startTemplate(context.Background(), r, cfg, logger, answerWait)
 	require.NoError(t, err)
 	defer tpl.close()
 
@@ -43,9 +43,9 @@ func TestTemplateForksWhenClone3IsRefused(t *testing.T) {
 	require.NoError(t, err)
 	defer null.Close()
 	for i := 0; i < 2; i++ {
-		a, born, err := tpl.fork([]string{"hello"}, cfg.Dir, cfg.Env, null, null, null, null)
+		a, err := tpl.fork(context.Background(), forkRequest{Argv: []string{"hello"}, Cwd: cfg.Dir, Env: cfg.Env}, null, null, null, null)
 		require.NoError(t, err, "the template forked instead")
-		assert.False(t, born, "not born in a cgroup")
+		assert.False(t, a.inCgroup, "not born in a cgroup")
 		require.NotZero(t, a.Pid())
 		a.Close() // never started: it reads EOF and leaves
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 )
@@ -25,23 +26,52 @@ type template struct {
 }
 
 type readyMsg struct {
-	Threads  int
-	Commands int
-	ImportMS int
-	Files    []string
-	Runs     string
+	Threads       int
+	ThreadCount   string
+	Open          []openFile
+	Canary        *string
+	Commands      int
+	Modules       int
+	PreloadFailed []string
+	ImportMS      int
+	PreloadMS     int
+	Files         []string
+	Runs          string
 }
+
+type openFile struct {
+	FD   int
+	What string
+}
+
+type forkRequest struct {
+	Argv   []string
+	Cwd    string
+	Env    []string
+	Record string
+}
+
+// adoptee is never made here.
+type adoptee struct{ inCgroup bool }
+
+func (a *adoptee) Pid() int                       { return 0 }
+func (a *adoptee) Parent() int                    { return 0 }
+func (a *adoptee) Start() error                   { return errUnsupported }
+func (a *adoptee) Exited() <-chan struct{}        { return nil }
+func (a *adoptee) Close() callruntime.ExitStatus  { return callruntime.ExitStatus{} }
+func (a *adoptee) lost(callruntime.Result) string { return "" }
 
 var errThreads = errors.New("warm: the template has more than one thread")
 
-func startTemplate(context.Context, *callruntime.Runner, *Config, *slog.Logger) (*template, error) {
+func startTemplate(context.Context, *callruntime.Runner, *Config, *slog.Logger, time.Duration) (*template, error) {
 	return nil, errUnsupported
 }
 
-func (t *template) close()      {}
-func (t *template) alive() bool { return false }
-func (t *template) fork([]string, string, []string, *os.File, *os.File, *os.File, *os.File) (callruntime.Adoptee, bool, error) {
-	return nil, false, errUnsupported
+func (t *template) close()            {}
+func (t *template) alive() bool       { return false }
+func (t *template) killedFor() string { return "" }
+func (t *template) fork(context.Context, forkRequest, *os.File, *os.File, *os.File, *os.File) (*adoptee, error) {
+	return nil, errUnsupported
 }
 
 func exitText(*exec.Cmd, <-chan struct{}) string { return "" }

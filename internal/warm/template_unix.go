@@ -27,11 +27,6 @@ import (
 // Supported reports whether warm start can run on this platform.
 const Supported = true
 
-// forkWait bounds how long a fork request waits for the child's "P" line:
-// the template forks in well under a millisecond once it reads the request,
-// so only a template stuck in something else takes this long.
-const forkWait = 5 * time.Second
-
 // template is one running template process: an [callruntime.Adopter].
 type template struct {
 	cmd    *exec.Cmd
@@ -46,17 +41,34 @@ type template struct {
 	// onThreads is called when the template refused a fork because it had
 	// more than one thread.
 	onThreads func(n int)
+
+	killMu sync.Mutex
+	killed string // why the server killed it; "" if it did not
+
+	// answerWait is the Pool's, when the template started.
+	answerWait time.Duration
 }
 
 // readyMsg is the template's first line once it imported the CLI.
 type readyMsg struct {
-	Ready     bool     `json:"ready"`
-	Pid       int      `json:"pid"`
-	Threads   int      `json:"threads"`
-	Commands  int      `json:"commands"`
-	ImportMS  int      `json:"import_ms"`
-	PreloadMS int      `json:"preload_ms"`
-	Files     []string `json:"files"`
+	Ready   bool `json:"ready"`
+	Pid     int  `json:"pid"`
+	Threads int  `json:"threads"`
+	// ThreadCount is how Threads was counted (/proc/self/task, or on
+	// macOS pthread_is_threaded_np).
+	ThreadCount string `json:"thread_count"`
+	// Open are the descriptors the template holds besides its own, that
+	// every call would share with it (template.py, _open_files).
+	Open []openFile `json:"open"`
+	// Canary is why the fork canary failed; "" when it passed, nil when
+	// it did not run (a threaded template).
+	Canary        *string  `json:"canary"`
+	Commands      int      `json:"commands"`
+	Modules       int      `json:"modules"`
+	PreloadFailed []string `json:"preload_failed"`
+	ImportMS      int      `json:"import_ms"`
+	PreloadMS     int      `json:"preload_ms"`
+	Files         []string `json:"files"`
 	// Runs is what a call runs: "script" (the console script as
 	// __main__) or "entry" (the entry point: the script is not Python).
 	Runs  string `json:"runs"`
@@ -64,9 +76,16 @@ type readyMsg struct {
 	Trace string `json:"trace"`
 }
 
+// openFile is one descriptor the template holds that a call would share.
+type openFile struct {
+	FD   int    `json:"fd"`
+	What string `json:"what"`
+}
+
 // startTemplate starts the template under r's guard and waits until it has
-// imported the CLI (or failed to, or ctx ended).
-func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log *slog.Logger) (*template, error) {
+// imported the CLI (or failed to, or ctx ended). answerWait bounds its
+// answers from then on.
+func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log *slog.Logger, answerWait time.Duration) (*template, error) {
 	fds, err := socketpair()
 	if err != nil {
 		return nil, fmt.Errorf("creating the control socket: %w", err)
@@ -82,7 +101,8 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 	}
 	ctrl := conn.(*net.UnixConn)
 	conf, _ := json.Marshal(map[string]any{"script": cfg.Script, "entry": cfg.Warm.Entry, "preload": cfg.Warm.Preload,
-		"reset": cfg.Warm.Reset, "warmup": cfg.Warm.Warmup})
+		"modules": cfg.Warm.PreloadList(), "reset": cfg.Warm.Reset, "warmup": cfg.Warm.Warmup,
+		"os": cfg.GOOS, "canary": canarySteps(cfg.GOOS), "canary_seconds": int(canaryWait / time.Second)})
 	logR, logW, err := os.Pipe()
 	if err != nil {
 		ctrl.Close()
@@ -108,7 +128,7 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 		ctrl.Close()
 		return nil, fmt.Errorf("starting %s: %w", cfg.Python, err)
 	}
-	t := &template{cmd: cmd, forget: forget, ctrl: ctrl, pid: cmd.Process.Pid, dead: make(chan struct{}), log: log}
+	t := &template{cmd: cmd, forget: forget, ctrl: ctrl, pid: cmd.Process.Pid, dead: make(chan struct{}), log: log, answerWait: answerWait}
 	go t.logOutput(logR)
 	go func() {
 		_ = cmd.Wait()
@@ -207,16 +227,10 @@ func (t *template) alive() bool {
 var errThreads = errors.New("warm: the template has more than one thread")
 
 // fork asks the template for a child with these descriptors, forked into
-// cgroup when it is not nil; born says whether it was.
-func (t *template) fork(argv []string, dir string, env []string, stdin, stdout, stderr, cgroup *os.File) (callruntime.Adoptee, bool, error) {
-	a, err := t.forkChild(argv, dir, env, stdin, stdout, stderr, cgroup)
-	if err != nil {
-		return nil, false, err
-	}
-	return a, a.inCgroup, nil
-}
-
-func (t *template) forkChild(argv []string, dir string, env []string, stdin, stdout, stderr, cgroup *os.File) (*adoptee, error) {
+// cgroup when it is not nil; born says whether it was. It waits for the
+// child no longer than ctx allows (the call's ceiling binds), and a
+// template that does not answer within answerWait is killed.
+func (t *template) fork(ctx context.Context, req forkRequest, stdin, stdout, stderr, cgroup *os.File) (*adoptee, error) {
 	if !t.alive() {
 		return nil, errors.New("the template is not running")
 	}
@@ -233,11 +247,15 @@ func (t *template) forkChild(argv []string, dir string, env []string, stdin, std
 	}
 	call := conn.(*net.UnixConn)
 	t.sendMu.Lock()
+	_ = t.ctrl.SetWriteDeadline(time.Now().Add(t.answerWait))
 	_, _, err = t.ctrl.WriteMsgUnix([]byte{'F'}, unix.UnixRights(fds[1]), nil)
 	t.sendMu.Unlock()
 	unix.Close(fds[1])
 	if err != nil {
 		call.Close()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			t.kill(fmt.Sprintf("it took no fork request within %v", t.answerWait))
+		}
 		return nil, fmt.Errorf("asking the template to fork: %w", err)
 	}
 	goR, goW, err := os.Pipe()
@@ -249,6 +267,7 @@ func (t *template) forkChild(argv []string, dir string, env []string, stdin, std
 	if cgroup != nil {
 		passed = append(passed, int(cgroup.Fd()))
 	}
+	// A fresh socket's buffer takes this at once, whatever the template does.
 	_, _, err = call.WriteMsgUnix([]byte{'C'}, unix.UnixRights(passed...), nil)
 	goR.Close()
 	if err != nil {
@@ -257,15 +276,14 @@ func (t *template) forkChild(argv []string, dir string, env []string, stdin, std
 		return nil, fmt.Errorf("sending the call to the template: %w", err)
 	}
 	// The request goes to the child alone, on the go pipe (Start).
-	req, _ := json.Marshal(map[string]any{"argv": argv, "cwd": dir, "env": env})
-	req = append(binary.BigEndian.AppendUint32(nil, uint32(len(req))), req...)
-	a := &adoptee{t: t, conn: call, goW: goW, req: req, exited: make(chan struct{}), status: callruntime.ExitStatus{Code: -1, Signal: "SIGKILL"}}
-	started := make(chan error, 1)
-	go a.read(started)
+	body, _ := json.Marshal(req)
+	a := newAdoptee(ctx, t, call, goW, append(binary.BigEndian.AppendUint32(nil, uint32(len(body))), body...))
+	go a.read()
+	go a.expectAnswer()
 	select {
-	case err = <-started:
-	case <-time.After(forkWait):
-		err = fmt.Errorf("the template did not fork within %v", forkWait)
+	case err = <-a.started:
+	case <-ctx.Done():
+		err = fmt.Errorf("the call ended before the template forked it: %w", context.Cause(ctx))
 	}
 	if err != nil {
 		a.Close()
@@ -274,25 +292,124 @@ func (t *template) forkChild(argv []string, dir string, env []string, stdin, std
 	return a, nil
 }
 
-// adoptee is one warm child (callruntime.Adoptee).
+// forkRequest is what a warm child is told on its go pipe, and only it:
+// the call's argv, working directory and whole environment (a secret
+// loaded at call time among them), and where to record what it loaded
+// (aeat-mcp warm record; "" for a call).
+type forkRequest struct {
+	Argv   []string `json:"argv"`
+	Cwd    string   `json:"cwd"`
+	Env    []string `json:"env"`
+	Record string   `json:"record,omitempty"`
+}
+
+// kill ends a template that stopped answering (SIGSTOP, a swap storm, a
+// deadlock): its process group is killed, the Pool sees it die and starts
+// another. Its children are not in that group (each leads a session of its
+// own) and live on: each call's own supervision ends them.
+func (t *template) kill(why string) {
+	t.killMu.Lock()
+	first := t.killed == ""
+	if first {
+		t.killed = why
+	}
+	t.killMu.Unlock()
+	if !first || !t.alive() {
+		return
+	}
+	t.log.Warn("the warm template stopped answering: killing it, and starting another", "pid", t.pid, "why", why)
+	_ = syscall.Kill(-t.pid, syscall.SIGKILL)
+	_ = t.cmd.Process.Kill()
+}
+
+// killedFor says why the server killed the template; "" if it did not.
+func (t *template) killedFor() string {
+	t.killMu.Lock()
+	defer t.killMu.Unlock()
+	return t.killed
+}
+
+// adoptee is one warm child (callruntime.Adoptee). The template reports it
+// forked ("P") and how it ended ("X") on the call socket, but a template can
+// die or stop answering while its child runs on: the child is followed by
+// an exitWatch of its own, and a call never waits for its template past
+// the call's own end.
 type adoptee struct {
+	ctx  context.Context // the call's: its ceiling bounds every wait here
 	t    *template
 	conn *net.UnixConn
 	goW  *os.File
 	req  []byte // the call's argv, directory and environment, for the child
-	pid  int
+
+	started  chan error    // the first answer: the child forked, or why not
+	answered chan struct{} // closed at the template's first answer, or its death
+	gotX     chan struct{} // closed once the template reported the exit ("X")
+	eof      chan struct{} // closed when the call socket ends (the template died)
+	exited   chan struct{} // closed once the child has exited
+	done     chan struct{} // closed once Close is over
+
+	// Set by read before started (pid, inCgroup) or gotX (x) is signalled.
+	pid int
 	// inCgroup: the child was born in the call's cgroup (clone3), so Run
 	// did not have to move it there.
 	inCgroup bool
-	exited   chan struct{}
-	status   callruntime.ExitStatus // set before exited closes
-	once     sync.Once
+	x        callruntime.ExitStatus
+
+	mu    sync.Mutex
+	watch *exitWatch // nil until "P", or where there is none
+
+	answerOnce, exitOnce, closeOnce sync.Once
+	status                          callruntime.ExitStatus // Close's
+	learnt                          learnt                 // how Close learnt it
+}
+
+// learnt is how a warm child's status was learnt.
+type learnt int
+
+const (
+	// fromTemplate: its template reported it, as it always does.
+	fromTemplate learnt = iota
+	// fromServer: the template died while the child ran, and the server,
+	// its new parent, read it.
+	fromServer
+	// unknown: neither could (the template died and the child went to
+	// another parent, or the call ended first); SIGKILL is assumed.
+	unknown
+)
+
+func newAdoptee(ctx context.Context, t *template, conn *net.UnixConn, goW *os.File, req []byte) *adoptee {
+	return &adoptee{ctx: ctx, t: t, conn: conn, goW: goW, req: req, started: make(chan error, 1),
+		answered: make(chan struct{}), gotX: make(chan struct{}), eof: make(chan struct{}),
+		exited: make(chan struct{}), done: make(chan struct{})}
+}
+
+func (a *adoptee) answer()     { a.answerOnce.Do(func() { close(a.answered) }) }
+func (a *adoptee) markExited() { a.exitOnce.Do(func() { close(a.exited) }) }
+
+func (a *adoptee) exitWatch() *exitWatch {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.watch
+}
+
+// expectAnswer kills a template that does not answer a fork request within
+// answerWait — whether or not the call still waits for it.
+func (a *adoptee) expectAnswer() {
+	timer := time.NewTimer(a.t.answerWait)
+	defer timer.Stop()
+	select {
+	case <-a.answered:
+	case <-a.t.dead:
+	case <-timer.C:
+		a.t.kill(fmt.Sprintf("it did not answer a fork request within %v", a.t.answerWait))
+	}
 }
 
 // read follows the call socket: the child's "P" line, then the template's
-// "X" line. EOF (the template died) ends both.
-func (a *adoptee) read(started chan<- error) {
-	defer close(a.exited)
+// "X" line; EOF when the template dies.
+func (a *adoptee) read() {
+	defer close(a.eof)
+	defer a.answer()
 	sc := bufio.NewScanner(a.conn)
 	sawP := false
 	for sc.Scan() {
@@ -307,18 +424,33 @@ func (a *adoptee) read(started chan<- error) {
 			}
 			a.inCgroup = len(f) >= 4 && f[3] == "c"
 			sawP = true
-			started <- nil
+			if w := watchExit(a.pid); w != nil {
+				a.mu.Lock()
+				a.watch = w
+				a.mu.Unlock()
+				go func() {
+					select {
+					case <-w.gone:
+						a.markExited()
+					case <-a.done:
+					}
+				}()
+			}
+			a.answer()
+			a.started <- nil
 		case "X":
 			if len(f) >= 3 {
 				n, _ := strconv.Atoi(f[2])
 				if f[1] == "e" {
-					a.status = callruntime.ExitStatus{Code: n}
+					a.x = callruntime.ExitStatus{Code: n}
 				} else {
-					a.status = callruntime.ExitStatus{Code: -1, Signal: unix.SignalName(syscall.Signal(n))}
+					a.x = callruntime.ExitStatus{Code: -1, Signal: unix.SignalName(syscall.Signal(n))}
 				}
 			}
+			close(a.gotX)
+			a.markExited()
 			if !sawP {
-				started <- errors.New("the forked child exited before it was ready")
+				a.started <- errors.New("the forked child exited before it was ready")
 			}
 			return
 		case "T":
@@ -329,15 +461,20 @@ func (a *adoptee) read(started chan<- error) {
 			if a.t.onThreads != nil {
 				a.t.onThreads(n)
 			}
-			started <- fmt.Errorf("%w (%d threads): forking it would be unsafe", errThreads, n)
+			a.started <- fmt.Errorf("%w (%d threads): forking it would be unsafe", errThreads, n)
 			return
 		case "E":
-			started <- fmt.Errorf("the template refused the call: %s", strings.Join(f[1:], " "))
+			a.started <- fmt.Errorf("the template refused the call: %s", strings.Join(f[1:], " "))
 			return
 		}
 	}
 	if !sawP {
-		started <- errors.New("the template closed the call before forking (it died)")
+		a.started <- errors.New("the template closed the call before forking (it died)")
+	}
+	if a.exitWatch() == nil {
+		// Nothing else can tell when the child ends: take the template's
+		// end for it (the call's tree is stopped next).
+		a.markExited()
 	}
 }
 
@@ -353,13 +490,110 @@ func (a *adoptee) Start() error {
 	return err
 }
 
+// Close ends the adoption: the child is killed if it still runs (a child
+// never started reads EOF on its go pipe and leaves), and its status is the
+// template's report — or, when the template died, the server's own look
+// (the child is then the server's, as the child subreaper). It waits for
+// the template no longer than the call allows, nor than answerWait (then
+// the template is killed); what is left is finished in the background.
 func (a *adoptee) Close() callruntime.ExitStatus {
-	a.once.Do(func() {
-		a.goW.Close() // a child never started reads EOF and leaves
-		a.conn.Close()
-	})
-	<-a.exited
+	a.closeOnce.Do(func() { a.status, a.learnt = a.end() })
 	return a.status
+}
+
+// killed is the status assumed of a child whose own is not known.
+var killed = callruntime.ExitStatus{Code: -1, Signal: "SIGKILL"}
+
+func (a *adoptee) end() (callruntime.ExitStatus, learnt) {
+	a.goW.Close()
+	select {
+	case <-a.gotX:
+		return a.finish(nil)
+	default:
+	}
+	if w := a.exitWatch(); w != nil {
+		w.kill()
+	}
+	select {
+	case <-a.eof:
+		return a.finish(nil)
+	default:
+	}
+	wait := time.NewTimer(a.t.answerWait)
+	select {
+	case <-a.gotX:
+	case <-a.eof:
+	case <-wait.C:
+		a.t.kill(fmt.Sprintf("it did not report the end of a call within %v", a.t.answerWait))
+	case <-a.ctx.Done():
+		// The call is over: its status is not waited for.
+		go a.finish(wait)
+		return killed, unknown
+	}
+	return a.finish(wait)
+}
+
+// finish waits for the template's word on the child (bounded by wait, nil
+// when it is in), then closes the call socket — the template reaps the
+// child — and says how the child ended.
+func (a *adoptee) finish(wait *time.Timer) (callruntime.ExitStatus, learnt) {
+	defer close(a.done)
+	if wait != nil {
+		defer wait.Stop()
+		select {
+		case <-a.gotX:
+		case <-a.eof:
+		case <-wait.C:
+			a.t.kill(fmt.Sprintf("it did not report the end of a call within %v", a.t.answerWait))
+		}
+	}
+	a.conn.Close()
+	w := a.exitWatch()
+	if w != nil {
+		defer w.close()
+	}
+	select {
+	case <-a.gotX:
+		return a.x, fromTemplate
+	default:
+	}
+	if a.pid == 0 {
+		return killed, fromTemplate // never forked
+	}
+	// The template is dead, or dying: once it is gone its children are
+	// re-parented — to the server, its child subreaper — and the child's
+	// status is ours to read.
+	expired := make(chan struct{})
+	defer time.AfterFunc(a.t.answerWait, func() { close(expired) }).Stop()
+	select {
+	case <-a.t.dead:
+	case <-expired:
+	}
+	if w != nil {
+		select {
+		case <-w.gone:
+		case <-expired:
+		}
+		if st, ok := w.reap(); ok {
+			return st, fromServer
+		}
+	}
+	return killed, unknown
+}
+
+// lost says why the call's ending is warm start's doing, not the CLI's
+// (its template died under it), given how the call ended; "" if it is not.
+func (a *adoptee) lost(res callruntime.Result) string {
+	if res.End != callruntime.Signaled {
+		return ""
+	}
+	switch a.learnt {
+	case unknown:
+		return "the warm template died during the call, and how the call ended could not be learnt"
+	case fromServer:
+		return fmt.Sprintf("the warm template died during the call, and the call ended by %s", res.Signal)
+	}
+	return ""
 }
 
 // socketpair is a Unix stream socket pair, both ends close-on-exec (set

@@ -27,6 +27,15 @@ type Verdict struct {
 	// about another version of the CLI is not current.
 	Files []string `json:"files,omitempty"`
 	Stamp string   `json:"stamp,omitempty"`
+	// Sticky: off for the CLI as installed, not for one template (a
+	// forked child crashed, the fork canary failed): while it is current,
+	// a Pool starts off without trying.
+	Sticky bool `json:"sticky,omitempty"`
+	// ReadyMS and ColdMS are what a template's start took and what a cold
+	// call takes, here: the next server weighs a wait for its template
+	// against a cold start with them.
+	ReadyMS int64 `json:"ready_ms,omitempty"`
+	ColdMS  int64 `json:"cold_ms,omitempty"`
 }
 
 // VerdictKey names the verdicts of one configuration: the interpreter, the

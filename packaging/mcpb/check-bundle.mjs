@@ -3,9 +3,10 @@
 //
 //	node check-bundle.mjs dist/aeat-mcp-VERSION.mcpb /path/to/aeat
 //
-// 1. Unpack it as Claude Desktop does on macOS: every file mode 0600, the
-//    execute bits lost (modelcontextprotocol/mcpb#294), into a folder whose
-//    path has a space ("Claude Extensions").
+// 1. Unpack it as Claude Desktop does on macOS: the signature block set
+//    aside (as mcpb's own unpack does), every file mode 0600, the execute
+//    bits lost (modelcontextprotocol/mcpb#294), into a folder whose path
+//    has a space ("Claude Extensions"); its icon is there.
 // 2. Resolve its command, arguments and environment with the package's own
 //    resolver (getMcpConfigForManifest) and the values Claude Desktop
 //    substitutes: __dirname, HOME…, the user's settings — once with only the
@@ -16,7 +17,7 @@
 // It exits non-zero at the first difference.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { getMcpConfigForManifest } from "@anthropic-ai/mcpb";
+import { extractSignatureBlock, getMcpConfigForManifest } from "@anthropic-ai/mcpb";
 import { unzipSync } from "fflate";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,7 +44,11 @@ process.on("exit", () => rmSync(home, { recursive: true, force: true }));
 const dir = join(home, "Library", "Application Support", "Claude", "Claude Extensions", "local.mcpb.aeat-mcp");
 
 console.log("unpack, every file 0600");
-const files = unzipSync(readFileSync(bundle));
+// A signed bundle is the ZIP and then mcpb sign's block: set aside first,
+// as the package's own unpack does (signature.mjs checks the signature).
+const { originalContent, pkcs7Signature } = extractSignatureBlock(readFileSync(bundle));
+check(pkcs7Signature !== undefined, "the bundle is signed (mcpb sign's block follows the ZIP)");
+const files = unzipSync(originalContent);
 for (const [name, data] of Object.entries(files)) {
   if (name.endsWith("/")) continue;
   const path = join(dir, name);
@@ -57,6 +62,7 @@ const modes = (d) =>
 check(modes(dir).every(([, m]) => m === 0o600), `all ${modes(dir).length} files are 0600, as Claude Desktop leaves them on macOS`);
 
 const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+check(manifest.icon === "icon.png" && readFileSync(join(dir, manifest.icon)).subarray(1, 4).toString() === "PNG", "its icon is the PNG the manifest names");
 const aeatManifest = JSON.parse(readFileSync(join(dir, "server", "aeat.manifest.json"), "utf8"));
 
 async function session(what, userConfig, expect) {

@@ -97,10 +97,14 @@ type table struct {
 			Lapsed     reason `json:"lapsed"`
 		} `json:"refusal"`
 		NoActiveProfile struct {
-			ExitCode  int    `json:"exit_code"`
-			ErrorCode string `json:"error_code"`
-			Message   string `json:"message"`
+			ExitCode          int    `json:"exit_code"`
+			ErrorCode         string `json:"error_code"`
+			Message           string `json:"message"`
+			MessageRegistered string `json:"message_registered"`
 		} `json:"no_active_profile"`
+		// KeyringEnv is what the CLI's keyring reaches the Secret Service
+		// through (on Linux): without it, a session kept there is gone.
+		KeyringEnv         string  `json:"keyring_env"`
 		IdleEnv            string  `json:"idle_env"`
 		IdleMinutes        int     `json:"idle_minutes"`
 		HeadlessEnv        string  `json:"headless_env"`
@@ -113,7 +117,31 @@ type table struct {
 		ExitCode  int               `json:"exit_code"`
 		Messages  map[string]string `json:"messages"`
 	} `json:"stdin"`
-	Verbs map[string]*verb `json:"verbs"`
+	Verbs    map[string]*verb `json:"verbs"`
+	FirstRun struct {
+		ProfileCreate struct {
+			QuietRequired []string `json:"quiet_required"`
+			MissingFlag   failure  `json:"missing_flag"`
+		} `json:"profile_create"`
+		Passphrase struct {
+			MinLength      int     `json:"min_length"`
+			TooShort       failure `json:"too_short"`
+			NotInteractive failure `json:"not_interactive"`
+		} `json:"passphrase"`
+		Login struct {
+			NoProfile           failure `json:"no_profile"`
+			SessionNotPersisted struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"session_not_persisted"`
+		} `json:"login"`
+		NextAction struct {
+			NoProfile  string `json:"no_profile"`
+			Registered string `json:"registered"`
+			Ready      string `json:"ready"`
+			Incomplete string `json:"incomplete"`
+		} `json:"next_action"`
+	} `json:"first_run"`
 }
 
 type reason struct {
@@ -131,12 +159,15 @@ type failure struct {
 }
 
 type verb struct {
-	Command            string            `json:"command"`
-	Exempt             bool              `json:"exempt"`
-	ExemptWithArgument bool              `json:"exempt_with_argument"`
-	Exit2WithSuccess   bool              `json:"exit2_with_success"`
-	Options            map[string]option `json:"options"`
-	Arguments          []struct {
+	Command string `json:"command"`
+	// AnswersWithoutProfile: with no active profile the verb answers
+	// (config auth status says so) instead of refusing.
+	AnswersWithoutProfile bool              `json:"answers_without_profile"`
+	Exempt                bool              `json:"exempt"`
+	ExemptWithArgument    bool              `json:"exempt_with_argument"`
+	Exit2WithSuccess      bool              `json:"exit2_with_success"`
+	Options               map[string]option `json:"options"`
+	Arguments             []struct {
 		Name     string `json:"name"`
 		Required bool   `json:"required"`
 	} `json:"arguments"`
@@ -144,6 +175,9 @@ type verb struct {
 	Stdin    *struct {
 		Flag  string            `json:"flag"`
 		Shape map[string]string `json:"shape"`
+		// Optional: without the flag the verb takes its secret elsewhere
+		// (config login: CADRUMO_SECRET_PASSPHRASE).
+		Optional bool `json:"optional"`
 	} `json:"stdin"`
 	Rules []rule `json:"rules"`
 }
@@ -182,12 +216,15 @@ var rootOptions = map[string]bool{
 type store struct {
 	Active   string              `json:"active"`
 	Profiles map[string]*profile `json:"profiles"`
-	Session  *struct {
-		Profile  string    `json:"profile"`
-		Backend  string    `json:"backend"`
-		LastUsed time.Time `json:"last_used"`
-	} `json:"session,omitempty"`
-	Secrets map[string]string `json:"secrets,omitempty"`
+	Session  *session            `json:"session,omitempty"`
+	Secrets  map[string]string   `json:"secrets,omitempty"`
+}
+
+// session is a login session kept in the OS keychain (backend "keyring").
+type session struct {
+	Profile  string    `json:"profile"`
+	Backend  string    `json:"backend"`
+	LastUsed time.Time `json:"last_used"`
 }
 
 type profile struct {
@@ -287,9 +324,13 @@ func (c *call) steps() *refusal {
 	if leaf != nil {
 		return leaf
 	}
-	if c.profile == "" && !c.v.Exempt {
-		return &refusal{exit: rules.Login.NoActiveProfile.ExitCode, category: "REFUSED", code: rules.Login.NoActiveProfile.ErrorCode,
-			message: rules.Login.NoActiveProfile.Message, command: c.v.Command}
+	if c.profile == "" && !c.v.Exempt && !c.v.AnswersWithoutProfile {
+		np := rules.Login.NoActiveProfile
+		msg := np.Message
+		if len(c.st.Profiles) > 0 { // _common.py:241: one is registered, none active
+			msg = np.MessageRegistered
+		}
+		return &refusal{exit: np.ExitCode, category: "REFUSED", code: np.ErrorCode, message: msg, command: c.v.Command}
 	}
 	if r := c.readStdin(); r != nil {
 		return r
@@ -455,8 +496,7 @@ func (c *call) unlocked() *refusal {
 	reason := "absent"
 	keyringDown := false
 	if s != nil && s.Profile == c.profile {
-		keyringDown = s.Backend == "keyring" && runtime.GOOS == "linux" &&
-			os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" && os.Getenv("XDG_RUNTIME_DIR") == ""
+		keyringDown = s.Backend == "keyring" && !keyringReachable()
 		switch {
 		case keyringDown:
 		case time.Since(s.LastUsed) > idle:
@@ -469,10 +509,7 @@ func (c *call) unlocked() *refusal {
 	}
 	if pass, ok := os.LookupEnv(lg.HeadlessEnv); ok && pass != "" {
 		if pass != c.st.Profiles[c.profile].Passphrase {
-			m := lg.PassphraseMismatch
-			return &refusal{exit: m.ExitCode, category: m.Category, code: m.ErrorCode, retryable: m.Retryable,
-				message: "The passphrase does not unwrap the master key. Re-enter it; if you have forgotten it, run aeat config recover with your 24-word recovery code.",
-				command: c.v.Command}
+			return c.mismatch()
 		}
 		if os.Getenv("CADRUMO_FAKE_ECHO_SECRET") == "1" {
 			fmt.Fprintf(os.Stderr, "debug: unlocking with passphrase %s\n", pass)
@@ -491,6 +528,21 @@ func (c *call) unlocked() *refusal {
 	}
 	return &refusal{exit: ref.ExitCode, category: ref.Category, code: ref.ErrorCode, retryable: ref.Retryable,
 		message: msg, suggestion: ref.Suggestion, context: map[string]string{"reason": reason}}
+}
+
+// mismatch is the refusal of a passphrase that does not open the profile.
+func (c *call) mismatch() *refusal {
+	m := rules.Login.PassphraseMismatch
+	return &refusal{exit: m.ExitCode, category: m.Category, code: m.ErrorCode, retryable: m.Retryable,
+		message: "The passphrase does not unwrap the master key. Re-enter it; if you have forgotten it, run aeat config recover with your 24-word recovery code.",
+		command: c.v.Command}
+}
+
+// keyringReachable: the CLI's keyring reaches the Secret Service — on
+// Linux only through the bus DBUS_SESSION_BUS_ADDRESS names (rules.json
+// login.keyring_env); elsewhere the OS keychain needs no address.
+func keyringReachable() bool {
+	return runtime.GOOS != "linux" || os.Getenv(rules.Login.KeyringEnv) != ""
 }
 
 // parseLeaf reads the verb's own options and arguments (Click's parser:
@@ -596,6 +648,9 @@ func (c *call) readStdin() *refusal {
 	s := rules.Stdin
 	refuse := func(key string) *refusal {
 		return &refusal{exit: s.ExitCode, category: "REFUSED", code: s.ErrorCode, message: s.Messages[key], command: c.v.Command}
+	}
+	if !c.has(c.v.Stdin.Flag) && c.v.Stdin.Optional {
+		return nil
 	}
 	if !c.has(c.v.Stdin.Flag) {
 		return &refusal{exit: 2, category: "REFUSED", code: "REFUSED_CLI_BOUNDARY",
@@ -757,6 +812,16 @@ func (c *call) singleFiledPull() bool {
 	return len(c.options["--modelo"]) == 1 && c.has("--year") && !c.has("--from-year") && !c.has("--to-year")
 }
 
+// failed is the refusal a failure of rules.json says.
+func (c *call) failed(f failure, a ...any) *refusal {
+	msg := f.Message
+	if len(a) > 0 {
+		msg = fmt.Sprintf(msg, a...)
+	}
+	return &refusal{exit: f.ExitCode, category: f.Category, code: f.ErrorCode, message: msg, suggestion: f.Suggestion,
+		retryable: f.Retryable, command: c.v.Command}
+}
+
 // fail prints the refusal: the JSON error document with --format json,
 // the text form otherwise.
 func (c *call) fail(r *refusal) {
@@ -814,16 +879,30 @@ func titleCategory(cat string) string {
 }
 
 // emit prints the success envelope on stdout.
-func (c *call) emit(result map[string]any) {
+func (c *call) emit(result map[string]any) { c.emitNotices(result) }
+
+// emitNotices prints the success envelope with notices; a warning among
+// them makes its status "warning" (json_contract.py:259).
+func (c *call) emitNotices(result map[string]any, notices ...map[string]any) {
 	var profile any
 	if c.profile != "" {
 		profile = c.profile
 	}
+	status, list := "success", []any{}
+	for _, n := range notices {
+		if n["severity"] == "warning" {
+			status = "warning"
+		}
+		list = append(list, n)
+	}
 	env := map[string]any{"schema_version": "2", "command": c.v.Command, "active_profile": profile,
-		"status": "success", "result": result, "notices": []any{}}
-	if !c.json {
+		"status": status, "result": result, "notices": list}
+	if !c.json { // key/value lines, then each notice's message (_custody.py:270)
 		for _, k := range sortedKeys(result) {
 			fmt.Printf("%s\t%v\n", k, result[k])
+		}
+		for _, n := range notices {
+			fmt.Println(n["message"])
 		}
 		return
 	}

@@ -50,8 +50,13 @@ func (c *call) body() *refusal {
 			return &refusal{exit: -2} // _check_cli.py:161: findings exit 2 after the envelope
 		}
 	case "config auth status":
-		c.emit(map[string]any{"provider": "certificado-electronico", "configured": true, "authenticated": true, "available": true,
-			"active_profile": c.profile, "health_summary": "certificate valid"})
+		c.emit(c.authStatus(p))
+	case "config profile create":
+		return c.profileCreate()
+	case "config login":
+		return c.login()
+	case "config logout":
+		return c.logout()
 	case "app modelo list":
 		c.emit(map[string]any{"modelos": []any{map[string]any{"modelo": "303", "domain": "iva"}, map[string]any{"modelo": "130", "domain": "irpf"}}})
 	case "app overview status":
@@ -144,5 +149,126 @@ func (c *call) secretSet(p *profile) *refusal {
 		fmt.Fprintf(os.Stderr, "debug: stored secret %s for %s\n", c.stdinDoc["secret"], name)
 	}
 	c.emit(map[string]any{"name": name, "has_secret": true, "rotated": rotated})
+	return nil
+}
+
+// authStatus is config auth status's result (AuthStatusResult,
+// _operator_results.py:109): the AEAT portal's authentication (a
+// certificate is configured; authenticated only after a live login, which
+// the fake never makes) and the active profile's health
+// (_profile_health.py): none without one — next, create one or log in to
+// a registered one — else ready or incomplete.
+func (c *call) authStatus(p *profile) map[string]any {
+	na := rules.FirstRun.NextAction
+	status, next := "none", na.NoProfile
+	switch {
+	case p == nil && len(c.st.Profiles) > 0:
+		next = na.Registered
+	case p != nil && p.Complete:
+		status, next = "ready", na.Ready
+	case p != nil:
+		status, next = "incomplete", fmt.Sprintf(na.Incomplete, c.profile)
+	}
+	return map[string]any{"provider": "certificado-electronico", "configured": true, "authenticated": false, "available": false,
+		"active_profile": c.profile, "active_profile_status": status, "active_profile_registered": p != nil,
+		"active_profile_record_present": p != nil, "active_profile_next_action": next,
+		"backend_configured": true, "backend_available": false, "certificate_path": "", "health_severity": "", "health_summary": ""}
+}
+
+// passphrase is the master passphrase a verb that needs one is given:
+// its --secrets-stdin document's, else CADRUMO_SECRET_PASSPHRASE; with
+// neither (and no terminal: the fake never has one), a failure.
+func (c *call) passphrase() (string, *refusal) {
+	pp := rules.FirstRun.Passphrase
+	v := c.stdinDoc["passphrase"]
+	if v == "" {
+		v = os.Getenv(rules.Login.HeadlessEnv)
+	}
+	switch {
+	case v == "":
+		return "", c.failed(pp.NotInteractive)
+	case len(v) < pp.MinLength:
+		return "", c.failed(pp.TooShort)
+	}
+	return v, nil
+}
+
+// profileCreate makes a new profile, the active one, with the passphrase
+// it is given; it opens no session.
+func (c *call) profileCreate() *refusal {
+	var missing []string
+	for _, f := range rules.FirstRun.ProfileCreate.QuietRequired {
+		if !c.has(f) {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		return c.failed(rules.FirstRun.ProfileCreate.MissingFlag, strings.Join(missing, " "))
+	}
+	pass, r := c.passphrase()
+	if r != nil {
+		return r
+	}
+	name := "default"
+	if len(c.args) > 0 {
+		name = c.args[0]
+	}
+	c.st.Profiles[name] = &profile{Passphrase: pass, Complete: true}
+	c.st.Active, c.st.Session, c.profile = name, nil, name
+	c.saveStore()
+	c.emit(map[string]any{"profile_name": name, "status": "created", "active_profile": name})
+	return nil
+}
+
+// login unlocks a profile (NAME, else the active one) with its
+// passphrase, makes it the active one, and keeps its session in the OS
+// keychain when the keyring reaches one; otherwise the session lasts this
+// command only, and a notice says so.
+func (c *call) login() *refusal {
+	name := c.profile
+	if len(c.args) > 0 {
+		name = c.args[0]
+	}
+	p, ok := c.st.Profiles[name]
+	if !ok {
+		return c.failed(rules.FirstRun.Login.NoProfile)
+	}
+	pass, r := c.passphrase()
+	if r != nil {
+		return r
+	}
+	if pass != p.Passphrase {
+		return c.mismatch()
+	}
+	c.st.Active, c.profile = name, name
+	persisted := keyringReachable()
+	backend := "file"
+	c.st.Session = nil
+	if persisted {
+		backend = "keyring"
+		c.st.Session = &session{Profile: name, Backend: backend, LastUsed: time.Now().UTC()}
+	}
+	c.saveStore()
+	result := map[string]any{"profile_id": name, "active_profile": name, "backend_kind": backend, "session_persisted": persisted,
+		"already_authenticated": false, "closed_previous_profile": nil}
+	if persisted {
+		c.emit(result)
+		return nil
+	}
+	n := rules.FirstRun.Login.SessionNotPersisted
+	c.emitNotices(result, map[string]any{"severity": "warning", "code": n.Code, "message": n.Message, "suggestion": nil,
+		"context": map[string]any{"profile_id": name}})
+	return nil
+}
+
+// logout closes the session and clears the active pointer.
+func (c *call) logout() *refusal {
+	var out any
+	if c.st.Active != "" {
+		out = c.st.Active
+	}
+	c.st.Session, c.st.Active, c.profile = nil, "", ""
+	c.saveStore()
+	c.emit(map[string]any{"logged_out_profile": out, "already_logged_out": out == nil})
 	return nil
 }

@@ -49,6 +49,12 @@
 //	                        the middle of what it echoes
 //	ignore-term             ignore SIGTERM from now on (this process only)
 //	pid                     print "pid self N"
+//	forge PID               write into process PID's own pipes, as a hostile CLI
+//	                        would reach its server's (Linux: /proc/PID/fd/N): a
+//	                        JSON-RPC answer with id 999 into its stdout, a ping
+//	                        request with id "forged-in" into its stdin, a log
+//	                        line into its stderr; print, per descriptor, "fdN:
+//	                        wrote" or why not
 //	pem                     print a text with a PEM private key in the middle
 //	alloc BYTES             allocate and touch BYTES of memory, then go on
 //	tree KINDS              start descendants, each of which reports its pid and
@@ -79,6 +85,16 @@
 //	                          hog:BYTES a child that allocates BYTES
 //	crash SIGNAL            kill itself with SIGNAL (e.g. SEGV, KILL); on Windows
 //	                        exit with the NTSTATUS that crash gives there
+//	nestedlimit BYTES       Windows: run a child in a job of this process's own
+//	                        (nested in the call's, as pip's launcher nests one)
+//	                        with a notification limit of BYTES on committed
+//	                        memory, have the child commit twice that, wait for
+//	                        the limit's message on this job's own completion
+//	                        port, print "nested limit reached" and go on (the
+//	                        child dies with the job). Elsewhere it prints
+//	                        "nested limit: no jobs here"
+//	fds                     print "fds none", or "fds N M…": the descriptors above
+//	                        stderr it was started with (Unix; "none" on Windows)
 //	console                 print "console window yes" or "console window no"
 //	                        (Windows: whether it has a console window; always
 //	                        "no" elsewhere)
@@ -242,6 +258,8 @@ func run(step []string) {
 		signal.Ignore(syscall.SIGTERM)
 	case "pid":
 		fmt.Fprintf(out, "pid self %d\n", os.Getpid())
+	case "forge":
+		forge(arg(1))
 	case "pem":
 		fmt.Fprint(out, "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nsecretsecret\n-----END RSA PRIVATE KEY-----\nafter\n")
 	case "alloc":
@@ -256,6 +274,16 @@ func run(step []string) {
 		crash(arg(1))
 	case "console":
 		fmt.Fprintf(out, "console window %s\n", consoleWindow())
+	case "nestedlimit":
+		n, err := strconv.ParseInt(arg(1), 10, 64)
+		must(err)
+		fmt.Fprintln(out, nestedLimit(n))
+	case "fds":
+		fds := inheritedFDs()
+		if fds == "" {
+			fds = "none"
+		}
+		fmt.Fprintf(out, "fds %s\n", fds)
 	default:
 		fail("unknown step %q", step[0])
 	}
@@ -290,6 +318,28 @@ func leak() {
 		}
 	}
 	split(os.Stderr, `{"error":{"code":"BAD_SECRETS","message":`+jsonString(msg)+"}}\n")
+}
+
+// forge writes into process pid's stdin, stdout and stderr through
+// /proc/PID/fd (the step "forge").
+func forge(pid string) {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":"forged-in","method":"ping"}` + "\n",
+		`{"jsonrpc":"2.0","id":999,"result":{"content":[{"type":"text","text":"forged"}]}}` + "\n",
+		"level=ERROR msg=\"forged log line\"\n",
+	}
+	for fd, line := range lines {
+		f, err := os.OpenFile(fmt.Sprintf("/proc/%s/fd/%d", pid, fd), os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.WriteString(line)
+			f.Close()
+		}
+		if err != nil {
+			fmt.Printf("fd%d: %v\n", fd, err)
+		} else {
+			fmt.Printf("fd%d: wrote\n", fd)
+		}
+	}
 }
 
 // hold keeps allocated memory reachable.
@@ -366,6 +416,14 @@ func child(args []string) {
 	if n, ok := strings.CutPrefix(role, "hog:"); ok {
 		size, err := strconv.ParseInt(n, 10, 64)
 		must(err)
+		hold = touch(size)
+	}
+	if n, ok := strings.CutPrefix(role, "hogwait:"); ok {
+		// A hog that commits its memory once told to (a byte on stdin):
+		// after it was placed in a job.
+		size, err := strconv.ParseInt(n, 10, 64)
+		must(err)
+		_, _ = os.Stdin.Read(make([]byte, 1))
 		hold = touch(size)
 	}
 	fmt.Fprintf(os.Stdout, "pid %s %d\n", role, os.Getpid())

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -82,3 +83,18 @@ func signalSelf(sig syscall.Signal) {
 		time.Sleep(time.Second)
 	}
 }
+
+// inheritedFDs lists the open descriptors above stderr, space-separated.
+// The Go runtime opens none of its own before main, so each was inherited.
+func inheritedFDs() string {
+	var open []string
+	for fd := 3; fd < 1024; fd++ {
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil {
+			open = append(open, strconv.Itoa(fd))
+		}
+	}
+	return strings.Join(open, " ")
+}
+
+// nestedLimit: only Windows nests jobs.
+func nestedLimit(int64) string { return "nested limit: no jobs here" }

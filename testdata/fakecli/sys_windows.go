@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"strconv"
 	"syscall"
 	"unsafe"
 
@@ -56,6 +57,65 @@ func launch(c *exec.Cmd) error {
 	return windows.AssignProcessToJobObject(job, h) // the job handle stays open for the launcher's life
 }
 
+// nestedLimit runs a child that commits 2*limit bytes in a job of this
+// process's own with a notification limit of limit, and waits for the
+// limit's message on that job's completion port. Windows delivers a nested
+// job's messages to every port up the chain: the call's port hears it too,
+// under the call's own key, about a limit the call never set.
+func nestedLimit(limit int64) string {
+	job, err := windows.CreateJobObject(nil, nil)
+	must(err)
+	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
+	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	_, err = windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
+	must(err)
+	port, err := windows.CreateIoCompletionPort(windows.InvalidHandle, 0, 0, 1)
+	must(err)
+	assoc := struct {
+		CompletionKey  uintptr
+		CompletionPort windows.Handle
+	}{1, port}
+	_, err = windows.SetInformationJobObject(job, windows.JobObjectAssociateCompletionPortInformation,
+		uintptr(unsafe.Pointer(&assoc)), uint32(unsafe.Sizeof(assoc)))
+	must(err)
+	// JOBOBJECT_NOTIFICATION_LIMIT_INFORMATION, padded to MSVC's 48 bytes.
+	notify := struct {
+		IoReadBytesLimit, IoWriteBytesLimit uint64
+		PerJobUserTimeLimit                 int64
+		JobMemoryLimit                      uint64
+		RateControlTolerance                int32
+		RateControlToleranceInterval        int32
+		LimitFlags                          uint32
+		_                                   uint32
+	}{JobMemoryLimit: uint64(limit), LimitFlags: windows.JOB_OBJECT_LIMIT_JOB_MEMORY}
+	_, err = windows.SetInformationJobObject(job, windows.JobObjectNotificationLimitInformation,
+		uintptr(unsafe.Pointer(&notify)), uint32(unsafe.Sizeof(notify)))
+	must(err)
+
+	c := exec.Command(self(), "child", "hogwait:"+strconv.FormatInt(2*limit, 10))
+	start, err := c.StdinPipe()
+	must(err)
+	must(c.Start())
+	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(c.Process.Pid))
+	must(err)
+	must(windows.AssignProcessToJobObject(job, h))
+	windows.CloseHandle(h)
+	_, err = start.Write([]byte{1}) // in the job: now commit
+	must(err)
+	for {
+		var msg uint32
+		var key, pid uintptr
+		must(windows.GetQueuedCompletionStatus(port, &msg, &key, (**windows.Overlapped)(unsafe.Pointer(&pid)), 60_000))
+		if msg == 11 { // JOB_OBJECT_MSG_NOTIFICATION_LIMIT
+			break
+		}
+	}
+	windows.CloseHandle(job) // KILL_ON_JOB_CLOSE: the child goes
+	_ = c.Wait()
+	return "nested limit reached"
+}
+
 var getConsoleWindow = windows.NewLazySystemDLL("kernel32.dll").NewProc("GetConsoleWindow")
 
 // consoleWindow says whether this process has a console window.
@@ -90,3 +150,7 @@ func crash(name string) {
 	_ = windows.TerminateProcess(windows.CurrentProcess(), code)
 	select {}
 }
+
+// inheritedFDs: Windows hands a child the handles it names, not a
+// descriptor table; nothing to list.
+func inheritedFDs() string { return "" }

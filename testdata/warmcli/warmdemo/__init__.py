@@ -23,6 +23,30 @@ if os.environ.get("WARMDEMO_THREAD_AFTER"):
     signal.signal(signal.SIGALRM, lambda *_: threading.Thread(target=time.sleep, args=(3600,), daemon=True).start())
     signal.setitimer(signal.ITIMER_REAL, float(os.environ["WARMDEMO_THREAD_AFTER"]))
 
+# A generator made at import, as a library's own is (botocore's, a
+# retry-jitter helper's): each call must draw its own numbers, as a fresh
+# interpreter's would.
+_RNG = __import__("random").Random()
+# A file opened at import and read per call: a warm template must not share
+# its offset with every call.
+_OPENED = open(os.environ["WARMDEMO_OPEN_AT_IMPORT"]) if os.environ.get("WARMDEMO_OPEN_AT_IMPORT") else None
+# A log opened for appending at import, as aeat's own is: every write goes to
+# its end, whoever writes it.
+_LOG = open(os.environ["WARMDEMO_LOG_AT_IMPORT"], "a") if os.environ.get("WARMDEMO_LOG_AT_IMPORT") else None
+if os.environ.get("WARMDEMO_FORK_UNSAFE") == "1":
+    # What macOS's runtimes do to a child forked from a parent that used
+    # them: it dies when it touches the proxy settings (SystemConfiguration).
+    import urllib.request
+
+    _getproxies = urllib.request.getproxies
+
+    def _unsafe_getproxies():
+        if os.getpid() != IMPORT_PID:
+            os.abort()
+        return _getproxies()
+
+    urllib.request.getproxies = _unsafe_getproxies
+
 # What a CLI does to its own environment at import (awscli sets
 # AWS_DATA_PATH so botocore finds its data): a warm call must see it too.
 os.environ.setdefault("WARMDEMO_DEFAULTED", "by the import")
@@ -141,6 +165,64 @@ def stdin_():
 def startmode():
     """Says how it started: what a verify call must never do."""
     click.echo("warm" if IMPORT_PID != os.getpid() else "cold")
+
+
+@cli.command("rand")
+def rand_():
+    """A number from a generator made at import."""
+    click.echo(repr(_RNG.random()))
+
+
+@cli.command()
+def readline():
+    """A line of the file opened at import."""
+    click.echo(_OPENED.readline().rstrip("\n") if _OPENED else "no file")
+
+
+@cli.command()
+def forkcrash():
+    """Dies as macOS kills a forked child that touches what it may not."""
+    if IMPORT_PID != os.getpid():
+        os.abort()
+    click.echo("cold")
+
+
+@cli.command()
+@click.argument("marker")
+@click.argument("seconds", type=float)
+def slowonce(marker, seconds):
+    """Sleeps the first time it runs (MARKER does not exist yet), not after:
+    a verify call that times out once, on a loaded machine."""
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        time.sleep(seconds)
+    click.echo("done")
+
+
+@cli.command()
+def stats():
+    """Imports what only it needs when it runs, as a large CLI's verbs do."""
+    import statistics
+
+    click.echo(statistics.mean([1, 2, 3]))
+
+
+_TABLE = None
+
+
+def build_table():
+    """One-time set-up a verb does on its first run in a process, beyond
+    imports (aeat loads its registry of forms): cli.warm.preload may do it in
+    the template."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = {"built_by": os.getpid()}
+    return _TABLE
+
+
+@cli.command()
+def table():
+    click.echo("built" if build_table()["built_by"] == os.getpid() else "inherited")
 
 
 @cli.command("exit")

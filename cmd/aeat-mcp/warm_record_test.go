@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// preloadObject groups what the verbs loaded: what more than one loaded
+// under "*" (after click, in first-loaded order), the rest by path.
+func TestPreloadObject(t *testing.T) {
+	got := preloadObject(true, []string{"a b", "c", "d"}, map[string][]string{
+		"a b": {"x", "y", "only.ab"},
+		"c":   {"y", "z", "x"},
+		"d":   {"z"},
+	})
+	assert.Equal(t, map[string][]string{"*": {"click", "x", "y", "z"}, "a b": {"only.ab"}}, got)
+	assert.Equal(t, map[string][]string{"a": {"m"}}, preloadObject(false, []string{"a"}, map[string][]string{"a": {"m"}}))
+}
+
+// warm record (issue 28, item 4) finds cli.warm.preload from the CLI
+// itself: the test CLI's stats verb imports statistics only when it runs,
+// which a template that walked the tree has not loaded — whatever the
+// manifest preloads already (the record is whole each time). Only read-only
+// tools run.
+func TestWarmRecord(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("warm start needs fork")
+	}
+	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
+	require.NoError(t, err, "the warm tests need python3 with click (the machine image has both)")
+	py := strings.TrimSpace(string(out))
+	dir := t.TempDir()
+	src := "../../testdata/warmcli"
+	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if d.Name() == "__pycache__" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if rel == "warmdemo-cli" {
+			b = []byte("#!" + py + strings.TrimPrefix(string(b), "#!/usr/bin/env python3"))
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o755)
+	}))
+	read := `{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
+	write := `{"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
+	manifest := func(preload string) string {
+		p := filepath.Join(t.TempDir(), "m.json")
+		m := `{"version": 1, "cli": {"command": "` + filepath.Join(dir, "warmdemo-cli") + `",
+		  "env": {"set": {"WARMDEMO_IMPORT_SECONDS": "0"}},
+		  "warm": {"python": "warmdemo:main", "preload": ` + preload + `}},
+		  "tools": [{"name": "stats", "title": "t", "description": "d", "command": ["stats"], "annotations": ` + read + `},
+		            {"name": "hello", "title": "t", "description": "d", "command": ["hello"], "annotations": ` + read + `},
+		            {"name": "exit_one", "title": "t", "description": "d", "command": ["exit"], "annotations": ` + write + `}]}`
+		require.NoError(t, os.WriteFile(p, []byte(m), 0o644))
+		return p
+	}
+
+	code, stdout, stderr := runCmd(t, "", "--manifest", manifest(`"click"`), "warm", "record")
+	require.Equal(t, exitOK, code, stderr)
+	var got map[string][]string
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
+	assert.Contains(t, got["stats"], "statistics", "what stats loaded when it ran: %s", stdout)
+	assert.Equal(t, []string{"click"}, got["*"])
+	assert.Contains(t, stderr, "stats (stats): ")
+	assert.NotContains(t, stderr, "exit_one", "a tool that changes state is not run")
+
+	code, stdout, stderr = runCmd(t, "", "--manifest", manifest(`{"*": ["click"], "stats": ["statistics"]}`), "warm", "record", "stats")
+	require.Equal(t, exitOK, code, stderr)
+	got = nil
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
+	assert.Contains(t, got["stats"], "statistics", "recorded over a template without the manifest's list, so a list recorded again is whole: %s", stdout)
+
+	code, _, stderr = runCmd(t, "", "--manifest", manifest(`"click"`), "warm", "record", "exit_one")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "exit_one changes state: only read-only tools are recorded")
+}

@@ -1,0 +1,253 @@
+package warm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+)
+
+// Run runs spec warm when a template is ready, otherwise cold — after
+// waiting for a template that is about to be ready, when it will be ready
+// sooner than a cold run would end (wait.go). A warm start that fails
+// before the program ran is logged and the call starts cold: a call never
+// fails because warm start did.
+//
+// A warm call lost to warm start itself — its template died under it, or
+// on macOS a forked child crashed ([crashTurnsOff]) — returns its Result
+// in a [*LostError]: how it ended says nothing of the CLI.
+func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
+	s := p.acquire(ctx)
+	if s == nil {
+		return p.runCold(ctx, spec)
+	}
+	defer p.release(s)
+	res, f, err := p.runWarm(ctx, s, spec, "")
+	var ae *callruntime.AdoptError
+	if errors.As(err, &ae) {
+		p.log.Warn("warm start failed; this call starts cold", "error", err)
+		if errors.Is(err, errThreads) {
+			p.off(err.Error())
+		}
+		return p.runCold(ctx, spec)
+	}
+	if err != nil {
+		return res, err
+	}
+	if why := p.lost(f, res); why != "" {
+		return res, &LostError{Why: why, Result: res}
+	}
+	return res, nil
+}
+
+// runWarm runs spec forked from s's template; record, if set, is where the
+// child writes what it loaded (Record).
+func (p *Pool) runWarm(ctx context.Context, s *slot, spec callruntime.Spec, record string) (callruntime.Result, *forker, error) {
+	fctx := ctx
+	if spec.Timeout > 0 {
+		var cancel context.CancelFunc
+		fctx, cancel = context.WithTimeoutCause(ctx, spec.Timeout, callruntime.ErrTimeout)
+		defer cancel()
+	}
+	f := &forker{ctx: fctx, t: s.t, req: forkRequest{Argv: spec.Args, Cwd: spec.Dir, Env: spec.Env, Record: record}}
+	warm := spec
+	warm.Adopt = f
+	res, err := p.cfg.Runner.Run(ctx, warm)
+	if f.a != nil && f.a.inCgroup {
+		p.mu.Lock()
+		p.status.BornInCgroup++
+		p.mu.Unlock()
+	}
+	return res, f, err
+}
+
+// runCold runs spec the ordinary way, and learns from how long it took.
+func (p *Pool) runCold(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
+	res, err := p.cfg.Runner.Run(ctx, spec)
+	if err == nil && res.End == callruntime.Exited {
+		p.mu.Lock()
+		p.est.cold(res.Duration)
+		p.mu.Unlock()
+	}
+	return res, err
+}
+
+// lost says why a warm call that ended as res was lost to warm start, not
+// the CLI; "" if it was not. On macOS a forked child that a signal ended
+// also turns warm start off for good ([crashTurnsOff]).
+func (p *Pool) lost(f *forker, res callruntime.Result) string {
+	var why string
+	if f.a != nil {
+		why = f.a.lost(res)
+	}
+	if res.End == callruntime.Signaled && crashTurnsOff(p.cfg.GOOS, res.Signal) {
+		reason := fmt.Sprintf("a warm call was killed by %s: on macOS that is how a child forked from a process that used Apple's frameworks dies, so forking this CLI is unsafe here", res.Signal)
+		p.offForGood(reason)
+		if why == "" {
+			why = reason
+		}
+	}
+	if why != "" {
+		p.mu.Lock()
+		p.status.Lost++
+		p.mu.Unlock()
+		p.log.Warn("a warm call was lost to warm start, not to the CLI", "why", why)
+	}
+	return why
+}
+
+// LostError is [Pool.Run]'s error for a warm call lost to warm start itself
+// — its template died under it, or on macOS a forked child crashed — not to
+// the CLI: the server's fault, and the call may be made again (a call that
+// only reads, at once: warm start may be off by then, or its template
+// replaced). Result is how the call was seen to end.
+type LostError struct {
+	Why    string
+	Result callruntime.Result
+}
+
+func (e *LostError) Error() string { return "warm: the call was lost: " + e.Why }
+
+// Lost returns how the lost call was seen to end.
+func (e *LostError) Lost() callruntime.Result { return e.Result }
+
+// forker is the Adopter of one call: its template, its request, and the
+// call's context (every wait for the template ends with it).
+type forker struct {
+	ctx context.Context
+	t   *template
+	req forkRequest
+	a   *adoptee // once forked
+}
+
+func (f *forker) Fork(stdin, stdout, stderr, cgroup *os.File) (callruntime.Adoptee, error) {
+	a, err := f.t.fork(f.ctx, f.req, stdin, stdout, stderr, cgroup)
+	if err != nil {
+		return nil, err
+	}
+	f.a = a
+	return a, nil
+}
+
+// acquire is the template a call may fork from, or nil (start cold). It
+// replaces a template whose CLI changed on disk, and starts a replacement
+// for one that has served its calls. While a template is being started it
+// waits for it, when it will be ready sooner than a cold run would end
+// (worthWaiting), until it serves, the start fails, or ctx ends.
+func (p *Pool) acquire(ctx context.Context) *slot {
+	waited := false
+	p.mu.Lock()
+	for {
+		if s, ok := p.serving(); ok {
+			if s != nil && waited {
+				p.status.Waited++
+			}
+			p.mu.Unlock()
+			return s
+		}
+		until, ok := p.worthWaiting(time.Now())
+		if !ok {
+			p.mu.Unlock()
+			return nil
+		}
+		ch := p.changed
+		p.mu.Unlock()
+		if !waited {
+			p.log.Debug("a call waits for the warm template being started", "until", until.Format(time.TimeOnly))
+		}
+		waited = true
+		timer := time.NewTimer(time.Until(until))
+		select {
+		case <-ch:
+		case <-timer.C:
+		case <-ctx.Done():
+		}
+		timer.Stop()
+		if ctx.Err() != nil {
+			return nil
+		}
+		p.mu.Lock()
+	}
+}
+
+// serving is the slot a call forks from now (ok), or nil and ok when it
+// must start cold now; !ok when no template serves yet. Under p.mu.
+func (p *Pool) serving() (*slot, bool) {
+	if p.closed || p.state == Off {
+		return nil, true
+	}
+	s := p.cur
+	if s == nil || p.state != On || !s.t.alive() {
+		return nil, false
+	}
+	if now := time.Now(); now.Sub(p.lastCheck) >= checkEvery {
+		p.lastCheck = now
+		if stamp := fingerprint(s.t.ready.Files); stamp != s.stamp {
+			p.log.Info("the CLI's files changed: replacing the warm template; calls start cold until it is ready")
+			p.retireLocked(s)
+			p.cur = nil
+			p.launchLocked("the CLI's files changed")
+			return nil, true
+		}
+	}
+	if s.calls >= p.cfg.Warm.MaxCalls {
+		// The template goes on serving until its replacement is ready.
+		p.launchLocked("it served " + strconv.Itoa(s.calls) + " calls")
+	}
+	s.calls++
+	s.inflight++
+	p.status.Calls++
+	return s, true
+}
+
+// Recording is what one warm call loaded that its template had not
+// (aeat-mcp warm record): the modules, in the order they were imported,
+// and how long the call ran in the child.
+type Recording struct {
+	Modules []string `json:"modules"`
+	MS      float64  `json:"ms"`
+}
+
+// ErrNotWarm is Record's error when no template serves: the call would have
+// started cold, and there is nothing to record.
+var ErrNotWarm = errors.New("warm: no warm template serves calls")
+
+// Record runs spec warm, as Run does, and returns what the call loaded that
+// the template had not: what cli.warm.preload could load for its verb.
+// It waits until the Pool has settled.
+func (p *Pool) Record(ctx context.Context, spec callruntime.Spec) (Recording, callruntime.Result, error) {
+	select {
+	case <-p.Settled():
+	case <-ctx.Done():
+		return Recording{}, callruntime.Result{}, context.Cause(ctx)
+	}
+	p.mu.Lock()
+	s, _ := p.serving()
+	p.mu.Unlock()
+	if s == nil {
+		return Recording{}, callruntime.Result{}, fmt.Errorf("%w: %s", ErrNotWarm, p.Status().Reason)
+	}
+	defer p.release(s)
+	dir, err := os.MkdirTemp("", "aeat-mcp-record.")
+	if err != nil {
+		return Recording{}, callruntime.Result{}, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "record.json")
+	res, _, err := p.runWarm(ctx, s, spec, path)
+	if err != nil {
+		return Recording{}, res, err
+	}
+	var rec Recording
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return rec, res, fmt.Errorf("the call left no record (%s, exit %d): %w", res.End, res.ExitCode, err)
+	}
+	return rec, res, json.Unmarshal(b, &rec)
+}
