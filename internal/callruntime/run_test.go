@@ -624,7 +624,11 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 	all := append(modes(t), mode{name: "procwalk-without-subreaper", disable: []callruntime.Mechanism{callruntime.CgroupV2, callruntime.Subreaper}, tree: "procwalk"})
 	for _, m := range all {
 		t.Run(m.name, func(t *testing.T) {
-			r := newRunner(t, m.disable...)
+			// A ledger of the test's own, which waitRecorded reads.
+			state := privateStateDir(t)
+			r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable, StateDir: state})
+			require.NoError(t, err)
+			t.Cleanup(func() { require.NoError(t, r.Close()) })
 			t.Run("exit 0 leaving a setsid child", func(t *testing.T) {
 				// The leader exits once a walk has seen its children (the
 				// ledger lists them): a child orphaned before any walk saw
@@ -654,7 +658,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				pids := <-reported
 				defer killPids(pids)
 				if m.tree == "procwalk" {
-					waitRecorded(t, os.TempDir(), os.Getpid(), pids)
+					waitRecorded(t, state, os.Getpid(), pids)
 				}
 				require.NoError(t, g.open())
 				res := <-done
