@@ -21,7 +21,7 @@ import (
 // ceiling however loaded the machine: live_pull never ends by itself, and
 // live_await ends only once the test lets it — after the yes extended it.
 func TestAskToExtend(t *testing.T) {
-	yes := func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	yes := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"extend": true}}, nil
 	}
 	walkedAway := make(chan struct{}) // the person who never answers comes back at the end
@@ -30,7 +30,7 @@ func TestAskToExtend(t *testing.T) {
 		name     string
 		tool     string
 		ceiling  time.Duration
-		answer   func(*mcp.ElicitRequest) (*mcp.ElicitResult, error)
+		answer   func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
 		code     Code
 		says     string
 		minTime  time.Duration
@@ -40,20 +40,26 @@ func TestAskToExtend(t *testing.T) {
 		// that what is left of the extension spans its exit, however
 		// slow the machine.
 		{"yes: it finishes", "live_await", 5 * time.Second, yes, CodeOK, "", 5 * time.Second, 0},
-		{"no: stopped at once", "live_pull", time.Second, func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		{"no: stopped at once", "live_pull", time.Second, func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "decline"}, nil
 		}, CodeTimeout, "The person was asked whether to give it more time and said no.", 0, 1},
-		{"unticked", "live_pull", time.Second, func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		{"unticked", "live_pull", time.Second, func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"extend": false}}, nil
 		}, CodeTimeout, "and said no.", 0, 1},
-		{"dismissed", "live_pull", time.Second, func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		{"dismissed", "live_pull", time.Second, func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}, CodeTimeout, "and closed the question without answering.", 0, 1},
-		{"the question fails", "live_pull", time.Second, func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		{"the question fails", "live_pull", time.Second, func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return nil, errors.New("no dialog available")
 		}, CodeTimeout, "aeat-mcp tried to ask the person whether to give it more time, but the MCP host could not put the question.", 0, 1},
-		{"no answer: stopped after the wait, running meanwhile", "live_pull", time.Second, func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			<-walkedAway
+		{"no answer: stopped after the wait, running meanwhile", "live_pull", time.Second, func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			// Nobody answers: the question stays open until the server
+			// stops waiting and cancels it (as a host then closes its
+			// dialog). The client handles no other message meanwhile.
+			select {
+			case <-ctx.Done():
+			case <-walkedAway:
+			}
 			return nil, context.Canceled
 		}, CodeTimeout, "and did not answer within", 1300 * time.Millisecond, 1},
 		{"yes, and the extra time runs out too", "live_pull", time.Second, yes, CodeTimeout, "already been given 1 s more", 2 * time.Second, 2},
@@ -69,10 +75,10 @@ func TestAskToExtend(t *testing.T) {
 			var asked atomic.Int32
 			var prompt atomic.Value
 			cs := connect(t, s, "2025-11-25", &mcp.ClientOptions{
-				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 					asked.Add(1)
 					prompt.Store(req.Params.Message)
-					return tc.answer(req)
+					return tc.answer(ctx, req)
 				},
 			})
 			var args map[string]any

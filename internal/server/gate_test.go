@@ -117,10 +117,19 @@ func TestGate_NoAnswerIsANo(t *testing.T) {
 	asked := 0
 	walkedAway := make(chan struct{}) // the user comes back once the test is over
 	t.Cleanup(func() { close(walkedAway) })
-	cs := connect(t, s, "2025-11-25", elicitClient(func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		<-walkedAway
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
-	}, &asked))
+	cs := connect(t, s, "2025-11-25", &mcp.ClientOptions{
+		ElicitationHandler: func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked++
+			// The question stays open until the server stops waiting and
+			// cancels it (the client handles no other message meanwhile);
+			// a yes that comes after is too late.
+			select {
+			case <-ctx.Done():
+			case <-walkedAway:
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+		},
+	})
 	// A call that waited for the answer would wait until the test gave
 	// up on it.
 	ctx, cancel := context.WithTimeout(context.Background(), proctest.HangAfter)
