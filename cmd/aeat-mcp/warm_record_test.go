@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -6,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -32,9 +33,6 @@ func TestPreloadObject(t *testing.T) {
 // manifest preloads already (the record is whole each time). Only read-only
 // tools run.
 func TestWarmRecord(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("warm start needs fork")
-	}
 	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
 	require.NoError(t, err, "the warm tests need python3 with click (the machine image has both)")
 	py := strings.TrimSpace(string(out))

@@ -111,13 +111,13 @@ func (in Inspection) Problems() []Problem {
 		case st.From != "" || !st.Required:
 		case len(st.Tools) == 0:
 			fix := fmt.Sprintf("run `%s` in a terminal, or set it in the host's \"env\" block", SecretSetCommand(st.Name))
-			if st.Err != nil {
+			if st.unreadable() {
 				fix = fmt.Sprintf("set it in the host's \"env\" block (the keychain cannot be read: %v)", st.Err)
 			}
 			out = append(out, Problem{What: st.String() + ": every call refuses", Fix: fix})
 		default:
 			fix := "`" + SecretSetCommand(st.Name) + "`"
-			if st.Err != nil {
+			if st.unreadable() {
 				fix = `set it in the host's "env" block when they are wanted`
 			}
 			out = append(out, Problem{What: fmt.Sprintf("%s: %s until it is %s", st, refuse(st.Tools), given(st)),
@@ -139,7 +139,7 @@ func (in Inspection) Problems() []Problem {
 // given is how a secret is given: stored in the keychain, or (when the
 // keychain cannot be read) set in the environment.
 func given(st SecretState) string {
-	if st.Err != nil {
+	if st.unreadable() {
 		return "set"
 	}
 	return "stored"

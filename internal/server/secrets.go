@@ -313,6 +313,13 @@ func KeychainTrouble(states []SecretState) error {
 	return nil
 }
 
+// unreadable reports whether the keychain could not be read for st: not
+// a value stored with a NUL byte, which was read and is fixed by storing
+// it again.
+func (st SecretState) unreadable() bool {
+	return st.Err != nil && !errors.Is(st.Err, keychain.ErrNUL)
+}
+
 // String says it for a person.
 func (st SecretState) String() string {
 	switch {
@@ -320,6 +327,8 @@ func (st SecretState) String() string {
 		return fmt.Sprintf("%s is set in aeat-mcp's environment (the host's \"env\" block, or the shell it started from), which wins over the OS keychain", st.Name)
 	case st.From == "keychain":
 		return fmt.Sprintf("%s is stored in the OS keychain", st.Name)
+	case errors.Is(st.Err, keychain.ErrNUL):
+		return fmt.Sprintf("%s: %v", st.Name, st.Err)
 	case st.Err != nil:
 		return fmt.Sprintf("%s is not in aeat-mcp's environment, and the OS keychain cannot be read", st.Name)
 	}
