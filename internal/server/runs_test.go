@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -138,12 +139,18 @@ func TestRuns_UnknownAndExpired(t *testing.T) {
 	assert.Contains(t, text(res), "no run "+id)
 }
 
+// twoMutations lets two mutations run at once (the default is one at a
+// time): the tests that hold a run open until its gate opens need the
+// second run started, not queued behind the first.
+var twoMutations = map[annotations.Tier]int{annotations.Read: 8, annotations.Mutate: 2, annotations.Live: 2}
+
 func TestRuns_IdenticalMutationsJoin(t *testing.T) {
 	for _, era := range eras {
 		t.Run(eraName(era), func(t *testing.T) {
 			var log syncBuffer
 			s := newServer(t, func(c *Config) {
 				c.Logger = slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+				c.Slots = twoMutations // the run of other arguments runs beside the first
 			})
 			cs := connect(t, s, era, nil)
 			gate := newGate(t)
@@ -185,7 +192,7 @@ func TestRuns_IdenticalMutationsJoin(t *testing.T) {
 		})
 	}
 	t.Run("nothing is joined with --dedupe=false", func(t *testing.T) {
-		s := newServer(t, func(c *Config) { c.NoDedupe = true })
+		s := newServer(t, func(c *Config) { c.NoDedupe, c.Slots = true, twoMutations })
 		pids := concurrentPids(t, connect(t, s, "", nil), 2, map[string]any{}, nil)
 		assert.NotEqual(t, pids[0], pids[1])
 	})
