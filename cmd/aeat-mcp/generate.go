@@ -27,6 +27,7 @@ type generateOptions struct {
 	python    string
 	overrides string
 	facts     string
+	texts     string
 	core      bool
 	only      []string
 	output    string
@@ -37,7 +38,7 @@ type generateOptions struct {
 func newGenerateCmd() *cobra.Command {
 	o := &generateOptions{}
 	cmd := &cobra.Command{
-		Use:   "generate --from tree:FILE|click:PROGRAM|cobra:PROGRAM [--facts FILE] [--overrides FILE] [--core | --only NAME,…] [-o FILE | --check MANIFEST]",
+		Use:   "generate --from tree:FILE|click:PROGRAM|cobra:PROGRAM [--facts FILE] [--help-texts FILE] [--overrides FILE] [--core | --only NAME,…] [-o FILE | --check MANIFEST]",
 		Short: "Write a manifest for every verb of a CLI, from its command tree",
 		Long: `generate writes a manifest with one tool per verb of a CLI:
 
@@ -55,7 +56,10 @@ open-world), marked hints_guessed, and validate names every such tool.
 (the format of aeat's facts.json): which verbs reach the network, need a
 login, still print a result when they exit non-zero, read a secret on
 stdin, and the rules between their options. They are applied before the
-overrides. --overrides is a manifest-shaped file of changes merged over
+overrides. --help-texts is the CLI's own help in the languages it speaks
+(the format of aeat's help.json), for a tree that has none: the first
+language's become titles and descriptions, and every language's goes to
+each tool's cli_help, which aeat_mcp_find searches. --overrides is a manifest-shaped file of changes merged over
 what was generated, by tool name or glob, or whole tools by their command
 (see docs/generate.md). --core writes only the tools of the overrides'
 surface.core; --only NAME,… only the tools named, in that order. The manifest goes to stdout, or -o FILE; what was left out or
@@ -70,7 +74,7 @@ each tool whose hints were guessed: the annotations its name, help and
 flags (--dry-run, --yes, --force) suggest, and that evidence under a
 "review" key. --overrides refuses an entry that still has one: a person
 checks each against the CLI and deletes the key (docs/wrap-your-cli.md).`,
-		Example: `  aeat-mcp generate --from tree:commands.json --facts facts.json --overrides aeat.overrides.json -o aeat.full.manifest.json
+		Example: `  aeat-mcp generate --from tree:commands.json --facts facts.json --help-texts help.json --overrides aeat.overrides.json -o aeat.full.manifest.json
   aeat-mcp generate --from tree:commands.json --facts facts.json --overrides aeat.overrides.json --core -o aeat.manifest.json
   aeat-mcp generate --from click:aeat --overrides aeat.overrides.json --check aeat.full.manifest.json
   aeat-mcp generate --from cobra:kubectl -o kubectl.manifest.json --suggest-overrides kubectl.suggested.json`,
@@ -84,6 +88,7 @@ checks each against the CLI and deletes the key (docs/wrap-your-cli.md).`,
 	f.StringVar(&o.python, "python", "", "for click: the Python that runs the CLI (default: its console script's #! line)")
 	f.StringVar(&o.overrides, "overrides", "", "a manifest-shaped file of changes merged over what is generated")
 	f.StringVar(&o.facts, "facts", "", "what is known of the CLI beyond its tree (the format of aeat's facts.json), applied before the overrides")
+	f.StringVar(&o.texts, "help-texts", "", "the CLI's own help in the languages it speaks (the format of aeat's help.json), for a tree without help: titles, descriptions and each tool's cli_help, which aeat_mcp_find searches")
 	f.BoolVar(&o.core, "core", false, "write only the tools of the overrides' surface.core")
 	f.StringSliceVar(&o.only, "only", nil, "write only these tools, in this order (repeatable, or a comma list)")
 	f.StringVarP(&o.output, "output", "o", "", "write the manifest here (default: stdout)")
@@ -124,6 +129,15 @@ func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writ
 		}
 		if opts.Facts, err = generate.ParseFacts(data); err != nil {
 			return &exitError{exitUsage, fmt.Errorf("%s: %w", o.facts, err)}
+		}
+	}
+	if o.texts != "" {
+		data, err := os.ReadFile(o.texts)
+		if err != nil {
+			return &exitError{exitUsage, err}
+		}
+		if opts.Texts, err = generate.ParseTexts(data); err != nil {
+			return &exitError{exitUsage, fmt.Errorf("%s: %w", o.texts, err)}
 		}
 	}
 	if src.Walks() {

@@ -187,6 +187,13 @@ var schemaCases = []struct {
 	{"bad output", string(manifestWith(tool("a", `"output": "xml"`))), false},
 	{"bad timeout", string(manifestWith(tool("a", `"timeout": "soon"`))), false},
 	{"good timeout", string(manifestWith(tool("a", `"timeout": "1m30s"`))), true},
+	// docs/manifest.md, cli_help.
+	{"cli help", string(manifestWith(tool("a", `"cli_help": {"en": "Import a statement", "es": "Importar un extracto", "pt-BR": "Importar um extrato"}`))), true},
+	{"cli help empty", string(manifestWith(tool("a", `"cli_help": {}`))), false},
+	{"cli help bad language", string(manifestWith(tool("a", `"cli_help": {"Spanish": "Importar"}`))), false},
+	{"cli help empty text", string(manifestWith(tool("a", `"cli_help": {"es": ""}`))), false},
+	{"cli help not text", string(manifestWith(tool("a", `"cli_help": {"es": 3}`))), false},
+	{"cli help escape", string(manifestWith(tool("a", `"cli_help": {"es": "a\u001b[31mb"}`))), false},
 	{"version 2", `{"version": 2, "cli": {"command": "a"}, "tools": [` + tool("a") + `]}`, false},
 	{"no tools", `{"version": 1, "cli": {"command": "a"}, "tools": []}`, false},
 	{"empty command", `{"version": 1, "cli": {"command": ""}, "tools": [` + tool("a") + `]}`, false},

@@ -109,6 +109,12 @@ type Tool struct {
 	Name        string
 	Title       string
 	Description string
+	// CLIHelp is the CLI's own help for the verb, by language tag
+	// (cli_help, written by aeat-mcp generate --help-texts): what
+	// aeat_mcp_find searches besides the tool's own words, so that a
+	// request finds the verb in any language the CLI speaks. Never sent to
+	// hosts; nil when the manifest gives none.
+	CLIHelp map[string]string
 	// Command is the verb's path in the CLI ("modelo", "303", "pull"),
 	// possibly followed by fixed options of the verb ("--secrets-stdin").
 	Command []string

@@ -88,7 +88,7 @@ func TestParse_Errors(t *testing.T) {
 		{"name too long", string(manifestWith(tool(strings.Repeat("a", 65)))),
 			[]string{`m.json: tools[0].name: "` + strings.Repeat("a", 65) + `" must match ^[a-z0-9_]{1,64}$ (lower-case letters, digits, underscores)`}},
 		{"unknown tool key", string(manifestWith(tool("a", `"timout": "5s"`))),
-			[]string{`m.json: tools[0].timout: unknown key (known: name, title, description, command, annotations, params, output, timeout, stdin, exit_codes, error_codes, error_output, confirm, progress, hints_guessed)`}},
+			[]string{`m.json: tools[0].timout: unknown key (known: name, title, description, command, annotations, params, output, timeout, stdin, exit_codes, error_codes, error_output, confirm, progress, hints_guessed, cli_help)`}},
 		{"missing title and description", string(manifestWith(`{"name": "a", "command": ["x"], ` + hints + `}`)),
 			[]string{`m.json: tool "a": title: missing or empty: hosts show it to people`,
 				`m.json: tool "a": description: missing or empty: the model reads it to choose the tool`}},

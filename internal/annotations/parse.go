@@ -362,7 +362,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 var toolKeys = []string{"name", "title", "description", "command", "annotations", "params", "output",
-	"timeout", "stdin", "exit_codes", "error_codes", "error_output", "confirm", "progress", "hints_guessed"}
+	"timeout", "stdin", "exit_codes", "error_codes", "error_output", "confirm", "progress", "hints_guessed", "cli_help"}
 
 func (p *parser) toolAt(raw any, i int, cli *CLI) *Tool {
 	field := fmt.Sprintf("tools[%d]", i)
@@ -425,13 +425,47 @@ func (p *parser) toolAt(raw any, i int, cli *CLI) *Tool {
 	return t
 }
 
-// toolText reads what people and models read: title, description.
+// toolText reads what people and models read: title, description, and
+// the CLI's own help.
 func (p *parser) toolText(obj map[string]any, t *Tool) {
 	if !p.text(obj, "", "title", &t.Title) || strings.TrimSpace(t.Title) == "" {
 		p.fail("title", "missing or empty: hosts show it to people")
 	}
 	if !p.text(obj, "", "description", &t.Description) || strings.TrimSpace(t.Description) == "" {
 		p.fail("description", "missing or empty: the model reads it to choose the tool")
+	}
+	p.cliHelp(obj, t)
+}
+
+// languageTag is what cli_help's keys look like: a BCP 47 language and
+// optional subtags ("es", "en", "pt-BR").
+var languageTag = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$`)
+
+// cliHelp reads cli_help: the CLI's own help for the verb, by language —
+// text a model may read (aeat_mcp_find searches it), held to the same
+// rule as a description.
+func (p *parser) cliHelp(obj map[string]any, t *Tool) {
+	raw, ok := obj["cli_help"]
+	if !ok {
+		return
+	}
+	langs, isObj := raw.(map[string]any)
+	if !isObj || len(langs) == 0 {
+		p.fail("cli_help", "must be an object of the CLI's help per language (e.g. {\"en\": \"…\", \"es\": \"…\"}); leave it out when there is none")
+		return
+	}
+	t.CLIHelp = map[string]string{}
+	for _, lang := range sortedKeys(langs) {
+		var text string
+		switch {
+		case !languageTag.MatchString(lang):
+			p.fail("cli_help."+lang, "is not a language tag (e.g. \"en\", \"es\", \"pt-BR\")")
+		case !p.text(langs, "cli_help", lang, &text):
+		case strings.TrimSpace(text) == "":
+			p.fail("cli_help."+lang, "is empty: leave the language out")
+		default:
+			t.CLIHelp[lang] = text
+		}
 	}
 }
 

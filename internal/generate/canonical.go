@@ -15,7 +15,7 @@ var keyOrder = map[string][]string{
 	"top":         {"$schema", "version", "cli", "surface", "tools"},
 	"cli":         {"command", "args", "env", "cwd", "params", "exit_codes", "error_output"},
 	"env":         {"pass", "require", "set"},
-	"tool":        {"name", "title", "description", "command", "annotations", "hints_guessed", "params", "output", "timeout", "stdin", "progress", "confirm", "exit_codes", "error_output"},
+	"tool":        {"name", "title", "description", "cli_help", "command", "annotations", "hints_guessed", "params", "output", "timeout", "stdin", "progress", "confirm", "exit_codes", "error_output"},
 	"annotations": hintOrder,
 	"param": {"name", "type", "items", "required", "description", "default", "enum", "pattern", "minimum", "maximum",
 		"minLength", "maxLength", "flag", "positional", "negate", "global", "sensitive", "requires"},

@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -69,9 +71,9 @@ func runGenerate(t *testing.T, args ...string) (code int, stdout, stderr string)
 }
 
 // examplesFrom is the generation of the shipped manifests, from a tree,
-// facts and overrides.
+// facts, the CLI's help texts (testdata/aeat-cli/help.json) and overrides.
 func examplesFrom(tree, facts, ov string) []string {
-	return []string{"--from", "tree:" + tree, "--facts", facts, "--overrides", ov}
+	return []string{"--from", "tree:" + tree, "--facts", facts, "--help-texts", aeatCLIDir + "/help.json", "--overrides", ov}
 }
 
 // curatedOnly is the --only list of the curated example: its own tools,
@@ -172,4 +174,33 @@ func strs(v any) []string {
 		out = append(out, e.(string))
 	}
 	return out
+}
+
+// TestExamplesNoGuessedHints: no tool of the shipped manifests has a
+// guessed hint (issue 28 item 6) — each was decided from the CLI's source,
+// and the overrides entry that sets it says where: a file of the CLI and a
+// line (hints_from).
+func TestExamplesNoGuessedHints(t *testing.T) {
+	for _, path := range []string{fullManifest, coreManifest} {
+		m, err := annotations.Load(path)
+		require.NoError(t, err)
+		for _, tl := range m.Tools {
+			assert.Empty(t, tl.HintsGuessed, "%s: %s: decide its hints from the CLI's source in %s, with hints_from", path, tl.Name, aeatOverrides)
+		}
+	}
+	data, err := os.ReadFile(aeatOverrides)
+	require.NoError(t, err)
+	var ov struct {
+		Tools []map[string]any `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(data, &ov))
+	fileLine := regexp.MustCompile(`^src/cadrumo/\S+\.py:[1-9][0-9]*: \S`)
+	n := 0
+	for _, e := range ov.Tools {
+		if from, ok := e["hints_from"].(string); ok {
+			n++
+			assert.Regexp(t, fileLine, from, "%v: hints_from starts with the CLI's file:line, then why", e["name"])
+		}
+	}
+	assert.GreaterOrEqual(t, n, 54, "the 54 tools whose hints were guessed each say where they were decided")
 }

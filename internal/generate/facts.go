@@ -211,7 +211,9 @@ func (f *Facts) apply(cands []*candidate, program string, notes *[]string) {
 		}
 		c.applyExits(f, path)
 		say = append(say, c.applyRules(f.rulesOf(path))...)
-		c.tool["description"] = strings.TrimSpace(c.tool["description"].(string) + " " + strings.Join(nonEmpty(say), " "))
+		if say = nonEmpty(say); len(say) > 0 {
+			c.tool["description"] = strings.TrimSpace(sentence(c.tool["description"].(string)) + " " + strings.Join(say, " "))
+		}
 	}
 	var unused []string
 	for _, r := range f.CrossField.Rules {
@@ -352,6 +354,16 @@ func article(word string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// sentence is s ending as a sentence does, so that another can follow: a
+// CLI's help often has no final full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?:;…)") || strings.HasSuffix(s, "…") {
+		return s
+	}
+	return s + "."
 }
 
 func nonEmpty(ss []string) []string {

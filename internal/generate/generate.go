@@ -26,6 +26,10 @@ type Options struct {
 	// Facts, if set, are applied to what was generated before the
 	// overrides (facts.go).
 	Facts *Facts
+	// Texts, if set, are the CLI's own help in the languages it speaks,
+	// for a tree without help texts (texts.go): titles, descriptions and
+	// each tool's cli_help.
+	Texts *Texts
 	// Core: the manifest holds only the tools of the overrides'
 	// surface.core, in its order, and no surface key — the curated core as
 	// a manifest of its own.
@@ -96,6 +100,10 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res := &Result{}
+	if opts.Texts != nil {
+		tree = opts.Texts.fill(tree, &res.Notes)
+	}
 	var root *Command
 	program := opts.Program
 	for i := range tree {
@@ -108,7 +116,6 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 			}
 		}
 	}
-	res := &Result{}
 	cli, globals, output := cliOf(root, program, &res.Notes)
 	problems := ov.applyCLI(cli, globals)
 	if ps := globals.visible(); len(ps) > 0 {
@@ -138,6 +145,9 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 		opts.Facts.apply(cands, programName(name), &res.Notes)
 	}
 	problems = append(problems, ov.applyTools(cands)...)
+	if opts.Texts != nil {
+		opts.Texts.apply(cands) // after the overrides: a whole tool given by one keeps its verb's help
+	}
 	if len(problems) > 0 {
 		return nil, &OverridesError{File: ov.name, Problems: problems}
 	}

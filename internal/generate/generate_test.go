@@ -396,6 +396,10 @@ func TestGenerate_OverridesErrors(t *testing.T) {
 			[]string{`o.json: tools[0] ("copy"): copy cannot be brought back: an argument taking any number of values comes before another`}},
 		{"hiding a global the CLI lacks", `{"cli": {"params": [{"name": "nope", "hidden": true}]}}`,
 			[]string{`o.json: cli.params[0] ("nope"): hides a global param the CLI does not have`}},
+		{"hints_from is text", `{"tools": [{"name": "sync", "annotations": {"destructiveHint": false}, "hints_from": 3}]}`,
+			[]string{`o.json: tools[0] ("sync").hints_from: must be text`}},
+		{"hints_from without annotations", `{"tools": [{"name": "sync", "hints_from": "cli.py:3: reads only"}]}`,
+			[]string{`o.json: tools[0] ("sync").hints_from: says where annotations were decided, but the entry sets none`}},
 		{"every problem at once", `{"version": 3, "tools": [{"name": "a_b"}, {"title": "t"}]}`,
 			[]string{"version: must be 1", "tools[1].name: missing"}},
 	} {
@@ -419,6 +423,31 @@ func TestGenerate_OverridesErrors(t *testing.T) {
 
 	_, err = Generate([]Command{{Path: []string{"x"}}}, Options{})
 	assert.ErrorContains(t, err, `cli.command: missing — the tree does not name the program`)
+}
+
+// TestGenerate_HintsFrom: where an entry's hints were decided is for
+// people: the hints are taken off hints_guessed, and the reason never
+// reaches the manifest.
+func TestGenerate_HintsFrom(t *testing.T) {
+	before, err := generateSmall(t, `{}`)
+	require.NoError(t, err)
+	for _, tl := range before.Loaded.Tools {
+		if tl.Name == "sync" {
+			require.NotEmpty(t, tl.HintsGuessed, "sync's hints are guessed without the entry")
+		}
+	}
+	res, err := generateSmall(t, `{"tools": [{"name": "sync", "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true}, "hints_from": "cli.py:42: pushes, never deletes"}]}`)
+	require.NoError(t, err)
+	assert.NotContains(t, string(res.Manifest), "hints_from")
+	assert.NotContains(t, string(res.Manifest), "pushes, never deletes")
+	found := false
+	for _, tl := range res.Loaded.Tools {
+		if tl.Name == "sync" {
+			found = true
+			assert.Empty(t, tl.HintsGuessed)
+		}
+	}
+	assert.True(t, found)
 }
 
 // TestGenerate_WeakenedByOverrides: an override may say what the CLI's

@@ -177,11 +177,27 @@ func parseToolPatch(raw any, where string, fail func(string, ...any)) *toolPatch
 			tp.hidden = boolField(v, tp.where+".hidden", fail)
 		case "params":
 			tp.params = parseParamPatches(v, tp.where+".params", fail)
+		case "hints_from":
+			hintsFrom(obj, v, tp.where, fail)
 		default:
 			tp.body[k] = v
 		}
 	}
 	return tp
+}
+
+// hintsFrom checks an entry's hints_from: where in the CLI (a file:line of
+// its source, and why) the annotations it sets were decided — for the
+// person who reviews them next, never written to the manifest. It goes with
+// annotations, and is text.
+func hintsFrom(obj map[string]any, v any, where string, fail func(string, ...any)) {
+	s, ok := v.(string)
+	switch {
+	case !ok || strings.TrimSpace(s) == "":
+		fail("%s.hints_from: must be text: where in the CLI its annotations were decided (file:line, and why)", where)
+	case obj["annotations"] == nil:
+		fail("%s.hints_from: says where annotations were decided, but the entry sets none", where)
+	}
 }
 
 // parseWholeTool reads an entry that carries a command: the whole tool of
@@ -216,6 +232,8 @@ func parseWholeTool(tp *toolPatch, obj map[string]any, cmd any, fail func(string
 		case "name":
 		case "hidden":
 			tp.hidden = boolField(v, tp.where+".hidden", fail)
+		case "hints_from":
+			hintsFrom(obj, v, tp.where, fail)
 		default:
 			tp.body[k] = v
 		}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -9,34 +10,55 @@ import (
 )
 
 // How aeat_mcp_find ranks tools (docs/catalog.md): a query's words against
-// each tool's name, title, param names and description — a small scoring
-// function over words, no index service. A word counts once, at the best
-// field it matches; a tool that matches more of the words ranks above one
-// that matches fewer, whatever the weights; ties go by score, then name.
+// each tool's name, title, param names, description and the CLI's own help
+// in every language it speaks (cli_help) — a small scoring function over
+// words, no index service. A word counts once, at the best field it
+// matches. Tools that match more of the query rank first, each word
+// counting by how rare it is among the tools (a word every tool has says
+// little); ties go by score, then name.
+//
+// Across languages: a request in Spanish finds the CLI's Spanish help, one
+// in English its English help and the tool's own words; words are compared
+// without accents and by their stems, so that "movimientos" finds
+// "movimiento", "dividir" finds "divide" and "importar" finds "import".
 
 // fieldWeights are what a word found in each field is worth: the name says
 // what the verb is, the description only mentions things.
-var fieldWeights = [...]float64{fieldName: 6, fieldTitle: 4, fieldParams: 2, fieldDescription: 1}
+// The CLI's help in each language is weighed as the tool's own texts
+// are: its first sentence as the title (which is, in the manifest's
+// language, that very sentence), the rest as the description — so that a
+// request in Spanish is worth what the same request in English is.
+var fieldWeights = [...]float64{fieldName: 6, fieldTitle: 4, fieldHelpTitle: 4, fieldParams: 2, fieldDescription: 1, fieldHelp: 1}
 
 const (
 	fieldName = iota
 	fieldTitle
+	// fieldHelpTitle is the first sentence of the CLI's own help in every
+	// language it speaks (cli_help); fieldHelp the rest.
+	fieldHelpTitle
 	fieldParams
 	fieldDescription
+	fieldHelp
 	fieldCount
 )
 
 // Match strengths of one query word against one word of a tool.
 const (
 	matchExact = 1.0
-	// matchPrefix: the query word starts the tool's ("notif" in
-	// "notifications").
-	matchPrefix = 0.7
-	// matchStem: the tool's word, of minStem letters or more, starts the
-	// query word ("notifications" for "notification").
-	matchStem     = 0.6
-	minStem       = 4
-	minWordPrefix = 2
+	// matchSynonym: what a match of a word that means the same
+	// (lexicon.go) is worth, times the strength of that match.
+	matchSynonym = 0.8
+	// matchInflected: the two words share their stem ("movimientos",
+	// "movimiento"; "dividir", "divide"; "importar", "import").
+	matchInflected = 0.8
+	// matchPrefix: the query word, of minWordPrefix letters or more,
+	// starts the tool's ("notif" in "notifications").
+	matchPrefix   = 0.7
+	minWordPrefix = 4
+	// matchStart: the tool's word, of minStart letters or more, starts the
+	// query word ("notifications" for "notificationsx").
+	matchStart = 0.6
+	minStart   = 4
 	// matchShared: the two words start alike for minShared letters or
 	// more — the same word in the model's language and the tool's
 	// ("notificación", "notifications"; "certificado", "certificate").
@@ -44,18 +66,40 @@ const (
 	minShared   = 6
 )
 
-// stopWords say nothing about a tool, in the languages its users ask in.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "of": true, "to": true, "for": true, "and": true, "or": true, "in": true,
-	"on": true, "my": true, "is": true, "with": true, "by": true, "from": true,
-	"de": true, "del": true, "la": true, "el": true, "los": true, "las": true, "un": true, "una": true, "y": true,
-	"o": true, "en": true, "mi": true, "mis": true, "para": true, "por": true, "con": true,
+// stopWords say nothing about a tool, in the languages its users ask in:
+// articles, prepositions, pronouns, question words and auxiliaries.
+var stopWords = setOf(
+	// English
+	"a", "an", "the", "of", "to", "for", "and", "or", "in", "on", "at", "as", "by", "from", "with", "into", "about",
+	"my", "me", "i", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "there", "here",
+	"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "have", "has", "had", "can", "could",
+	"should", "would", "will", "shall", "may", "might", "must",
+	"what", "which", "who", "whom", "whose", "how", "when", "where", "why",
+	"any", "some", "all", "each", "every", "so", "if", "then", "than", "not", "no", "please", "up", "out",
+	// Spanish
+	"de", "del", "la", "el", "lo", "los", "las", "un", "una", "unos", "unas", "y", "e", "o", "u", "ni",
+	"en", "a", "al", "ante", "bajo", "con", "contra", "desde", "entre", "hacia", "hasta", "para", "por",
+	"sin", "sobre", "tras", "que", "quien", "cual", "cuales", "como", "cuando", "donde", "cuanto", "cuanta",
+	"mi", "mis", "tu", "tus", "su", "sus", "me", "te", "se", "le", "les", "nos", "yo", "nuestro", "nuestra",
+	"es", "son", "esta", "estan", "este", "estos", "estas", "ese", "esa", "eso", "hay", "ha", "han", "he",
+	"tengo", "tiene", "tienen", "ser", "estar", "ya", "muy", "mas", "si", "no", "puedo", "quiero",
+)
+
+func setOf(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
 }
+
+// rankWord is a word of a tool or a query, with its stem.
+type rankWord struct{ word, stem string }
 
 // rankEntry is one tool as the ranking sees it: its words, per field.
 type rankEntry struct {
 	tool  *annotations.Tool
-	words [fieldCount][]string
+	words [fieldCount][]rankWord
 }
 
 // rankIndex holds the words of the tools a catalog can reach.
@@ -66,14 +110,25 @@ func newRankIndex(tools []*annotations.Tool) rankIndex {
 	for _, t := range tools {
 		var e rankEntry
 		e.tool = t
-		e.words[fieldName] = words(t.Name)
-		e.words[fieldTitle] = words(t.Title)
-		e.words[fieldDescription] = words(t.Description)
-		var params []string
+		var params, helpTitle, help []string
 		for _, p := range t.Params {
 			params = append(params, words(p.Name)...)
 		}
-		e.words[fieldParams] = dedupe(params)
+		for _, h := range t.CLIHelp {
+			first, rest := firstSentence(h)
+			helpTitle = append(helpTitle, words(first)...)
+			help = append(help, words(rest)...)
+		}
+		for f, ws := range [fieldCount][]string{
+			fieldName:        words(t.Name),
+			fieldTitle:       words(t.Title),
+			fieldHelpTitle:   dedupe(helpTitle),
+			fieldParams:      dedupe(params),
+			fieldDescription: words(t.Description),
+			fieldHelp:        dedupe(help),
+		} {
+			e.words[f] = stemmed(ws)
+		}
 		idx = append(idx, e)
 	}
 	return idx
@@ -81,45 +136,71 @@ func newRankIndex(tools []*annotations.Tool) rankIndex {
 
 // ranked is a tool that matched, with how well.
 type ranked struct {
-	tool    *annotations.Tool
-	matched int // query words found
-	score   float64
+	tool *annotations.Tool
+	// coverage is the query's words the tool matched, each by its weight
+	// (how rare it is among the tools).
+	coverage float64
+	score    float64
 }
 
 // rank returns the tools that match at least one of the query's words, best
 // first. A query of only stop words or punctuation matches nothing.
-func (idx rankIndex) rank(query string) []ranked {
-	terms := words(query)
-	whole := strings.Join(terms, "_")
-	var out []ranked
+func (idx rankIndex) rank(q string) []ranked {
+	query := words(q)
+	whole := strings.Join(query, "_")
+	// Each word of the query, then the words that mean the same.
+	terms := make([][]rankWord, len(query))
+	for j, w := range query {
+		terms[j] = stemmed(append([]string{w}, synonyms[w]...))
+	}
+	// best[i][j]: how well query word j matches tool i (0: not at all).
+	best := make([][]float64, len(idx))
+	found := make([]int, len(terms)) // how many tools each word matches
 	for i := range idx {
-		e := &idx[i]
-		var r ranked
-		for _, q := range terms {
-			best := 0.0
-			for f := 0; f < fieldCount; f++ {
-				if m := bestMatch(q, e.words[f]) * fieldWeights[f]; m > best {
-					best = m
+		best[i] = make([]float64, len(terms))
+		for j, alts := range terms {
+			for a, alt := range alts {
+				strength := 1.0
+				if a > 0 {
+					strength = matchSynonym
+				}
+				for f := 0; f < fieldCount; f++ {
+					best[i][j] = max(best[i][j], bestMatch(alt, idx[i].words[f])*strength*fieldWeights[f])
 				}
 			}
-			if best > 0 {
-				r.matched++
-				r.score += best
+			if best[i][j] > 0 {
+				found[j]++
 			}
 		}
-		if r.matched == 0 {
+	}
+	weight := make([]float64, len(terms))
+	for j, n := range found {
+		if n > 0 {
+			weight[j] = math.Log(1 + float64(len(idx))/float64(n))
+		}
+	}
+	var out []ranked
+	for i := range idx {
+		var r ranked
+		for j := range terms {
+			if best[i][j] > 0 {
+				r.coverage += weight[j] * best[i][j]
+				r.score += best[i][j]
+			}
+		}
+		if r.coverage == 0 {
 			continue
 		}
-		if whole != "" && strings.Contains(e.tool.Name, whole) {
+		if whole != "" && strings.Contains(idx[i].tool.Name, whole) {
 			r.score += fieldWeights[fieldName] // the words, in order, in the name
 		}
-		r.tool = e.tool
+		r.tool = idx[i].tool
 		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.matched != b.matched {
-			return a.matched > b.matched
+		if a.coverage != b.coverage {
+			return a.coverage > b.coverage
 		}
 		if a.score != b.score {
 			return a.score > b.score
@@ -130,21 +211,36 @@ func (idx rankIndex) rank(query string) []ranked {
 }
 
 // bestMatch is how well q matches the best of ws.
-func bestMatch(q string, ws []string) float64 {
+func bestMatch(q rankWord, ws []rankWord) float64 {
 	best := 0.0
 	for _, w := range ws {
 		switch {
-		case w == q:
+		case w.word == q.word:
 			return matchExact
-		case len(q) >= minWordPrefix && strings.HasPrefix(w, q):
+		case w.stem == q.stem:
+			best = max(best, matchInflected)
+		case len(q.word) >= minWordPrefix && strings.HasPrefix(w.word, q.word):
 			best = max(best, matchPrefix)
-		case len(w) >= minStem && strings.HasPrefix(q, w):
-			best = max(best, matchStem)
-		case sharedPrefix(q, w) >= minShared:
+		case len(w.word) >= minStart && strings.HasPrefix(q.word, w.word):
+			best = max(best, matchStart)
+		case sharedPrefix(q.word, w.word) >= minShared:
 			best = max(best, matchShared)
 		}
 	}
 	return best
+}
+
+// firstSentence cuts a help text after its first sentence (or line), as
+// generate makes a title of it.
+func firstSentence(s string) (first, rest string) {
+	end := len(s)
+	if i := strings.Index(s, ". "); i >= 0 {
+		end = i + 1
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < end {
+		end = i
+	}
+	return s[:end], s[end:]
 }
 
 // sharedPrefix is how many bytes a and b start with alike.
@@ -156,17 +252,16 @@ func sharedPrefix(a, b string) int {
 	return n
 }
 
-// words are s's words, lowercased and without accents, stop words and
-// repeats: "Pull a modelo-303 notificación" is pull, modelo, 303,
-// notificacion. Underscores and hyphens separate words.
+// words are s's words, lowercased and without accents, phrases joined
+// (lexicon.go), without stop words and repeats: "Pull a modelo-303
+// notificación" is pull, modelo, 303, notificacion; "log in" is login.
+// Underscores and hyphens separate words.
 func words(s string) []string {
-	var out []string
+	var tokens []string
 	var b strings.Builder
 	flush := func() {
 		if b.Len() > 0 {
-			if w := b.String(); !stopWords[w] {
-				out = append(out, w)
-			}
+			tokens = append(tokens, b.String())
 			b.Reset()
 		}
 	}
@@ -181,6 +276,21 @@ func words(s string) []string {
 		}
 	}
 	flush()
+	var out []string
+	for i := 0; i < len(tokens); i++ {
+		w := tokens[i]
+		switch {
+		case i+1 < len(tokens) && phrases[[2]string{w, tokens[i+1]}] != "":
+			w = phrases[[2]string{w, tokens[i+1]}]
+			i++
+		case i+2 < len(tokens) && stopWords[tokens[i+1]] && phrases[[2]string{w, tokens[i+2]}] != "":
+			w = phrases[[2]string{w, tokens[i+2]}]
+			i += 2
+		}
+		if !stopWords[w] {
+			out = append(out, w)
+		}
+	}
 	return dedupe(out)
 }
 
@@ -202,4 +312,44 @@ func dedupe(ws []string) []string {
 		}
 	}
 	return out
+}
+
+func stemmed(ws []string) []rankWord {
+	out := make([]rankWord, len(ws))
+	for i, w := range ws {
+		out[i] = rankWord{w, stem(w)}
+	}
+	return out
+}
+
+// minStemLen is the shortest stem kept: a shorter one would join words
+// that only look alike ("alta", "alto").
+const minStemLen = 4
+
+// stemSteps are the inflections stem takes off, in order, each at most
+// once and only where what is left is minStemLen letters or more: the
+// plurals of Spanish and English, then an infinitive's ending (-ar, -er,
+// -ir) or a participle's (-ado, -ido, -ada, -ida, -ed, -ing), then a final
+// vowel (the gender of a Spanish noun, the -e of an English word or a
+// Spanish present, the -y of "category" that "categories" loses). Light on purpose: it joins a word's forms in both languages
+// ("movimientos", "movimiento"; "dividir", "divide"; "importar",
+// "import"), never two words by their derivations ("borrador" is not
+// "borrar").
+var stemSteps = [][]string{
+	{"ies", "es", "s"},
+	{"ado", "ada", "ido", "ida", "ing", "ar", "er", "ir", "ed"},
+	{"a", "e", "o", "y"},
+}
+
+// stem is w's stem: w without the inflections of stemSteps.
+func stem(w string) string {
+	for _, step := range stemSteps {
+		for _, suffix := range step {
+			if rest, ok := strings.CutSuffix(w, suffix); ok && len(rest) >= minStemLen && !strings.HasSuffix(rest, "s") {
+				w = rest
+				break
+			}
+		}
+	}
+	return w
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -68,4 +69,140 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"pull", "modelo", "303", "notificacion"}, words("Pull a modelo-303 notificación, notificación"))
 	assert.Equal(t, []string{"app", "ledger", "categories"}, words("app_ledger_categories"))
 	assert.Empty(t, words("de la the"))
+}
+
+// heldOut are requests a person makes of aeat_mcp_find, in the two
+// languages the CLI speaks, written before the ranking was tuned and never
+// tuned to since (issue 28 item 5): each with the tools that answer it —
+// any of them in the first three is a hit. What the request means was
+// checked against the CLI's own help (testdata/aeat-cli), not against the
+// ranking.
+var heldOut = []rankRequest{
+	{"importar extracto bancario", []string{"ledger_import"}},
+	{"what tax deadlines are coming up", []string{"overview_agenda", "app_overview_calendar"}},
+	{"borrar un movimiento duplicado", []string{"ledger_remove"}},
+	{"¿tengo deudas pendientes con Hacienda?", []string{"debts_list", "app_live_deudas_latest", "app_live_deudas_view"}},
+	{"descargar mis notificaciones de la AEAT", []string{"notifications_pull"}},
+	{"log in to the tax agency", []string{"config_login", "config_auth_login"}},
+	{"cerrar sesión", []string{"config_logout", "config_auth_logout"}},
+	{"crear un perfil nuevo", []string{"config_profile_create"}},
+	{"export the ledger to a file", []string{"app_ledger_export"}},
+	{"añadir una factura de compra", []string{"app_ledger_evidence_add", "app_ledger_invoice_add"}},
+	{"list my invoices", []string{"app_ledger_invoice_list"}},
+	{"descargar el justificante de presentación", []string{"justificante_pull", "app_modelo_reconcile_pull"}},
+	{"which tax returns have I already filed", []string{"filed_list", "app_live_filed_pull_all", "app_modelo_filing_record_list"}},
+	{"clasificar un movimiento", []string{"app_ledger_classify"}},
+	{"check the VAT number of an EU supplier", []string{"app_live_verify_nif_iva"}},
+	{"hacer una copia de seguridad del perfil", []string{"config_profile_archive_export"}},
+	{"attach a receipt to a transaction", []string{"app_ledger_attach", "app_ledger_evidence_add"}},
+	{"marcar el modelo 303 como presentado", []string{"app_modelo_work_file"}},
+	{"am I logged in?", []string{"auth_status", "config_auth_test"}},
+	{"delete a profile", []string{"config_profile_delete"}},
+	{"dar de alta un certificado digital", []string{"config_auth_certificate_register"}},
+	{"historial de un movimiento", []string{"app_ledger_history"}},
+	{"what does box 27 of modelo 303 mean", []string{"app_modelo_casilla"}},
+	{"dividir un movimiento en varios", []string{"app_ledger_split"}},
+	{"how much disk space does aeat use", []string{"config_storage_list", "config_storage_show", "config_storage_reclaim", "config_profile_sandbox_usage"}},
+	{"leer mis datos censales de la AEAT", []string{"config_profile_censo_pull"}},
+	{"calcular la declaración trimestral de IVA", []string{"app_modelo_work_calculate"}},
+	{"overdue filings", []string{"app_overview_backlog", "overview_agenda"}},
+}
+
+// heldOutLater are more requests of the same kind, written once the
+// ranking was done (the first set's misses had been seen while it was
+// built) and run against it once, unchanged since: the honest measure of
+// how it does on requests it was not tuned to.
+var heldOutLater = []rankRequest{
+	{"quiero ver mis movimientos bancarios", []string{"ledger_list"}},
+	{"show details of one transaction", []string{"ledger_view"}},
+	{"descargar mis declaraciones presentadas", []string{"filed_pull", "app_live_filed_pull_all"}},
+	{"what is the status of my profile", []string{"profile_show", "config_profile_status", "overview_status"}},
+	{"change the profile name", []string{"config_profile_rename", "config_profile_edit"}},
+	{"list the supported tax forms", []string{"modelo_list", "app_modelo_support_matrix"}},
+	{"¿qué casillas tiene el modelo 130?", []string{"app_modelo_casillas"}},
+	{"comprobar que la configuración está bien", []string{"config_check"}},
+	{"revisar la cola de revisión", []string{"app_review_queue"}},
+	{"add a child to my tax profile", []string{"config_profile_descendiente_add"}},
+	{"lista de hijos a cargo", []string{"config_profile_descendiente_list"}},
+	{"encrypt the review package for my accountant", []string{"app_modelo_rp_encrypt_for_recipient"}},
+	{"restaurar una copia de seguridad", []string{"config_profile_archive_import"}},
+	{"set up Google Drive sync", []string{"config_google_register", "config_google_folder_set", "config_google_login", "config_google_sync_push"}},
+	{"verificar una firma", []string{"app_modelo_rp_verify_signature", "app_modelo_review_package_verify"}},
+	{"what's my VAT balance to compensate", []string{"app_modelo_iva_wallet_balance"}},
+	{"ver las notificaciones guardadas", []string{"app_live_notifications_list"}},
+	{"delete an invoice", []string{"app_ledger_invoice_remove"}},
+	{"importar facturas", []string{"app_ledger_invoice_import"}},
+	{"preparar la declaración del trimestre", []string{"app_overview_prepare", "app_modelo_work_create"}},
+	{"rotate the recovery code", []string{"config_recovery_rotate"}},
+	{"liberar espacio de almacenamiento", []string{"config_storage_reclaim"}},
+	{"remove a certificate", []string{"config_auth_certificate_remove"}},
+	{"log out of google", []string{"config_google_logout"}},
+	{"exportar los movimientos a CSV", []string{"app_ledger_export"}},
+	{"which obligations haven't I filed yet", []string{"app_overview_backlog"}},
+	{"validar el perfil", []string{"config_profile_validate"}},
+	{"list saved debt snapshots", []string{"debts_list"}},
+}
+
+// tunedTo are the requests the ranking was tuned on (issue 28 item 5):
+// kept apart from heldOut, which says how well it does on requests it was
+// not tuned to.
+var tunedTo = []rankRequest{
+	{"show the ledger", []string{"ledger_list"}},
+	{"listar mis perfiles", []string{"profile_list"}},
+	{"configurar un apoderado", []string{"config_auth_apoderado_configure"}},
+	{"rename a profile", []string{"config_profile_rename"}},
+	{"exportar el modelo en fichero BOE", []string{"app_modelo_export"}},
+	{"verificar el almacenamiento", []string{"config_storage_check"}},
+	{"reglas de clasificación", []string{"app_ledger_rule_list"}},
+	{"add a manual transaction", []string{"app_ledger_add"}},
+	{"which categories can I use", []string{"app_ledger_categories"}},
+	{"subir los datos a Google Drive", []string{"config_google_sync_push"}},
+	{"crear un código de recuperación", []string{"config_recovery_create"}},
+	{"descartar un sandbox", []string{"sandbox_discard"}},
+	{"compare joint and individual taxation", []string{"app_modelo_work_compare_taxation"}},
+	{"ver una factura", []string{"app_ledger_invoice_view"}},
+	{"is everything ready to file", []string{"overview_status", "ledger_status", "app_modelo_readiness"}},
+}
+
+// rankRequest is one request of aeat_mcp_find and the tools that answer
+// it: any of them in the first three is a hit.
+type rankRequest = struct {
+	query string
+	want  []string
+}
+
+// firstThree counts the requests whose tool idx ranks in the first three,
+// logging the others.
+func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int {
+	t.Helper()
+	hits := 0
+	for _, tc := range reqs {
+		top := rankNames(idx.rank(tc.query), 3)
+		if slices.ContainsFunc(tc.want, func(w string) bool { return slices.Contains(top, w) }) {
+			hits++
+		} else {
+			t.Logf("%s: miss: %q: first three %v, want one of %v", set, tc.query, top, tc.want)
+		}
+	}
+	t.Logf("%s: %d of %d in the first three", set, hits, len(reqs))
+	return hits
+}
+
+// TestRank_HeldOut: over the whole aeat, the right tool is among the first
+// three for most held-out requests — those written before the ranking
+// changed and those written after — in Spanish and in English. The goal is
+// 9 in 10 (issue 28 item 5); the floor held here is what the ranking
+// measured when the requests were written (49 of 56 in the first three:
+// 25 of 28 and 24 of 28), so that a change which loses ground fails. It
+// was 9 of 28 for the first set before the CLI's help and the bilingual
+// ranking.
+func TestRank_HeldOut(t *testing.T) {
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools)
+	firstThree(t, idx, "tuned to", tunedTo)
+	before := firstThree(t, idx, "held out, written before", heldOut)
+	after := firstThree(t, idx, "held out, written after", heldOutLater)
+	hits, all := before+after, len(heldOut)+len(heldOutLater)
+	assert.GreaterOrEqual(t, hits*100, all*85, "at least 85 in 100 of the held-out requests find their tool in the first three: %d of %d", hits, all)
 }
