@@ -29,7 +29,9 @@ import (
 // and every member the walks recorded in the ledger (/proc walk) — a
 // setsid'd browser and a double-forked daemon included. The kill waits
 // until the ledger holds every reported process: a process that appeared
-// and was orphaned between two walks is the documented limit.
+// and was orphaned between two walks is the documented limit. (How soon
+// they die is the lifeline's and the kernel's pace: on a loaded machine,
+// seconds; only a survivor fails.)
 //
 // With a Runner made with Options.Deferred (deferred), the call is the
 // Runner's first act: nothing was set up before it, and the call gets every
@@ -53,7 +55,7 @@ func TestServerSIGKILLed(t *testing.T) {
 				killedAt := time.Now()
 				// The server is dead, so its calls' processes are re-parented to
 				// init, whose reaping pace is not ours: a zombie is dead.
-				requireDead(t, pids, 2*time.Second)
+				requireDead(t, pids, proctest.HangAfter)
 				t.Logf("0 survivors %v after SIGKILL of the server", time.Since(killedAt).Round(time.Millisecond))
 			})
 		}
@@ -107,7 +109,7 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 				}
 				next.Stderr = os.Stderr
 				require.NoError(t, next.Run())
-				requireDead(t, pids, 2*time.Second)
+				requireDead(t, pids, proctest.HangAfter)
 				for _, h := range homes {
 					assert.NoDirExists(t, h, "the dead server's cgroup is removed")
 				}
@@ -163,7 +165,7 @@ func TestLedger_OneDirPerUser(t *testing.T) {
 // every pid: the walks that follow a call have seen them all.
 func waitRecorded(t *testing.T, state string, owner int, pids map[string]int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(proctest.HangAfter)
 	for {
 		files, _ := filepath.Glob(filepath.Join(state, strconv.Itoa(owner)+".*.members"))
 		recorded := map[int]bool{}
@@ -348,9 +350,18 @@ func TestRun_Concurrent64(t *testing.T) {
 			defer killPids(allPids)
 			require.NoError(t, r.Close())
 			assert.NotEmpty(t, allPids)
-			proctest.RequireGone(t, allPids, 2*time.Second)
+			proctest.RequireGone(t, allPids, 0)
+			// Goroutines and descriptors a call let go of are released a
+			// little after it returns (on a loaded machine, seconds): a
+			// leak is one still there after the hang bound.
+			for deadline := time.Now().Add(proctest.HangAfter); goleak.Find(goroutinesBefore) != nil && time.Now().Before(deadline); {
+			}
 			goleak.VerifyNone(t, goroutinesBefore)
-			assert.LessOrEqual(t, countFDs(t), fdsBefore, "file descriptors leaked")
+			fds := countFDs(t)
+			for deadline := time.Now().Add(proctest.HangAfter); fds > fdsBefore && time.Now().Before(deadline); fds = countFDs(t) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			assert.LessOrEqual(t, fds, fdsBefore, "file descriptors leaked")
 			assert.Empty(t, childrenOf(os.Getpid()), "processes left behind")
 		})
 	}
@@ -383,8 +394,6 @@ func isZombie(pid int) bool {
 
 func countFDs(t *testing.T) int {
 	t.Helper()
-	// Give the runtime a moment to close what the last calls released.
-	time.Sleep(50 * time.Millisecond)
 	ents, err := os.ReadDir("/proc/self/fd")
 	require.NoError(t, err)
 	return len(ents)

@@ -10,10 +10,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -79,17 +81,36 @@ func newRunner(t *testing.T, disable ...callruntime.Mechanism) *callruntime.Runn
 	return r
 }
 
-// steps builds a fakecli argument list from "+"-separated steps.
+// steps builds a fakecli argument list from "+"-separated steps. An
+// "await PATH" step keeps its path whole (a temporary directory may hold a
+// space).
 func steps(s ...string) []string {
 	var out []string
 	for i, step := range s {
 		if i > 0 {
 			out = append(out, "+")
 		}
+		if path, ok := strings.CutPrefix(step, "await "); ok {
+			out = append(out, "await", path)
+			continue
+		}
 		out = append(out, strings.Fields(step)...)
 	}
 	return out
 }
+
+// A gate is a file fakecli's "await" step waits for: a test opens it once
+// what the program must wait for has happened (another call in flight, a
+// walk that saw its tree), instead of hoping a sleep lasts long enough.
+type gate string
+
+func newGate(t *testing.T) gate { return gate(filepath.Join(t.TempDir(), "go-ahead")) }
+
+// await is the fakecli step that waits for the gate.
+func (g gate) await() string { return "await " + string(g) }
+
+// open lets the program go on. It is safe to call from an observer.
+func (g gate) open() error { return os.WriteFile(string(g), nil, 0o644) }
 
 func spec(args ...string) callruntime.Spec {
 	return callruntime.Spec{Path: fakecli, Args: steps(args...), KillGrace: 500 * time.Millisecond}
@@ -117,17 +138,42 @@ func run(t *testing.T, r *callruntime.Runner, s callruntime.Spec) callruntime.Re
 // stopWhenSeen returns a ctx that ends when s's program prints a line
 // starting with prefix: a test stops a tree once it is what the test needs,
 // not after a time a loaded machine may not honour.
-//
-// A minute's timeout bounds the wait for a line that never comes.
 func stopWhenSeen(s *callruntime.Spec, prefix string) context.Context {
-	s.Timeout = time.Minute
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, _ := endWhenSeen(s, prefix, 1, context.Canceled)
+	return ctx
+}
+
+// endWhenSeen returns a ctx that ends with cause once s's program has
+// printed n lines starting with prefix, and when it did. With cause
+// callruntime.ErrTimeout it is the call's timeout — the cause Spec.Timeout's
+// own deadline gives, so the call ends TimedOut down the same path — that
+// comes once the tree is there: a short Spec.Timeout comes before a loaded
+// machine has built it.
+//
+// s.Timeout, proctest.HangAfter, bounds the wait for a line that never
+// comes.
+func endWhenSeen(s *callruntime.Spec, prefix string, n int, cause error) (ctx context.Context, endedAt func() time.Time) {
+	s.Timeout = proctest.HangAfter
+	ctx, end := context.WithCancelCause(context.Background())
+	var mu sync.Mutex
+	var seen int
+	var at time.Time
 	s.OnLine = func(l callruntime.Line) {
-		if strings.HasPrefix(l.Text, prefix) {
-			cancel()
+		if !strings.HasPrefix(l.Text, prefix) {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if seen++; seen == n {
+			at = time.Now()
+			end(cause)
 		}
 	}
-	return ctx
+	return ctx, func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return at
+	}
 }
 
 // except returns the pids of every role but the given ones.

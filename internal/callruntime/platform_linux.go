@@ -433,15 +433,19 @@ func probePIDNamespace() error {
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = []string{helperEnv + "=" + helperProbe}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}
+	// Started here, waited on in the goroutine: the timeout's Kill reads
+	// cmd.Process, which Run would write concurrently (-race saw it).
+	if err := cmd.Start(); err != nil {
+		return err
+	}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Run() }()
+	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
 		return err
 	case <-time.After(5 * time.Second):
-		if cmd.Process != nil {
-			_ = cmd.Process.Kill()
-		}
+		_ = cmd.Process.Kill()
+		<-done
 		return errors.New("probe timed out")
 	}
 }

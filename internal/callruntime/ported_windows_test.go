@@ -9,10 +9,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 	"unsafe"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/windows"
@@ -32,7 +32,7 @@ func TestWindows_BreakawayRefused(t *testing.T) {
 	assert.Contains(t, res.Stdout.Text(nil), "breakaway refused", "the escape was not refused")
 	assert.NotContains(t, pids, "escaped")
 	assert.True(t, res.TreeDead)
-	requireStopped(t, pids, 2*time.Second)
+	requireStopped(t, pids, proctest.HangAfter)
 }
 
 // TestWindows_LauncherChain: pip's and uv's aeat.exe is a launcher that
@@ -42,14 +42,15 @@ func TestWindows_BreakawayRefused(t *testing.T) {
 func TestWindows_LauncherChain(t *testing.T) {
 	r := newRunner(t)
 	s := spec("pid", "tree launcher", "hang")
-	s.Timeout = 500 * time.Millisecond
-	res := run(t, r, s)
+	ctx, _ := endWhenSeen(&s, "pid python ", 1, callruntime.ErrTimeout)
+	res, err := r.Run(ctx, s)
+	require.NoError(t, err)
 	pids := reportedPids(res.Stdout.Text(nil))
 	defer killPids(pids)
 	require.Contains(t, pids, "python", res.Stdout.Text(nil))
 	assert.Equal(t, callruntime.TimedOut, res.End)
 	assert.True(t, res.TreeDead)
-	requireStopped(t, pids, 2*time.Second)
+	requireStopped(t, pids, proctest.HangAfter)
 }
 
 // TestWindows_NestedJobMessages: a job nested in the call's (as pip's
@@ -75,14 +76,13 @@ func TestWindows_MemoryCeiling(t *testing.T) {
 	r := newRunner(t)
 	s := spec("pid", "tree hog:400000000", "hang")
 	s.MemoryLimit = 150 << 20
-	s.Timeout = 20 * time.Second
+	s.Timeout = proctest.HangAfter // ResourceExceeded, not TimedOut: the ceiling stopped it
 	res := run(t, r, s)
 	pids := reportedPids(res.Stdout.Text(nil))
 	defer killPids(pids)
 	assert.Equal(t, callruntime.ResourceExceeded, res.End)
 	assert.True(t, res.TreeDead)
-	assert.Less(t, res.Duration, 10*time.Second)
-	requireStopped(t, pids, 2*time.Second)
+	requireStopped(t, pids, proctest.HangAfter)
 }
 
 // TestWindows_NestedHostJobs (W7): a host may run the server in a job of
@@ -121,7 +121,7 @@ func TestWindows_NestedHostJobs(t *testing.T) {
 			}
 			pids := reportedPids(out)
 			defer killPids(pids)
-			requireStopped(t, pids, 2*time.Second)
+			requireStopped(t, pids, proctest.HangAfter)
 		})
 	}
 }

@@ -94,8 +94,9 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 			r := newRunner(t, m.disable...)
 			t.Run("timeout", func(t *testing.T) {
 				s := spec("pid", fullTree, "hang")
-				s.Timeout = 500 * time.Millisecond
-				res := run(t, r, s)
+				ctx, _ := endWhenSeen(&s, "pid ", len(fullRoles), callruntime.ErrTimeout)
+				res, err := r.Run(ctx, s)
+				require.NoError(t, err)
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
 				require.Len(t, pids, len(fullRoles), res.Stdout.Text(nil))
@@ -141,28 +142,38 @@ func TestRun_Escalation(t *testing.T) {
 	for _, m := range modes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			r := newRunner(t, m.disable...)
-			const timeout, grace = 300 * time.Millisecond, 700 * time.Millisecond
 			t.Run("SIGTERM ignored: killed after the grace", func(t *testing.T) {
+				const grace = 700 * time.Millisecond
 				s := spec("ignore-term", "pid", "tree stubborn,setsid", "hang")
-				s.Timeout, s.KillGrace = timeout, grace
-				res := run(t, r, s)
+				ctx, timedOutAt := endWhenSeen(&s, "pid ", 3, callruntime.ErrTimeout)
+				s.KillGrace = grace
+				res, err := r.Run(ctx, s)
+				require.NoError(t, err)
+				ended := time.Now()
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
+				require.Len(t, pids, 3, res.Stdout.Text(nil))
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.Equal(t, "SIGKILL", res.Signal)
-				assert.GreaterOrEqual(t, res.Duration, timeout+grace)
-				assert.Less(t, res.Duration, timeout+grace+2*time.Second)
+				assert.GreaterOrEqual(t, ended.Sub(timedOutAt()), grace, "SIGKILL before the grace was over")
 				proctest.RequireGone(t, pids, 0)
 			})
 			t.Run("SIGTERM respected: no grace spent", func(t *testing.T) {
+				// A grace no stop of this tree comes near, however loaded
+				// the machine: a call that waited it out took a minute.
+				const grace = time.Minute
 				s := spec("pid", "tree plain,setsid", "hang")
-				s.Timeout, s.KillGrace = timeout, grace
-				res := run(t, r, s)
+				ctx, timedOutAt := endWhenSeen(&s, "pid ", 3, callruntime.ErrTimeout)
+				s.KillGrace = grace
+				res, err := r.Run(ctx, s)
+				require.NoError(t, err)
+				ended := time.Now()
 				pids := reportedPids(res.Stdout.Text(nil))
 				defer killPids(pids)
+				require.Len(t, pids, 3, res.Stdout.Text(nil))
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.Equal(t, "SIGTERM", res.Signal)
-				assert.Less(t, res.Duration, timeout+grace)
+				assert.Less(t, ended.Sub(timedOutAt()), grace, "the grace was waited out")
 				proctest.RequireGone(t, pids, 0)
 			})
 		})
@@ -266,24 +277,27 @@ func TestRun_MemoryBounded(t *testing.T) {
 func TestRun_Observer(t *testing.T) {
 	r := newRunner(t)
 	t.Run("sees lines while the process runs", func(t *testing.T) {
+		// The program goes on only once the observer has seen its
+		// lines: an observer shown them at the end would wait forever
+		// (until the hang bound times the call out).
 		var mu sync.Mutex
 		var got []string
-		var firstAt time.Time
-		start := time.Now()
-		s := spec("lines 5 150ms", "sleep 300ms")
+		g := newGate(t)
+		s := spec("lines 5 10ms", g.await(), "echo after")
+		s.Timeout = proctest.HangAfter
 		s.OnLine = func(l callruntime.Line) {
 			mu.Lock()
 			defer mu.Unlock()
-			if firstAt.IsZero() {
-				firstAt = time.Now()
-			}
 			got = append(got, l.Stream.String()+":"+l.Text)
+			if l.Text == "line 5" {
+				_ = g.open()
+			}
 		}
 		res := run(t, r, s)
 		mu.Lock()
 		defer mu.Unlock()
-		assert.Equal(t, []string{"stdout:line 1", "stdout:line 2", "stdout:line 3", "stdout:line 4", "stdout:line 5"}, got)
-		assert.Less(t, firstAt.Sub(start), res.Duration-500*time.Millisecond, "first line only seen at the end")
+		assert.Equal(t, callruntime.Exited, res.End, "the lines were not seen while the program ran")
+		assert.Equal(t, []string{"stdout:line 1", "stdout:line 2", "stdout:line 3", "stdout:line 4", "stdout:line 5", "stdout:after"}, got)
 	})
 	t.Run("a slow observer never blocks the readers", func(t *testing.T) {
 		var delivered, dropped atomic.Int64
@@ -295,7 +309,9 @@ func TestRun_Observer(t *testing.T) {
 		}
 		res := run(t, r, s)
 		assert.Equal(t, int64(8000000), res.Stdout.Total)
-		assert.Less(t, res.Duration, 5*time.Second)
+		// An observer that held the reader would take 100,000 lines ×
+		// 20 ms: over half an hour.
+		assert.Less(t, res.Duration, proctest.HangAfter)
 		assert.Positive(t, dropped.Load(), "a slow observer must lose lines, not stall the reader")
 		assert.Less(t, delivered.Load(), int64(100000))
 	})
@@ -350,13 +366,12 @@ func TestRun_MemoryCeiling(t *testing.T) {
 			r := newRunner(t, m.disable...)
 			s := spec("pid", "tree hog:400000000", "hang")
 			s.MemoryLimit = 150 << 20
-			s.Timeout = 20 * time.Second
+			s.Timeout = proctest.HangAfter // ResourceExceeded, not TimedOut: the ceiling stopped it
 			res := run(t, r, s)
 			pids := reportedPids(res.Stdout.Text(nil))
 			defer killPids(pids)
 			assert.Equal(t, callruntime.ResourceExceeded, res.End)
 			assert.True(t, res.TreeDead)
-			assert.Less(t, res.Duration, 10*time.Second)
 			if !r.Mechanisms().Uses(callruntime.CgroupMemory) {
 				assert.Greater(t, res.PeakRSS, s.MemoryLimit)
 			}
@@ -383,7 +398,7 @@ func TestRun_AlreadyCancelled(t *testing.T) {
 
 	ctx, cancel = context.WithTimeoutCause(context.Background(), time.Nanosecond, callruntime.ErrTimeout)
 	defer cancel()
-	time.Sleep(time.Millisecond)
+	<-ctx.Done()
 	res, err = r.Run(ctx, spec("ok"))
 	require.NoError(t, err)
 	assert.Equal(t, callruntime.TimedOut, res.End)
@@ -393,15 +408,23 @@ func TestRunner_CloseStopsCalls(t *testing.T) {
 	r, err := callruntime.NewRunner(callruntime.Options{})
 	require.NoError(t, err)
 	done := make(chan callruntime.Result)
+	running := make(chan struct{})
+	s := spec("pid", "tree setsid", "hang")
+	s.OnLine = func(l callruntime.Line) {
+		if strings.HasPrefix(l.Text, "pid setsid ") {
+			close(running)
+		}
+	}
 	go func() {
-		res, _ := r.Run(context.Background(), spec("pid", "tree setsid", "hang"))
+		res, _ := r.Run(context.Background(), s)
 		done <- res
 	}()
-	time.Sleep(300 * time.Millisecond)
+	<-running
 	require.NoError(t, r.Close())
 	res := <-done
 	pids := reportedPids(res.Stdout.Text(nil))
 	defer killPids(pids)
+	require.Len(t, pids, 2, res.Stdout.Text(nil))
 	assert.Equal(t, callruntime.Cancelled, res.End)
 	proctest.RequireGone(t, pids, 0)
 	_, err = r.Run(context.Background(), spec("ok"))
@@ -464,12 +487,26 @@ func TestRunner_Independent(t *testing.T) {
 	a := newRunner(t)
 	b, err := callruntime.NewRunner(callruntime.Options{})
 	require.NoError(t, err)
-	done := make(chan callruntime.Result)
-	go func() { done <- run(t, a, spec("sleep 700ms", "ok")) }()
+	done := make(chan callruntime.Result, 1)
+	running := make(chan struct{})
+	g := newGate(t)
+	s := spec("pid", g.await(), "ok")
+	s.Timeout = proctest.HangAfter
+	s.OnLine = func(l callruntime.Line) {
+		if strings.HasPrefix(l.Text, "pid self ") {
+			close(running)
+		}
+	}
+	go func() {
+		res, _ := a.Run(context.Background(), s)
+		done <- res
+	}()
+	<-running // a's call is in flight while b runs and closes
 	for i := 0; i < 3; i++ {
 		assert.Equal(t, 0, run(t, b, spec("ok")).ExitCode)
 	}
 	require.NoError(t, b.Close())
+	require.NoError(t, g.open())
 	res := <-done
 	assert.Equal(t, callruntime.Exited, res.End)
 	assert.Equal(t, 0, res.ExitCode)
@@ -511,7 +548,9 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 				// B's end takes it — C's end would not.
 				var seen atomic.Int32
 				bDaemon := make(chan struct{})
-				b := spec("pid", "tree daemon", "sleep 400ms", "exit 0")
+				bGoes := newGate(t)
+				b := spec("pid", "tree daemon", bGoes.await(), "exit 0")
+				b.Timeout = proctest.HangAfter
 				b.OnLine = func(l callruntime.Line) {
 					if strings.HasPrefix(l.Text, "pid daemon ") && seen.Add(1) == 1 {
 						close(bDaemon)
@@ -523,13 +562,19 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 					bDone <- res
 				}()
 				<-bDaemon
-				time.Sleep(20 * time.Millisecond) // a start-time tick apart
+				time.Sleep(20 * time.Millisecond) // C starts at least a start-time tick (10 ms) later
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				cDone := make(chan struct{})
+				c := spec("pid", "hang")
+				c.OnLine = func(l callruntime.Line) {
+					if strings.HasPrefix(l.Text, "pid self ") {
+						_ = bGoes.open() // B ends while C runs
+					}
+				}
 				go func() {
 					defer close(cDone)
-					_, _ = r.Run(ctx, spec("pid", "hang"))
+					_, _ = r.Run(ctx, c)
 				}()
 				res := <-bDone
 				pids := reportedPids(res.Stdout.Text(nil))
@@ -543,11 +588,18 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 			t.Run("beside a long call", func(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				long := make(chan callruntime.Result, 1)
+				inFlight := make(chan struct{})
+				s := spec("pid", "hang")
+				s.OnLine = func(l callruntime.Line) {
+					if strings.HasPrefix(l.Text, "pid self ") {
+						close(inFlight)
+					}
+				}
 				go func() {
-					res, _ := r.Run(ctx, spec("pid", "hang"))
+					res, _ := r.Run(ctx, s)
 					long <- res
 				}()
-				time.Sleep(50 * time.Millisecond) // the long call is in flight
+				<-inFlight
 				all := map[string]int{}
 				for i := 0; i < 10; i++ {
 					res := run(t, r, spec("pid", "tree daemon", "sleep 100ms", "exit 0"))
@@ -605,14 +657,46 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 	all := append(modes(t), mode{name: "procwalk-without-subreaper", disable: []callruntime.Mechanism{callruntime.CgroupV2, callruntime.Subreaper}, tree: "procwalk"})
 	for _, m := range all {
 		t.Run(m.name, func(t *testing.T) {
-			r := newRunner(t, m.disable...)
+			// A ledger of the test's own, which waitRecorded reads.
+			state := privateStateDir(t)
+			r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable, StateDir: state})
+			require.NoError(t, err)
+			t.Cleanup(func() { require.NoError(t, r.Close()) })
 			t.Run("exit 0 leaving a setsid child", func(t *testing.T) {
-				res := run(t, r, spec("pid", "tree setsid,holder", "sleep 500ms", "exit 0"))
-				pids := reportedPids(res.Stdout.Text(nil))
+				// The leader exits once a walk has seen its children (the
+				// ledger lists them): a child orphaned before any walk saw
+				// it is the documented limit, and on a loaded machine no
+				// sleep is sure to span a walk.
+				g := newGate(t)
+				s := spec("pid", "tree setsid,holder", g.await(), "exit 0")
+				s.Timeout = proctest.HangAfter
+				reported := make(chan map[string]int, 1)
+				var seen sync.Map
+				var n atomic.Int32
+				s.OnLine = func(l callruntime.Line) {
+					for role, pid := range reportedPids(l.Text) {
+						seen.Store(role, pid)
+						if n.Add(1) == 3 {
+							all := map[string]int{}
+							seen.Range(func(k, v any) bool { all[k.(string)] = v.(int); return true })
+							reported <- all
+						}
+					}
+				}
+				done := make(chan callruntime.Result, 1)
+				go func() {
+					res, _ := r.Run(context.Background(), s)
+					done <- res
+				}()
+				pids := <-reported
 				defer killPids(pids)
-				require.Len(t, pids, 3, res.Stdout.Text(nil))
+				if m.tree == "procwalk" {
+					waitRecorded(t, state, os.Getpid(), pids)
+				}
+				require.NoError(t, g.open())
+				res := <-done
 				assert.Equal(t, callruntime.Exited, res.End)
-				requireDead(t, pids, 2*time.Second)
+				requireDead(t, pids, proctest.HangAfter)
 			})
 			t.Run("a parent honouring SIGTERM, a setsid child ignoring it", func(t *testing.T) {
 				s := spec("pid", "tree stubborn-setsid", "hang")
@@ -624,7 +708,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				defer killPids(pids)
 				require.Len(t, pids, 2, res.Stdout.Text(nil))
 				assert.Equal(t, callruntime.Cancelled, res.End)
-				requireDead(t, pids, 2*time.Second)
+				requireDead(t, pids, proctest.HangAfter)
 			})
 			t.Run("a fork-and-setsid loop", func(t *testing.T) {
 				s := spec("pid", "tree forkloop", "hang")
@@ -638,7 +722,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 					require.Contains(t, pids, role, res.Stdout.Text(nil)) // others may have been stopped before they printed
 				}
 				assert.Equal(t, callruntime.Cancelled, res.End)
-				requireDead(t, pids, 2*time.Second)
+				requireDead(t, pids, proctest.HangAfter)
 				t.Logf("%d processes of a forking tree, none left", len(pids))
 			})
 		})

@@ -81,7 +81,7 @@ func TestWalk_DaemonsDie(t *testing.T) {
 	assert.Equal(t, "x", tree[0].Params[0].Name)
 	pids := readPids(t, pidFile)
 	require.GreaterOrEqual(t, len(pids), 2, "each run reports its setsid child and its daemon")
-	proctest.RequireGone(t, pids, 10*time.Second)
+	proctest.RequireGone(t, pids, proctest.HangAfter)
 }
 
 // TestWalkClick_DaemonsDie: a daemon a Click CLI starts as it is imported
@@ -106,7 +106,7 @@ main()
 	require.Len(t, tree, 1)
 	pids := readPids(t, pidFile)
 	require.Len(t, pids, 1)
-	proctest.RequireGone(t, pids, 10*time.Second)
+	proctest.RequireGone(t, pids, proctest.HangAfter)
 }
 
 // TestWalk_ChildKeepsStdout: a child of the help that keeps stdout open
@@ -118,7 +118,7 @@ func TestWalk_ChildKeepsStdout(t *testing.T) {
 	require.Len(t, tree, 1)
 	pids := pidsIn(t, tree[0].Help)
 	require.NotEmpty(t, pids, "the holder's pid line is in the page, before its usage: %q", tree[0].Help)
-	proctest.RequireGone(t, pids, 10*time.Second)
+	proctest.RequireGone(t, pids, proctest.HangAfter)
 }
 
 // TestWalk_HangingHelp: a help that never ends is stopped with everything
@@ -136,7 +136,7 @@ func TestWalk_HangingHelp(t *testing.T) {
 			done <- err
 		}()
 		var pids map[string]int
-		for deadline := time.Now().Add(time.Minute); len(pids) < 2; time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(proctest.HangAfter); len(pids) < 2; time.Sleep(20 * time.Millisecond) {
 			require.True(t, time.Now().Before(deadline), "the help never started its child")
 			pids = readPids(t, pidFile)
 		}
@@ -148,7 +148,7 @@ func TestWalk_HangingHelp(t *testing.T) {
 			t.Fatal("the walk did not return once cancelled")
 		}
 		assert.ErrorContains(t, err, "prog --help: stopped: the person pressed ^C")
-		proctest.RequireGone(t, pids, 10*time.Second)
+		proctest.RequireGone(t, pids, proctest.HangAfter)
 	})
 	t.Run("ceiling", func(t *testing.T) {
 		old := stepTimeout

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -536,6 +537,11 @@ func TestAeat_ProgressFromStderr(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), params)
 	require.NoError(t, err)
 	require.False(t, res.IsError, text(res))
+	handled(func() bool {
+		all := msgs()
+		return strings.Contains(strings.Join(all, "\n"), "auth_p") &&
+			slices.ContainsFunc(all, func(m string) bool { return !strings.Contains(m, " — ") })
+	})
 	all := msgs()
 	joined := strings.Join(all, "\n")
 	assert.Contains(t, joined, "auth_p", "the CLI's stderr lines")

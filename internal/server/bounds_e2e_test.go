@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -48,7 +49,7 @@ func TestE2E_QueuedRunsAreBounded(t *testing.T) {
 	for _, id := range []string{ids[0], ids[2], task["taskId"].(string)} {
 		c.ok(t, "tasks/cancel", fmt.Sprintf(`"taskId":%q`, id))
 	}
-	requireNoFakecli(t, 2*time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 }
 
 // TestE2E_RequestsInFlightAreBounded: past DefaultMaxInFlight requests

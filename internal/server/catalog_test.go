@@ -275,13 +275,7 @@ func TestCatalog_DetachThenWait(t *testing.T) {
 	require.Equal(t, CodeRunning, o.Code, text(res))
 	assert.Equal(t, "live_quick", o.Tool)
 	assert.Equal(t, "live", o.Tier, "the inner tool's tier")
-	var got *mcp.CallToolResult
-	for i := 0; i < 40; i++ {
-		got = callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
-		if outcome(t, got).Code != CodeRunning {
-			break
-		}
-	}
+	got := waitRun(t, cs, o.RunID)
 	require.Equal(t, CodeOK, outcome(t, got).Code, text(got))
 	assert.Equal(t, "live_quick", outcome(t, got).Tool)
 }
@@ -297,6 +291,7 @@ func TestCatalog_ProgressThroughCall(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), params)
 	require.NoError(t, err)
 	require.False(t, res.IsError, text(res))
+	handled(func() bool { return strings.Contains(strings.Join(msgs(), "\n"), "live_quick") })
 	require.NotEmpty(t, msgs(), "progress arrived")
 	assert.Contains(t, strings.Join(msgs(), "\n"), "live_quick", "about the inner tool")
 }

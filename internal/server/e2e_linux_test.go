@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,41 +33,64 @@ func init() {
 // helperParent plays a host: it starts aeat-mcp on the pipes it inherited as
 // fds 3 (stdin) and 4 (stdout), prints the server's pid, and waits to be
 // killed. With SERVER_TEST_SPAWN_THREAD set it starts the server from an OS
-// thread that exits right after (as a host spawning from a worker thread
-// does): Linux then sends the server its parent-death signal although its
-// parent lives on.
+// thread that exits once a line comes on its stdin (as a host spawning from
+// a worker thread does; the test sends it once the server answered, so has
+// armed its parent-death signal): Linux then sends the server that signal
+// although its parent lives on. It prints "thread-exited" once the thread
+// is gone.
 func helperParent() int {
 	cmd := exec.Command(os.Getenv("AEAT_MCP_BINARY"), "--manifest", os.Getenv("AEAT_MCP_MANIFEST"), "--log-level", "error")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.NewFile(3, "in"), os.NewFile(4, "out"), os.Stderr
 	started := make(chan error)
-	if os.Getenv("SERVER_TEST_SPAWN_THREAD") != "" {
+	thread := os.Getenv("SERVER_TEST_SPAWN_THREAD") != ""
+	if thread {
 		// Keep the main thread for this goroutine: a locked goroutine that
 		// exits on the main thread does not end it, on any other it does.
 		runtime.LockOSThread()
 	}
+	tid := make(chan int, 1)
 	go func() {
-		if os.Getenv("SERVER_TEST_SPAWN_THREAD") != "" {
+		if thread {
 			runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
+			tid <- syscall.Gettid()
 		}
 		started <- cmd.Start()
-		// Outlive the server's start-up, so that it has armed its
-		// parent-death signal when this thread exits.
-		time.Sleep(500 * time.Millisecond)
+		if thread {
+			_, _ = bufio.NewReader(os.Stdin).ReadString('\n') // the test's go-ahead
+		}
 	}()
 	if err := <-started; err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
 	fmt.Println(cmd.Process.Pid)
+	if thread {
+		task := fmt.Sprintf("/proc/self/task/%d", <-tid)
+		for _, err := os.Stat(task); err == nil; _, err = os.Stat(task) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		fmt.Println("thread-exited")
+	}
 	for {
 		time.Sleep(time.Hour)
 	}
 }
 
+// underHost is aeat-mcp under a helper process playing the host: the host,
+// the server's pid, the server's pipes' other ends, and the host's own
+// stdin and stdout.
+type underHost struct {
+	host      *exec.Cmd
+	serverPid int
+	in        io.WriteCloser
+	out       *bufio.Reader
+	hostIn    io.WriteCloser
+	hostOut   *bufio.Reader
+}
+
 // startUnderHost starts aeat-mcp under a helper process playing the host,
-// on pipes the test holds, and returns the host, the server's pid and the
-// pipes' other ends.
-func startUnderHost(t *testing.T, env ...string) (host *exec.Cmd, serverPid int, in io.WriteCloser, out *bufio.Reader) {
+// on pipes the test holds.
+func startUnderHost(t *testing.T, env ...string) *underHost {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	require.NoError(t, err)
@@ -74,28 +98,34 @@ func startUnderHost(t *testing.T, env ...string) (host *exec.Cmd, serverPid int,
 	require.NoError(t, err)
 	t.Cleanup(func() { inW.Close(); outR.Close() })
 	// The host holds the pipes too: a dead server is no EOF here.
-	require.NoError(t, outR.SetReadDeadline(time.Now().Add(10*time.Second)))
-	host = exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, outR.SetReadDeadline(time.Now().Add(proctest.HangAfter)))
+	host := exec.Command(os.Args[0], "-test.run=^$")
 	host.Env = append(append(os.Environ(), "SERVER_TEST_HELPER=parent", "AEAT_MCP_BINARY="+binary, "AEAT_MCP_MANIFEST="+testManifestPath(t)), env...)
 	host.ExtraFiles = []*os.File{inR, outW}
 	host.Stderr = os.Stderr
+	hostIn, err := host.StdinPipe()
+	require.NoError(t, err)
 	hostOut, err := host.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, host.Start())
 	t.Cleanup(func() { _ = host.Process.Kill(); _ = host.Wait() })
 	inR.Close()
 	outW.Close()
-	_, err = fmt.Fscan(hostOut, &serverPid)
+	u := &underHost{host: host, in: inW, out: bufio.NewReader(outR), hostIn: hostIn, hostOut: bufio.NewReader(hostOut)}
+	line, err := u.hostOut.ReadString('\n')
 	require.NoError(t, err)
-	t.Cleanup(func() { proctest.Kill(serverPid) })
-	return host, serverPid, inW, bufio.NewReader(outR)
+	u.serverPid, err = strconv.Atoi(strings.TrimSpace(line))
+	require.NoError(t, err, line)
+	t.Cleanup(func() { proctest.Kill(u.serverPid) })
+	return u
 }
 
 // TestE2E_HostDies: the host is SIGKILLed while a call runs and our stdin
 // stays open (someone else holds its other end): the server notices its
 // parent is gone, kills the call's tree and exits.
 func TestE2E_HostDies(t *testing.T) {
-	host, serverPid, in, out := startUnderHost(t)
+	u := startUnderHost(t)
+	host, serverPid, in, out := u.host, u.serverPid, u.in, u.out
 	_, err := io.WriteString(in, initLine+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`+"\n")
 	require.NoError(t, err)
@@ -107,7 +137,7 @@ func TestE2E_HostDies(t *testing.T) {
 
 	require.NoError(t, host.Process.Kill())
 	_ = host.Wait()
-	proctest.RequireGone(t, pids, 1500*time.Millisecond)
+	proctest.RequireGone(t, pids, proctest.HangAfter)
 }
 
 // TestE2E_HostThreadExits: a host that spawns the server from a thread
@@ -115,15 +145,24 @@ func TestE2E_HostDies(t *testing.T) {
 // thread exits) does not lose its server: the server checks that its
 // parent really is gone before it stops.
 func TestE2E_HostThreadExits(t *testing.T) {
-	_, _, in, out := startUnderHost(t, "SERVER_TEST_SPAWN_THREAD=1")
-	time.Sleep(800 * time.Millisecond) // the thread has exited, and the signal come
-	_, err := io.WriteString(in, initLine+"\n"+`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	u := startUnderHost(t, "SERVER_TEST_SPAWN_THREAD=1")
+	// The server answers, so it has armed its parent-death signal; then
+	// the thread that started it exits, and the signal comes.
+	_, err := io.WriteString(u.in, initLine+"\n")
 	require.NoError(t, err)
-	for _, want := range []string{`"id":0`, `"id":1`} {
-		line, err := out.ReadString('\n')
-		require.NoError(t, err, "the server died with its parent's thread")
-		assert.Contains(t, line, want)
-	}
+	line, err := u.out.ReadString('\n')
+	require.NoError(t, err)
+	assert.Contains(t, line, `"id":0`)
+	_, err = io.WriteString(u.hostIn, "go\n")
+	require.NoError(t, err)
+	word, err := u.hostOut.ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "thread-exited\n", word)
+	_, err = io.WriteString(u.in, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	require.NoError(t, err)
+	line, err = u.out.ReadString('\n')
+	require.NoError(t, err, "the server died with its parent's thread")
+	assert.Contains(t, line, `"id":1`)
 }
 
 // TestE2E_FirstCallRightAfterInitialize: the runner's mechanisms (the
@@ -133,8 +172,8 @@ func TestE2E_HostThreadExits(t *testing.T) {
 // of them: the server SIGKILLed while the call's tree runs leaves nothing,
 // neither the tree (its setsid'd child included) nor the lifeline.
 func TestE2E_FirstCallRightAfterInitialize(t *testing.T) {
-	tmp := t.TempDir() // the runner's state directory: this server's ledger only
-	rs := startRawEnv(t, []string{"TMPDIR=" + tmp}, "--log-level", "info")
+	home := t.TempDir() // the runner's state directory is under it: this server's ledger only
+	rs := startRawEnv(t, []string{"HOME=" + home, "TMPDIR=" + home}, "--log-level", "info")
 	rs.send(t, initLine+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"live_pull","arguments":{}}}`)
 	require.Contains(t, rs.recv(t), "result")
 	waitForFakecli(t, 3)
@@ -149,19 +188,19 @@ func TestE2E_FirstCallRightAfterInitialize(t *testing.T) {
 	require.Greater(t, len(pids), 3, "no lifeline beside the call: %v", pids)
 	// The start-up work logs the runner's tree mode when it is done.
 	var tree []string
-	for deadline := time.Now().Add(10 * time.Second); tree == nil; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(proctest.HangAfter); tree == nil; time.Sleep(10 * time.Millisecond) {
 		tree = regexp.MustCompile(`msg=ready tree=(\w+)`).FindStringSubmatch(rs.errs.String())
 		require.False(t, tree == nil && time.Now().After(deadline), "no ready line; stderr: %s", rs.errs.String())
 	}
 	if tree[1] == "procwalk" {
 		// A member the /proc walks have not yet recorded is the documented
 		// limit of that mode: wait until the ledger holds every one.
-		waitLedger(t, filepath.Join(tmp, "aeat-mcp-"+strconv.Itoa(os.Getuid())), serverPid, fakecliPids())
+		waitLedger(t, filepath.Join(home, ".local", "state", "aeat-mcp"), serverPid, fakecliPids())
 	}
 
 	require.NoError(t, rs.cmd.Process.Kill())
 	_ = rs.cmd.Wait()
-	proctest.RequireGone(t, pids, 5*time.Second)
+	proctest.RequireGone(t, pids, proctest.HangAfter)
 }
 
 // waitLedger waits until the ledger of the server owner (callruntime's
@@ -169,7 +208,7 @@ func TestE2E_FirstCallRightAfterInitialize(t *testing.T) {
 // line per member) records every pid of pids.
 func waitLedger(t *testing.T, state string, owner int, pids map[string]int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(proctest.HangAfter)
 	for {
 		files, _ := filepath.Glob(filepath.Join(state, strconv.Itoa(owner)+".*.members"))
 		recorded := map[int]bool{}

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -59,6 +59,19 @@ func connectBinary(t *testing.T, era string, env []string, args ...string) (*mcp
 	return cs, cmd
 }
 
+// connectBinaryLogged is connectBinary (2025-11-25) with the server's
+// stderr in log.
+func connectBinaryLogged(t *testing.T, log *syncBuffer, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := serverCmd(t, nil, args...)
+	cmd.Stderr = log
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 func TestE2E_Calls(t *testing.T) {
 	for _, era := range eras {
 		t.Run(eraName(era), func(t *testing.T) {
@@ -76,9 +89,13 @@ func TestE2E_Calls(t *testing.T) {
 				require.NotNil(t, o.TreeDead, "a process ran")
 				assert.Equal(t, treeDeadConfirmed, *o.TreeDead)
 				assert.Contains(t, text(res), "live_pull did not finish within the 1 s ceiling of its tier (live)")
-				requireNoFakecli(t, time.Second)
+				requireNoFakecli(t, proctest.HangAfter)
 			})
 			t.Run("progress", func(t *testing.T) {
+				// Progress arrives while the call runs: the call is
+				// cancelled once it did (or after the hang bound).
+				ctx, cancel := context.WithTimeout(context.Background(), proctest.HangAfter)
+				defer cancel()
 				var mu sync.Mutex
 				var msgs []string
 				client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
@@ -86,20 +103,21 @@ func TestE2E_Calls(t *testing.T) {
 						mu.Lock()
 						msgs = append(msgs, req.Params.Message)
 						mu.Unlock()
+						cancel()
 					},
 				})
-				cmd := serverCmd(t, []string{"AEAT_MCP_LANG=en"}, "--timeout-live", "1500ms")
+				cmd := serverCmd(t, []string{"AEAT_MCP_LANG=en"})
 				pcs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: era})
 				require.NoError(t, err)
 				defer pcs.Close()
 				params := &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}}
 				params.SetProgressToken("e2e")
-				_, err = pcs.CallTool(context.Background(), params)
-				require.NoError(t, err)
+				_, _ = pcs.CallTool(ctx, params)
 				mu.Lock()
 				defer mu.Unlock()
 				require.NotEmpty(t, msgs)
 				assert.Contains(t, strings.Join(msgs, "\n"), "live_pull: ")
+				requireNoFakecli(t, proctest.HangAfter)
 			})
 		})
 	}
@@ -110,7 +128,7 @@ func TestE2E_TimeoutRefusalInSpanish(t *testing.T) {
 	res := callTool(t, cs, "live_pull", nil)
 	assert.Contains(t, text(res), "La herramienta live_pull no terminó dentro del límite de 1 s de su nivel (en línea)")
 	assert.Contains(t, text(res), "--timeout-live")
-	requireNoFakecli(t, time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 }
 
 func TestE2E_Cancel(t *testing.T) {
@@ -121,22 +139,8 @@ func TestE2E_Cancel(t *testing.T) {
 }
 
 func TestE2E_SlowLiveCallsDoNotDelayRead(t *testing.T) {
-	cs, _ := connectBinary(t, "", nil, "--timeout-live", "3s", "--dedupe=false")
-	var wg sync.WaitGroup
-	for i := 0; i < 2; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
-		}()
-	}
-	waitForFakecli(t, 6)
-	start := time.Now()
-	res := callTool(t, cs, "read_echo", map[string]any{"text": "quick"})
-	assert.Equal(t, CodeOK, outcome(t, res).Code)
-	// Delayed behind the live calls, it would take their 3 s ceiling.
-	assert.Less(t, time.Since(start), 2*time.Second)
-	wg.Wait()
+	cs, _ := connectBinary(t, "", nil, "--dedupe=false")
+	liveCallsDoNotDelayRead(t, cs)
 }
 
 // rawServer starts the binary with pipes a test writes and reads by hand.
@@ -303,7 +307,7 @@ func TestE2E_CancelledIsNotAnswered(t *testing.T) {
 	rs.initialize(t)
 	rs.startLivePull(t)
 	rs.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
-	requireNoFakecli(t, 2*time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 	rs.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	resp := rs.recv(t)
 	assert.Equal(t, 2.0, resp["id"])

@@ -16,6 +16,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
@@ -111,10 +112,12 @@ func newServer(t testing.TB, adjust func(*Config)) *Server {
 	t.Cleanup(func() { r.Close() })
 	m := loadManifest(t)
 	cfg := Config{
-		Manifest:  m,
-		CLIPath:   fakecli,
-		Runner:    r,
-		Ceilings:  annotations.Ceilings{Read: 10 * time.Second, Mutate: 10 * time.Second, Live: 10 * time.Second},
+		Manifest: m,
+		CLIPath:  fakecli,
+		Runner:   r,
+		// Ceilings that only catch a hang: a test of what a ceiling
+		// does sets its own.
+		Ceilings:  annotations.Ceilings{Read: proctest.HangAfter, Mutate: proctest.HangAfter, Live: proctest.HangAfter},
 		KillGrace: 300 * time.Millisecond,
 		Printer:   i18n.For(language.English),
 	}
@@ -187,5 +190,34 @@ func progressMessages() (*mcp.ClientOptions, func() []string) {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]string(nil), msgs...)
+	}
+}
+
+// handled waits until cond holds of what the client's handlers were given,
+// or the hang bound passes, and reports whether it held. The SDK client runs
+// notification handlers on a queue of their own: a notification sent before
+// a call's result may be handled after the call returned, later still on a
+// loaded machine.
+func handled(cond func() bool) bool {
+	for deadline := time.Now().Add(proctest.HangAfter); !cond(); {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
+// waitRun collects run id with aeat_mcp_wait, as a host does, until it is
+// no longer running: each wait is bounded by the server, the whole by the
+// hang bound, not by a number of waits a loaded machine may need more of.
+func waitRun(t testing.TB, cs *mcp.ClientSession, id string) *mcp.CallToolResult {
+	t.Helper()
+	deadline := time.Now().Add(proctest.HangAfter)
+	for {
+		got := callTool(t, cs, ToolWait, map[string]any{"run_id": id})
+		if outcome(t, got).Code != CodeRunning || time.Now().After(deadline) {
+			return got
+		}
 	}
 }

@@ -104,6 +104,7 @@ func TestE2E_KeychainSecret(t *testing.T) {
 	entry, err := host.CombinedOutput()
 	require.NoError(t, err, string(entry))
 
+	handled(func() bool { return len(msgs()) > 0 })
 	for _, where := range []struct{ name, text string }{
 		{"results", strings.Join(results, "\n")}, {"logs", logs.String()}, {"progress", strings.Join(msgs(), "\n")},
 		{"call --dry-run", string(plan)}, {"config claude-desktop", string(entry)},

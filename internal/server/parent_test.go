@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -24,7 +25,7 @@ func TestWatchParentExit(t *testing.T) {
 	middle.Env = append(os.Environ(), "PARENT_WATCH_ROLE=middle", "PARENT_WATCH_FILE="+file)
 	middle.Stderr = os.Stderr
 	require.NoError(t, middle.Run())
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(proctest.HangAfter)
 	for {
 		b, _ := os.ReadFile(file)
 		if strings.Contains(string(b), "gone") {
@@ -48,7 +49,7 @@ func TestParentWatchHelper(t *testing.T) {
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
 		}
-		for i := 0; i < 1000; i++ { // exit once it watches
+		for deadline := time.Now().Add(proctest.HangAfter); time.Now().Before(deadline); { // exit once it watches
 			if b, _ := os.ReadFile(file); strings.Contains(string(b), "watching") {
 				os.Exit(0)
 			}
@@ -69,7 +70,7 @@ func TestParentWatchHelper(t *testing.T) {
 		select {
 		case <-gone:
 			_ = os.WriteFile(file, []byte("watching\ngone\n"), 0o600)
-		case <-time.After(20 * time.Second):
+		case <-time.After(2 * proctest.HangAfter):
 		}
 		os.Exit(0)
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -55,13 +58,7 @@ func TestRuns_DetachThenWait(t *testing.T) {
 
 			first := callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID, "wait_seconds": 0.1})
 			assert.Equal(t, CodeRunning, outcome(t, first).Code, "still running after a short wait")
-			var got *mcp.CallToolResult
-			for i := 0; i < 20; i++ {
-				got = callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
-				if outcome(t, got).Code != CodeRunning {
-					break
-				}
-			}
+			got := waitRun(t, cs, o.RunID)
 			require.Equal(t, CodeOK, outcome(t, got).Code, text(got))
 			again := callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
 			gotJSON, _ := json.Marshal(got)
@@ -82,19 +79,13 @@ func TestRuns_DetachedTimeout(t *testing.T) {
 	o := outcome(t, res)
 	require.Equal(t, CodeRunning, o.Code)
 	waitForFakecli(t, 3)
-	var got *mcp.CallToolResult
-	for i := 0; i < 20; i++ {
-		got = callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
-		if outcome(t, got).Code != CodeRunning {
-			break
-		}
-	}
+	got := waitRun(t, cs, o.RunID)
 	og := outcome(t, got)
 	assert.Equal(t, CodeTimeout, og.Code, text(got))
 	assert.True(t, got.IsError)
 	require.NotNil(t, og.TreeDead)
 	assert.Equal(t, treeDeadConfirmed, *og.TreeDead)
-	requireNoFakecli(t, time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 }
 
 func TestRuns_CancelDetached(t *testing.T) {
@@ -108,7 +99,7 @@ func TestRuns_CancelDetached(t *testing.T) {
 			res := callTool(t, cs, ToolCancel, map[string]any{"run_id": o.RunID})
 			assert.Equal(t, CodeOK, outcome(t, res).Code, text(res))
 			assert.Contains(t, text(res), "cancelled")
-			requireNoFakecli(t, time.Second)
+			requireNoFakecli(t, proctest.HangAfter)
 			got := callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
 			assert.Equal(t, CodeCancelled, outcome(t, got).Code)
 			res = callTool(t, cs, ToolCancel, map[string]any{"run_id": o.RunID})
@@ -148,28 +139,48 @@ func TestRuns_UnknownAndExpired(t *testing.T) {
 	assert.Contains(t, text(res), "no run "+id)
 }
 
+// twoMutations lets two mutations run at once (the default is one at a
+// time): the tests that hold a run open until its gate opens need the
+// second run started, not queued behind the first.
+var twoMutations = map[annotations.Tier]int{annotations.Read: 8, annotations.Mutate: 2, annotations.Live: 2}
+
 func TestRuns_IdenticalMutationsJoin(t *testing.T) {
 	for _, era := range eras {
 		t.Run(eraName(era), func(t *testing.T) {
-			s := newServer(t, nil)
+			var log syncBuffer
+			s := newServer(t, func(c *Config) {
+				c.Logger = slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+				c.Slots = twoMutations // the run of other arguments runs beside the first
+			})
 			cs := connect(t, s, era, nil)
+			gate := newGate(t)
 			var wg sync.WaitGroup
 			results := make([]*mcp.CallToolResult, 3)
 			for i := range results {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					args := map[string]any{"what": "a"}
+					args := map[string]any{"what": "a", "gate": gate}
 					if i == 2 {
 						args["what"] = "b" // other arguments: a run of its own
 					}
-					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mutate_slow", Arguments: args})
+					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mutate_await", Arguments: args})
 					if assert.NoError(t, err) {
 						results[i] = res
 					}
 				}()
-				time.Sleep(100 * time.Millisecond)
+				// Each call in flight before the next: the runs end only
+				// once the gate opens.
+				switch i {
+				case 0:
+					waitForFakecli(t, 1)
+				case 1:
+					waitLog(t, log.String, "call joined a run", 1)
+				case 2:
+					waitForFakecli(t, 2)
+				}
 			}
+			require.NoError(t, openGate(gate))
 			wg.Wait()
 			require.NotContains(t, results, (*mcp.CallToolResult)(nil))
 			pid := func(res *mcp.CallToolResult) string { return strings.SplitN(text(res), "\n", 2)[0] }
@@ -181,25 +192,29 @@ func TestRuns_IdenticalMutationsJoin(t *testing.T) {
 		})
 	}
 	t.Run("nothing is joined with --dedupe=false", func(t *testing.T) {
-		s := newServer(t, func(c *Config) { c.NoDedupe = true })
-		pids := concurrentPids(t, connect(t, s, "", nil), 2, map[string]any{})
+		s := newServer(t, func(c *Config) { c.NoDedupe, c.Slots = true, twoMutations })
+		pids := concurrentPids(t, connect(t, s, "", nil), 2, map[string]any{}, nil)
 		assert.NotEqual(t, pids[0], pids[1])
 	})
 }
 
 func TestRuns_ProgressWhileWaiting(t *testing.T) {
-	s := detachingServer(t, func(c *Config) { c.Heartbeat = 100 * time.Millisecond })
+	// A run that goes on until the test ends, and a wait of 2 s: twenty
+	// heartbeats' time, however late each comes.
+	s := detachingServer(t, func(c *Config) { c.Heartbeat, c.DetachAfter = 100*time.Millisecond, 2*time.Second })
 	opts, messages := progressMessages()
 	cs := connect(t, s, "", opts)
-	o := outcome(t, callTool(t, cs, "live_quick", nil))
+	o := outcome(t, callTool(t, cs, "live_pull", nil))
 	require.Equal(t, CodeRunning, o.Code)
-	params := &mcp.CallToolParams{Name: ToolWait, Arguments: map[string]any{"run_id": o.RunID, "wait_seconds": 0.25}}
+	params := &mcp.CallToolParams{Name: ToolWait, Arguments: map[string]any{"run_id": o.RunID, "wait_seconds": 2}}
 	params.SetProgressToken("w")
-	_, err := cs.CallTool(context.Background(), params)
+	res, err := cs.CallTool(context.Background(), params)
 	require.NoError(t, err)
+	assert.Equal(t, CodeRunning, outcome(t, res).Code)
+	handled(func() bool { return len(messages()) > 0 })
 	msgs := messages()
 	require.NotEmpty(t, msgs, "a wait sends progress")
-	assert.Contains(t, msgs[len(msgs)-1], "live_quick: ")
+	assert.Contains(t, msgs[len(msgs)-1], "live_pull: ")
 }
 
 // TestE2E_ShutdownWithDetachedRuns: the host closes stdin while a detached
@@ -214,7 +229,7 @@ func TestE2E_ShutdownWithDetachedRuns(t *testing.T) {
 	waitForFakecli(t, 3)
 	require.NoError(t, rs.in.Close())
 	assert.NoError(t, rs.cmd.Wait(), "exit 0; stderr: %s", rs.errs.String())
-	requireNoFakecli(t, time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 }
 
 // TestE2E_DetachThenWait: over real stdio against the built binary, in both
@@ -226,13 +241,7 @@ func TestE2E_DetachThenWait(t *testing.T) {
 			cs, _ := connectBinary(t, era, nil, "--detach-after", "400ms")
 			o := outcome(t, callTool(t, cs, "live_quick", nil))
 			require.Equal(t, CodeRunning, o.Code)
-			var got *mcp.CallToolResult
-			for i := 0; i < 20; i++ {
-				got = callTool(t, cs, ToolWait, map[string]any{"run_id": o.RunID})
-				if outcome(t, got).Code != CodeRunning {
-					break
-				}
-			}
+			got := waitRun(t, cs, o.RunID)
 			sync, _ := connectBinary(t, era, nil, "--detach-after", "0")
 			want := callTool(t, sync, "live_quick", nil)
 			assert.Equal(t, withoutDuration(t, want), withoutDuration(t, got))
@@ -250,14 +259,15 @@ func TestE2E_RunsOverStdio(t *testing.T) {
 	waitForFakecli(t, 3)
 	res := callTool(t, cs, ToolCancel, map[string]any{"run_id": o.RunID})
 	assert.Equal(t, CodeOK, outcome(t, res).Code, text(res))
-	requireNoFakecli(t, time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 
 	res = callTool(t, cs, ToolWait, map[string]any{"run_id": "r-ffffffffffffffff"})
 	assert.True(t, res.IsError)
 	assert.Equal(t, CodeInvalidArguments, outcome(t, res).Code)
 
-	waiting, _ := connectBinary(t, "2025-11-25", nil, "--detach-after", "0")
-	pids := concurrentPids(t, waiting, 2, map[string]any{"what": "x"})
+	var log syncBuffer
+	waiting := connectBinaryLogged(t, &log, "--detach-after", "0", "--log-level", "debug")
+	pids := concurrentPids(t, waiting, 2, map[string]any{"what": "x"}, log.String)
 	assert.Regexp(t, `^pid self \d+$`, pids[0])
 	assert.Equal(t, pids[0], pids[1], "one process tree for two identical mutations")
 }
@@ -269,24 +279,26 @@ func TestE2E_RunsOverStdio(t *testing.T) {
 func TestE2E_RetryThatJoinedSurvivesTheCancel(t *testing.T) {
 	rs := startRaw(t, "--log-level", "debug")
 	rs.initialize(t)
-	joins := 0
-	joinAndCancel := func(first, retry int, cancel ...int) {
-		call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"mutate_sleep","arguments":{"duration":"2s"}}}`
-		rs.send(t, fmt.Sprintf(call, first))
+	joins, cancels := 0, 0
+	// The run waits for its gate: it cannot end before the retry joined
+	// and the cancels were taken, however slow the machine.
+	joinAndCancel := func(gate string, first, retry int, cancel ...int) {
+		call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"mutate_await","arguments":{"gate":%q}}}`
+		rs.send(t, fmt.Sprintf(call, first, gate))
 		waitForFakecli(t, 1)
-		rs.send(t, fmt.Sprintf(call, retry))
+		rs.send(t, fmt.Sprintf(call, retry, gate))
 		joins++
-		deadline := time.Now().Add(10 * time.Second)
-		for strings.Count(rs.errs.String(), "call joined a run") < joins {
-			require.True(t, time.Now().Before(deadline), "the retry did not join: %s", rs.errs.String())
-			time.Sleep(10 * time.Millisecond)
-		}
+		waitLog(t, rs.errs.String, "call joined a run", joins)
 		for _, id := range cancel {
 			rs.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d,"reason":"timed out"}}`, id))
 		}
+		cancels += len(cancel)
+		waitLog(t, rs.errs.String, "code=cancelled", cancels)
 	}
 
-	joinAndCancel(1, 2, 1)
+	gate := newGate(t)
+	joinAndCancel(gate, 1, 2, 1)
+	require.NoError(t, openGate(gate))
 	_, msg := rs.recvRaw(t)
 	assert.Equal(t, 2.0, msg["id"], "only the retry is answered: %v", msg)
 	res, _ := msg["result"].(map[string]any)
@@ -295,8 +307,8 @@ func TestE2E_RetryThatJoinedSurvivesTheCancel(t *testing.T) {
 	assert.Contains(t, fmt.Sprint(res["content"]), "pid self")
 	assert.Contains(t, fmt.Sprint(res["content"]), "joined run")
 
-	joinAndCancel(3, 4, 3, 4)
-	requireNoFakecli(t, 2*time.Second) // nobody waits: the tree is killed
+	joinAndCancel(newGate(t), 3, 4, 3, 4)
+	requireNoFakecli(t, proctest.HangAfter) // nobody waits: the tree is killed
 	rs.send(t, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
 	_, msg = rs.recvRaw(t)
 	assert.Equal(t, 5.0, msg["id"], "no answer for the cancelled requests: %v", msg)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -72,5 +73,5 @@ func TestDetach_DuringShutdown(t *testing.T) {
 	require.NotNil(t, o.TreeDead)
 	assert.True(t, *o.TreeDead)
 	assert.NotContains(t, text(res), ToolWait)
-	requireNoFakecli(t, 10*time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 }

@@ -9,21 +9,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // TestE2E_StopAnswersCallsInFlight plays a host's stop sequence against the
-// built binary — close stdin, 2 s, SIGTERM, 2 s, SIGKILL — and a bare
-// SIGTERM (then SIGKILL 2 s later): every call in flight is answered before
-// the SIGKILL — a tree that honours SIGTERM, one that ignores it (it gets at
-// most callruntime.ShutdownGrace), and, after the input's end, a call that
-// finishes by itself during the drain with its own result — and no process
-// is left.
+// built binary — close stdin, SIGTERM, then SIGKILL — and a bare SIGTERM
+// (then SIGKILL): every call in flight is answered before the SIGKILL — a
+// tree that honours SIGTERM, one that ignores it (it gets at most
+// shutdownGrace, not its own ten minutes), and, after the input's end, a
+// call that finishes by itself during the drain with its own result — and
+// no process is left. The host's waits are events here (the drained call's
+// answer) and its SIGKILL the hang bound: a stop that waited out the
+// kill grace would take ten minutes.
 func TestE2E_StopAnswersCallsInFlight(t *testing.T) {
 	for _, mode := range []string{"signal", "eof then signal"} {
 		t.Run(mode, func(t *testing.T) {
-			rs := startRaw(t) // the default drain and kill grace
+			rs := startRaw(t, "--kill-grace", "10m") // the default drain
 			rs.initialize(t)
 			answers := make(chan map[string]any, 16)
 			go func() {
@@ -46,16 +49,27 @@ func TestE2E_StopAnswersCallsInFlight(t *testing.T) {
 			call(1, "live_pull", `{}`)                     // honours SIGTERM (a child, a setsid grandchild)
 			call(2, "read_stubborn", `{"duration":"60s"}`) // ignores SIGTERM
 			waitForFakecli(t, 4)
+			got := map[float64]Code{}
 			if mode == "eof then signal" {
 				call(3, "read_sleep", `{"duration":"500ms"}`) // ends by itself in the drain
 				want[3] = CodeOK
 				require.NoError(t, rs.in.Close())
-				time.Sleep(2 * time.Second) // the host waits, then signals
+				// The host waits; the call ends in the drain meanwhile.
+				for got[3] == "" {
+					select {
+					case m, ok := <-answers:
+						require.True(t, ok, "the server ended; stderr: %s", rs.errs.String())
+						res, _ := m["result"].(map[string]any)
+						code, _ := outcomeOf(res)["code"].(string)
+						got[m["id"].(float64)] = Code(code)
+					case <-time.After(proctest.HangAfter):
+						t.Fatalf("the drained call was not answered; stderr: %s", rs.errs.String())
+					}
+				}
 			}
 			require.NoError(t, rs.cmd.Process.Signal(syscall.SIGTERM))
-			kill := time.NewTimer(2 * time.Second) // then the host kills
+			kill := time.NewTimer(proctest.HangAfter) // then the host kills
 			defer kill.Stop()
-			got := map[float64]Code{}
 		collect:
 			for len(got) < len(want) {
 				select {
@@ -73,7 +87,7 @@ func TestE2E_StopAnswersCallsInFlight(t *testing.T) {
 			}
 			assert.Equal(t, want, got, "every call answered before the SIGKILL; stderr: %s", rs.errs.String())
 			assert.NoError(t, rs.cmd.Wait(), "exit 0; stderr: %s", rs.errs.String())
-			requireNoFakecli(t, 3*time.Second)
+			requireNoFakecli(t, proctest.HangAfter)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -100,7 +101,7 @@ func (c *taskClient) refused(t *testing.T, code float64, method, params string) 
 // poll gets the task until its status is one of want.
 func (c *taskClient) poll(t *testing.T, id string, want ...string) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(proctest.HangAfter)
 	for {
 		r := c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))
 		for _, w := range want {
@@ -234,7 +235,7 @@ func TestE2E_TasksV1(t *testing.T) {
 		waitForFakecli(t, 3) // the CLI, a child, a setsid grandchild
 		cancelled := c.ok(t, "tasks/cancel", fmt.Sprintf(`"taskId":%q`, id))
 		assert.Equal(t, "cancelled", cancelled["status"])
-		requireNoFakecli(t, time.Second)
+		requireNoFakecli(t, proctest.HangAfter)
 		res := c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
 		assert.Equal(t, string(CodeCancelled), outcomeOf(res)["code"])
 		assert.Equal(t, true, res["isError"])
@@ -284,7 +285,7 @@ func TestE2E_TasksV1_TimeoutAndExpiry(t *testing.T) {
 		assert.Equal(t, string(CodeTimeout), o["code"])
 		assert.Equal(t, true, o["tree_dead"])
 		assert.Equal(t, "failed", c.ok(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))["status"])
-		requireNoFakecli(t, time.Second)
+		requireNoFakecli(t, proctest.HangAfter)
 	})
 
 	t.Run("a finished task expires after its ttl", func(t *testing.T) {
@@ -340,7 +341,7 @@ func TestE2E_TasksV2(t *testing.T) {
 		waitForFakecli(t, 2) // the CLI and a setsid grandchild
 		ack := c.ok(t, "tasks/cancel", fmt.Sprintf(`"taskId":%q`, id))
 		assert.Equal(t, map[string]any{"resultType": "complete"}, ack)
-		requireNoFakecli(t, time.Second)
+		requireNoFakecli(t, proctest.HangAfter)
 		got := c.poll(t, id, "cancelled")
 		assert.NotContains(t, got, "result")
 	})
@@ -352,7 +353,7 @@ func TestE2E_TasksV2(t *testing.T) {
 		res := got["result"].(map[string]any)
 		assert.Equal(t, true, res["isError"])
 		assert.Equal(t, string(CodeTimeout), outcomeOf(res)["code"])
-		requireNoFakecli(t, time.Second)
+		requireNoFakecli(t, proctest.HangAfter)
 	})
 
 	t.Run("errors", func(t *testing.T) {
@@ -425,7 +426,7 @@ func TestE2E_TasksV2_AskBeforeTheKill(t *testing.T) {
 	assert.Equal(t, 2.0, o["timeout_seconds"], "extended once, by its ceiling")
 	text := res["content"].([]any)[0].(map[string]any)["text"].(string)
 	assert.True(t, strings.Contains(text, "given 1 s more, once"), text)
-	requireNoFakecli(t, time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 }
 
 // TestE2E_TasksV1_WaitingForAResult: a tasks/result the client cancels is
@@ -456,7 +457,7 @@ func TestE2E_TasksV1_WaitingForAResult(t *testing.T) {
 		break
 	}
 	require.NoError(t, c.rs.cmd.Wait())
-	requireNoFakecli(t, time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 }
 
 // TestE2E_TasksOff: with --tasks=false nothing is a task, whatever the
@@ -520,7 +521,7 @@ func TestE2E_TasksV1_AskBeforeTheKill(t *testing.T) {
 	// working again in between, if the watcher saw it before the kill.
 	assert.Equal(t, "input_required", statuses[0], "%v", statuses)
 	assert.Equal(t, "failed", statuses[len(statuses)-1], "%v", statuses)
-	requireNoFakecli(t, time.Second)
+	requireNoFakecli(t, proctest.HangAfter)
 }
 
 // TestE2E_TaskKeysAreDecoded: whether a call becomes a task is decided from

@@ -119,8 +119,8 @@ func TestE2E_StdinEOF(t *testing.T) {
 	assert.Equal(t, string(CodeCancelled), res["_meta"].(map[string]any)[OutcomeKey].(map[string]any)["code"])
 	err := rs.cmd.Wait()
 	assert.NoError(t, err, "exit 0; stderr: %s", rs.errs.String())
-	assert.Less(t, time.Since(start), 2*time.Second)
-	proctest.RequireGone(t, pids, 500*time.Millisecond)
+	assert.Less(t, time.Since(start), proctest.HangAfter, "the call never ends by itself")
+	proctest.RequireGone(t, pids, proctest.HangAfter)
 }
 
 // TestE2E_ShutdownWhileHostDoesNotRead: a host that stops reading our
@@ -168,11 +168,10 @@ func TestE2E_ShutdownWhileHostDoesNotRead(t *testing.T) {
 			case err := <-waited:
 				waited <- err // for the cleanup
 				assert.NoError(t, err, "exit 0")
-			case <-time.After(5 * time.Second):
-				t.Fatal("the server did not exit while its stdout was full")
+			case <-time.After(proctest.HangAfter):
+				t.Fatalf("the server did not exit in %v while its stdout was full", time.Since(start))
 			}
-			assert.Less(t, time.Since(start), 3*time.Second)
-			proctest.RequireGone(t, pids, time.Second)
+			proctest.RequireGone(t, pids, proctest.HangAfter)
 		})
 	}
 }

@@ -64,18 +64,28 @@ func newWarmFixture(t *testing.T, keychain ...string) *warmFixture {
 	}))
 	f := &warmFixture{pidfile: filepath.Join(dir, "pids"), manifest: filepath.Join(dir, "warm.manifest.json")}
 	read := `{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
-	tool := func(name, params string) string {
-		return fmt.Sprintf(`{"name": %q, "title": "t", "description": "d", "command": [%q], "annotations": %s, "params": [%s]}`,
-			name, name, read, params)
+	// The read tier's ceiling is generous (startWarmServerWith): it also
+	// bounds the verify runs, whose cold one imports the CLI. The tools
+	// that must be stopped at their ceiling have one of their own, short —
+	// what the tests assert happens after it — and long enough for a
+	// forked child to report its pid on a loaded machine.
+	tool := func(name, command, timeout, params string) string {
+		if timeout != "" {
+			timeout = fmt.Sprintf(`"timeout": %q, `, timeout)
+		}
+		return fmt.Sprintf(`{"name": %q, "title": "t", "description": "d", "command": [%q], %s"annotations": %s, "params": [%s]}`,
+			name, command, timeout, read, params)
 	}
 	num := func(name string) string {
 		return fmt.Sprintf(`{"name": %q, "type": "number", "positional": true, "required": true}`, name)
 	}
+	stay := `{"name": "stay", "type": "number", "flag": "--stay"}`
 	mutate := `{"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
-	tools := []string{tool("whoami", ""), tool("sleep", num("seconds")), tool("termproof", num("seconds")),
+	tools := []string{tool("whoami", "whoami", "", ""), tool("sleep", "sleep", "", num("seconds")), tool("sleep_hang", "sleep", "5s", num("seconds")),
+		tool("termproof", "termproof", "5s", num("seconds")),
 		fmt.Sprintf(`{"name": "sleep_mutate", "title": "t", "description": "d", "command": ["sleep"], "annotations": %s, "params": [%s]}`, mutate, num("seconds")),
-		tool("daemon", `{"name": "stay", "type": "number", "flag": "--stay"}`), tool("flood", `{"name": "mib", "type": "integer", "positional": true}`),
-		tool("alloc", `{"name": "mib", "type": "integer", "positional": true}`), tool("hello", "")}
+		tool("daemon", "daemon", "", stay), tool("daemon_hang", "daemon", "5s", stay), tool("flood", "flood", "", `{"name": "mib", "type": "integer", "positional": true}`),
+		tool("alloc", "alloc", "", `{"name": "mib", "type": "integer", "positional": true}`), tool("hello", "hello", "", "")}
 	var names []string
 	for _, k := range keychain {
 		names = append(names, fmt.Sprintf(`{"name": %q}`, k))
@@ -124,7 +134,7 @@ func (f *warmFixture) lastPid(t *testing.T) int {
 // waitPids waits until the calls reported n pids.
 func (f *warmFixture) waitPids(t *testing.T, n int) map[string]int {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(proctest.HangAfter)
 	for {
 		if p := f.pids(t); len(p) >= n {
 			return p
@@ -153,7 +163,7 @@ func startWarmServer(t *testing.T, f *warmFixture, args ...string) *warmServer {
 // startWarmServerWith starts bin with env added to the basics.
 func startWarmServerWith(t *testing.T, bin string, env []string, f *warmFixture, args ...string) *warmServer {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"--manifest", f.manifest, "--log-level", "info", "--timeout-read", "3s",
+	cmd := exec.Command(bin, append([]string{"--manifest", f.manifest, "--log-level", "info", "--timeout-read", "5m",
 		"--kill-grace", "300ms", "--max-memory", "200"}, args...)...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
 	log := &syncBuffer{}
@@ -163,10 +173,10 @@ func startWarmServerWith(t *testing.T, bin string, env []string, f *warmFixture,
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	ws := &warmServer{cmd: cmd, cs: cs, log: log, f: f}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(proctest.HangAfter)
 	for !strings.Contains(log.String(), "warm template ready") {
 		require.NotContains(t, log.String(), "warm start is off", "log: %s", log.String())
-		require.True(t, time.Now().Before(deadline), "no warm template within 60 s; log: %s", log.String())
+		require.True(t, time.Now().Before(deadline), "no warm template within %v; log: %s", proctest.HangAfter, log.String())
 		time.Sleep(20 * time.Millisecond)
 	}
 	var who struct {
@@ -192,10 +202,10 @@ func TestE2E_WarmFaultMatrix(t *testing.T) {
 		npids int
 	}
 	for _, c := range []check{
-		{"timeout", "sleep", map[string]any{"seconds": 60}, CodeTimeout, 1},
+		{"timeout", "sleep_hang", map[string]any{"seconds": 60}, CodeTimeout, 1},
 		{"term-proof", "termproof", map[string]any{"seconds": 60}, CodeTimeout, 1},
 		{"setsid daemon left behind", "daemon", map[string]any{}, CodeOK, 2},
-		{"setsid daemon at timeout", "daemon", map[string]any{"stay": 60}, CodeTimeout, 2},
+		{"setsid daemon at timeout", "daemon_hang", map[string]any{"stay": 60}, CodeTimeout, 2},
 		{"memory ceiling", "alloc", map[string]any{"mib": 400}, CodeResourceExceeded, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -206,7 +216,7 @@ func TestE2E_WarmFaultMatrix(t *testing.T) {
 			require.NotNil(t, o.TreeDead)
 			assert.True(t, *o.TreeDead)
 			all := f.waitPids(t, before+c.npids)
-			proctest.RequireGone(t, all, 2*time.Second)
+			proctest.RequireGone(t, all, proctest.HangAfter)
 		})
 	}
 	t.Run("flood", func(t *testing.T) {
@@ -226,7 +236,7 @@ func TestE2E_WarmFaultMatrix(t *testing.T) {
 		all := f.waitPids(t, before+1)
 		cancel()
 		<-done
-		proctest.RequireGone(t, all, 2*time.Second)
+		proctest.RequireGone(t, all, proctest.HangAfter)
 	})
 	// The template served every call and lives on.
 	require.NoError(t, syscall.Kill(ws.tpl, 0))
@@ -254,7 +264,7 @@ func TestE2E_WarmServerEnds(t *testing.T) {
 			case "SIGKILL":
 				require.NoError(t, ws.cmd.Process.Signal(syscall.SIGKILL))
 			}
-			proctest.RequireGone(t, all, 10*time.Second)
+			proctest.RequireGone(t, all, proctest.HangAfter)
 		})
 	}
 }
@@ -452,7 +462,7 @@ func TestE2E_WarmCallLostWithItsTemplate(t *testing.T) {
 			f.waitPids(t, before+1)
 			child := f.lastPid(t)
 			require.NoError(t, syscall.Kill(ws.tpl, syscall.SIGKILL))
-			proctest.RequireGone(t, map[string]int{"template": ws.tpl}, 30*time.Second)
+			proctest.RequireGone(t, map[string]int{"template": ws.tpl}, proctest.HangAfter)
 			require.NoError(t, syscall.Kill(child, syscall.SIGKILL))
 			res := <-done
 			o := outcome(t, res)
@@ -471,14 +481,15 @@ func TestE2E_WarmCallLostWithItsTemplate(t *testing.T) {
 
 // A template that stops answering (SIGSTOP) breaks no call's ceiling and
 // is killed and replaced (issue 29, item 3): the call in flight is answered
-// at its ceiling (3 s here), and a later call forks from a fresh template.
+// at its ceiling (sleep_hang's 5 s), and a later call forks from a fresh
+// template.
 func TestE2E_WarmStalledTemplate(t *testing.T) {
 	f := newWarmFixture(t)
 	ws := startWarmServer(t, f)
 	before := len(f.pids(t))
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
-		res, err := ws.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "sleep", Arguments: map[string]any{"seconds": 60}})
+		res, err := ws.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "sleep_hang", Arguments: map[string]any{"seconds": 60}})
 		if err != nil {
 			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
 		}
@@ -495,9 +506,9 @@ func TestE2E_WarmStalledTemplate(t *testing.T) {
 	}
 	o := outcome(t, res)
 	assert.Equal(t, CodeTimeout, o.Code, text(res))
-	proctest.RequireGone(t, all, 10*time.Second)
+	proctest.RequireGone(t, all, proctest.HangAfter)
 	ws.awaitLog(t, "the warm template stopped answering: killing it", 1)
-	proctest.RequireGone(t, map[string]int{"the stopped template": ws.tpl}, 30*time.Second)
+	proctest.RequireGone(t, map[string]int{"the stopped template": ws.tpl}, proctest.HangAfter)
 	ws.awaitLog(t, "warm template ready", 2)
 	assertWarm(t, ws)
 }

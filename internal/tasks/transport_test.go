@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -109,7 +110,7 @@ func (h *harness) send(t *testing.T, method, params string) jsonrpc.ID {
 // answer reads until the answer to id, keeping the notifications.
 func (h *harness) answer(t *testing.T, id jsonrpc.ID) *jsonrpc.Response {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), proctest.HangAfter)
 	defer cancel()
 	for {
 		msg, err := h.conn.Read(ctx)
@@ -222,16 +223,21 @@ func TestTransport_V1(t *testing.T) {
 	assert.Equal(t, map[string]any{"taskId": id}, res["_meta"].(map[string]any)[RelatedTaskKey])
 	got := h.ok(t, "tasks/get", fmt.Sprintf(`{"taskId":%q}`, id))
 	assert.Equal(t, "completed", got["status"])
-	require.Eventually(t, func() bool {
+	completedSaid := func() bool {
 		for _, n := range h.notes {
 			var p map[string]any
 			if n.Method == MethodStatusV1 && json.Unmarshal(n.Params, &p) == nil && p["status"] == "completed" {
 				return true
 			}
 		}
-		h.ok(t, "ping", `{}`) // reads on
 		return false
-	}, 10*time.Second, 10*time.Millisecond, "notifications/tasks/status says completed")
+	}
+	// Not require.Eventually: its condition runs off the test goroutine,
+	// and h.ok may fail the test.
+	for deadline := time.Now().Add(proctest.HangAfter); !completedSaid(); time.Sleep(10 * time.Millisecond) {
+		require.True(t, time.Now().Before(deadline), "notifications/tasks/status never said completed")
+		h.ok(t, "ping", `{}`) // reads on
+	}
 
 	// A tool that cannot run as a task, and a "task" that is no object.
 	h.refused(t, jsonrpc.CodeMethodNotFound, "tools/call", `{"name":"look","arguments":{},"task":{}}`)
@@ -291,9 +297,9 @@ func TestTransport_V2(t *testing.T) {
 	got := h.ok(t, "tasks/get", fmt.Sprintf(`{"taskId":%q,%s}`, id, v2Meta(true)))
 	assert.Equal(t, "working", got["status"])
 	close(h.release)
-	require.Eventually(t, func() bool {
-		return h.ok(t, "tasks/get", fmt.Sprintf(`{"taskId":%q,%s}`, id, v2Meta(true)))["status"] == "completed"
-	}, 10*time.Second, 20*time.Millisecond)
+	for deadline := time.Now().Add(proctest.HangAfter); h.ok(t, "tasks/get", fmt.Sprintf(`{"taskId":%q,%s}`, id, v2Meta(true)))["status"] != "completed"; time.Sleep(20 * time.Millisecond) {
+		require.True(t, time.Now().Before(deadline), "the task never completed")
+	}
 }
 
 // TestTransport_CancelStopsAServedWait: a notifications/cancelled for a

@@ -2,7 +2,6 @@ package warm_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 )
@@ -14,5 +13,5 @@ const treesConfirmed = true
 // gone waits until pid is gone (proctest.RequireGone), or fails.
 func gone(t testing.TB, pid int) {
 	t.Helper()
-	proctest.RequireGone(t, map[string]int{"the call": pid}, 10*time.Second)
+	proctest.RequireGone(t, map[string]int{"the call": pid}, proctest.HangAfter)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/aeat-mcp/aeat-mcp/internal/warm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -273,10 +274,19 @@ func TestWarmExtraThread(t *testing.T) {
 		assert.Equal(t, "cold\n", string(res.Stdout.Head))
 	})
 	t.Run("at fork", func(t *testing.T) {
-		s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_THREAD_AFTER=1.5"))
+		mark := filepath.Join(t.TempDir(), "thread")
+		s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_THREAD_AFTER=1.5", "WARMDEMO_THREAD_MARK="+mark))
 		st0 := s.settled(t)
 		require.Equal(t, warm.On, st0.State, st0.Reason)
-		time.Sleep(2 * time.Second) // the thread appears in the template
+		// The thread appears in the template: it says so in a file of its
+		// pid's (not a sleep past its timer, which a loaded machine outlasts).
+		mark = fmt.Sprintf("%s.%d", mark, st0.TemplatePID)
+		for deadline := time.Now().Add(proctest.HangAfter); ; time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(mark); err == nil {
+				break
+			}
+			require.True(t, time.Now().Before(deadline), "the template's thread never started")
+		}
 		res := s.run(t, context.Background(), s.spec("startmode"))
 		assert.Equal(t, "cold\n", string(res.Stdout.Head), "the call fell back to a cold start")
 		assert.Equal(t, 0, res.ExitCode)

@@ -25,6 +25,12 @@
 //	stderr TEXT             write TEXT and a newline to stderr
 //	sleep DURATION          sleep (a Go duration)
 //	hang                    sleep forever
+//	await [...] PATH        wait until PATH (the step's last argument: a
+//	                        manifest's flags may come before it) exists: a
+//	                        test's go-ahead, given once what the program
+//	                        must wait for has happened (tests wait on
+//	                        events, not on a sleep a loaded machine may
+//	                        outlast)
 //	exit N                  exit with code N
 //	lines N INTERVAL        print N numbered lines, INTERVAL apart
 //	flood STREAM BYTES [nonl]
@@ -200,6 +206,14 @@ func run(step []string) {
 		time.Sleep(d)
 	case "hang":
 		forever()
+	case "await":
+		path := arg(max(1, len(step)-1))
+		for {
+			if _, err := os.Stat(path); err == nil {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 	case "exit":
 		n, err := strconv.Atoi(arg(1))
 		must(err)

@@ -20,7 +20,14 @@ if os.environ.get("WARMDEMO_THREAD") == "1":
 if os.environ.get("WARMDEMO_THREAD_AFTER"):
     # A thread that appears later, as a library's background worker would:
     # the template must refuse to fork once it is there.
-    signal.signal(signal.SIGALRM, lambda *_: threading.Thread(target=time.sleep, args=(3600,), daemon=True).start())
+    # WARMDEMO_THREAD_MARK names a file that, suffixed with this process's
+    # pid, is made once the thread runs: what a test waits for.
+    def _late_thread(*_):
+        threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+        if os.environ.get("WARMDEMO_THREAD_MARK"):
+            open("%s.%d" % (os.environ["WARMDEMO_THREAD_MARK"], os.getpid()), "w").close()
+
+    signal.signal(signal.SIGALRM, _late_thread)
     signal.setitimer(signal.ITIMER_REAL, float(os.environ["WARMDEMO_THREAD_AFTER"]))
 
 # A generator made at import, as a library's own is (botocore's, a
