@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,7 +89,7 @@ func TestCall_Results(t *testing.T) {
 				assert.Equal(t, CodeOK, o.Code)
 				assert.Equal(t, "read_echo", o.Tool)
 				assert.Equal(t, "read", o.Tier)
-				assert.Equal(t, 10.0, o.TimeoutSeconds)
+				assert.Equal(t, proctest.HangAfter.Seconds(), o.TimeoutSeconds, "the read tier's ceiling (newServer's)")
 				require.NotNil(t, o.TreeDead, "a process ran")
 				assert.Equal(t, treeDeadConfirmed, *o.TreeDead)
 				assert.Nil(t, res.StructuredContent)
@@ -610,8 +611,9 @@ func TestInstructions_RealCeilings(t *testing.T) {
 	s := newServer(t, nil)
 	in := s.instructions()
 	assert.Contains(t, in, "read 0.3s (read_hang_own)")
-	assert.Regexp(t, `read 10s \([a-z_, ]*read_echo`, in)
-	assert.NotRegexp(t, `read 10s \([^)]*read_hang_own`, in)
+	tier := fmt.Sprintf("read %gs", proctest.HangAfter.Seconds()) // newServer's read ceiling
+	assert.Regexp(t, tier+` \([a-z_, ]*read_echo`, in)
+	assert.NotRegexp(t, tier+` \([^)]*read_hang_own`, in)
 }
 
 func TestCall_PanicBecomesInternal(t *testing.T) {
