@@ -331,7 +331,7 @@ func TestWarmCrashOnDarwinTurnsWarmOff(t *testing.T) {
 	assert.Equal(t, warm.Off, st.State)
 	assert.Contains(t, st.Reason, "killed by SIGABRT")
 	res := s.run(t, context.Background(), s.spec("forkcrash"))
-	assert.Equal(t, "cold\n", string(res.Stdout.Head))
+	assert.Equal(t, "cold\n", string(res.Stdout.Head), "end %s, exit %d, signal %s, stderr %q", res.End, res.ExitCode, res.Signal, res.Stderr.Head)
 	// A later server with the same CLI does not try again.
 	again := newSetupWith(t, annotations.Warm{}, baseEnv("0.2"), func(c *warm.Config) {
 		c.GOOS = "darwin"

@@ -23,6 +23,7 @@ import (
 // on macOS a forked child crashed ([crashTurnsOff]) — returns its Result
 // in a [*LostError]: how it ended says nothing of the CLI.
 func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
+	began := time.Now()
 	s := p.acquire(ctx)
 	if s == nil {
 		return p.runCold(ctx, spec)
@@ -35,7 +36,7 @@ func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Resu
 		if errors.Is(err, errThreads) {
 			p.off(err.Error())
 		}
-		return p.runCold(ctx, spec)
+		return p.runCold(ctx, leftOf(spec, time.Since(began)))
 	}
 	if err != nil {
 		return res, err
@@ -65,6 +66,19 @@ func (p *Pool) runWarm(ctx context.Context, s *slot, spec callruntime.Spec, reco
 		p.mu.Unlock()
 	}
 	return res, f, err
+}
+
+// leftOf is spec with what is left of its ceiling once spent has passed:
+// a call that waited for a template that never forked starts cold within
+// its own ceiling, not with a fresh one (a ceiling binds whatever the
+// template does). With nothing left the cold run is stopped at once, and
+// ends timed out as the call would have.
+func leftOf(spec callruntime.Spec, spent time.Duration) callruntime.Spec {
+	if spec.Timeout <= 0 {
+		return spec
+	}
+	spec.Timeout = max(spec.Timeout-spent, time.Millisecond)
+	return spec
 }
 
 // runCold runs spec the ordinary way, and learns from how long it took.
