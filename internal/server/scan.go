@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 )
 
 // maxNesting is how deep encoding/json (and so the SDK) decodes: a message
@@ -227,4 +228,30 @@ func nestedTooDeep(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// validByTokens reports whether data is one JSON value, read token by
+// token: json.Valid refuses any value nested deeper than maxNesting, valid
+// or not, while a Decoder's tokens have no depth limit. A line too deep to
+// decode is answered with its own id only when it is valid JSON; broken,
+// it is a parse error, answered with id null as any other.
+func validByTokens(data []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(data))
+	for depth := 0; ; {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	_, err := d.Token()
+	return err == io.EOF
 }

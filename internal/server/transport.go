@@ -476,7 +476,7 @@ func decodeLine(data []byte) (wireMessage, json.RawMessage, *jsonrpc.Error) {
 	var m map[string]json.RawMessage
 	if data[0] != '{' || json.Unmarshal(data, &m) != nil {
 		switch {
-		case nestedTooDeep(data):
+		case nestedTooDeep(data) && validByTokens(data):
 			var scan memberScan
 			_, _ = scan.Write(data)
 			return wireMessage{}, scan.lineID(), &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
