@@ -295,19 +295,15 @@ func summary(res *mcp.CallToolResult) string {
 // activeProfile is the envelope's active profile (aeat's "active_profile"),
 // "" without one.
 func activeProfile(res *mcp.CallToolResult) string {
-	env, _ := jsonDoc(res.StructuredContent).(map[string]any)
-	p, _ := env["active_profile"].(string)
-	return p
-}
-
-func jsonDoc(v any) any {
-	raw, err := json.Marshal(v)
+	raw, err := json.Marshal(res.StructuredContent)
 	if err != nil {
-		return nil
+		return ""
 	}
-	var out any
-	_ = json.Unmarshal(raw, &out)
-	return out
+	var env struct {
+		ActiveProfile string `json:"active_profile"`
+	}
+	_ = json.Unmarshal(raw, &env) // not a string, or no envelope: ""
+	return env.ActiveProfile
 }
 
 func callText(res *mcp.CallToolResult) string {
