@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/warm"
 	"github.com/stretchr/testify/require"
@@ -30,21 +29,12 @@ import (
 // environment (CADRUMO_SECRET_PASSPHRASE: the headless way in, facts.json
 // login.headless_alternative), so the gated verbs run to their end.
 func BenchmarkWarmRealAEAT(b *testing.B) {
-	script := os.Getenv("AEAT_REAL_CLI")
-	if script == "" {
-		b.Skip("AEAT_REAL_CLI is not set (the script of the real aeat, rebuilt from its source)")
-	}
-	manifest := os.Getenv("AEAT_REAL_MANIFEST")
-	if manifest == "" {
-		manifest = "../../examples/aeat.manifest.json"
-	}
+	script, m := realAEAT(b)
 	verbs := []string{"config profile list", "app ledger list", "app modelo list", "app ledger status", "app overview status"}
 	if v := os.Getenv("AEAT_REAL_VERBS"); v != "" {
 		verbs = strings.Split(v, ",")
 	}
-	m, err := annotations.Load(manifest)
-	require.NoError(b, err)
-	require.NotNil(b, m.CLI.Warm, "%s has no cli.warm", manifest)
+	require.NotNil(b, m.CLI.Warm, "the manifest has no cli.warm")
 
 	home, store, dir := b.TempDir(), b.TempDir(), b.TempDir()
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + home, "CADRUMO_LOCAL_STORAGE_ROOT=" + store,

@@ -28,16 +28,7 @@ import (
 // and the exit code must be identical. Skipped unless AEAT_REAL_CLI names
 // the port of the real aeat (rebuilt from its source outside the repository; not in CI).
 func TestWarmRealAEATAsCold(t *testing.T) {
-	script := os.Getenv("AEAT_REAL_CLI")
-	if script == "" {
-		t.Skip("AEAT_REAL_CLI is not set (the script of the real aeat, rebuilt from its source)")
-	}
-	manifest := os.Getenv("AEAT_REAL_MANIFEST")
-	if manifest == "" {
-		manifest = "../../examples/aeat.manifest.json"
-	}
-	m, err := annotations.Load(manifest)
-	require.NoError(t, err)
+	script, m := realAEAT(t)
 	home, store, dir := t.TempDir(), t.TempDir(), t.TempDir()
 	const pass = "the-right-passphrase"
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + home, "CADRUMO_LOCAL_STORAGE_ROOT=" + store,
@@ -121,4 +112,22 @@ func TestWarmRealAEATAsCold(t *testing.T) {
 			}
 		})
 	}
+}
+
+// realAEAT is the real aeat's script (AEAT_REAL_CLI: the port rebuilt from
+// its source, not in CI; skipped without it) and the manifest to run it
+// with (AEAT_REAL_MANIFEST, else the shipped one).
+func realAEAT(tb testing.TB) (script string, m *annotations.Manifest) {
+	tb.Helper()
+	script = os.Getenv("AEAT_REAL_CLI")
+	if script == "" {
+		tb.Skip("AEAT_REAL_CLI is not set (the script of the real aeat, rebuilt from its source)")
+	}
+	manifest := os.Getenv("AEAT_REAL_MANIFEST")
+	if manifest == "" {
+		manifest = "../../examples/aeat.manifest.json"
+	}
+	m, err := annotations.Load(manifest)
+	require.NoError(tb, err)
+	return script, m
 }
