@@ -49,6 +49,12 @@ type SecretRedactor struct {
 	starts  [1 << 16 / 64]uint64
 	byStart map[uint16][]int
 	singles map[byte][]int
+	// asIs: the forms that are nothing but line breaks and blanks (a
+	// secret "\n  "), which a view without wraps would cut away whole.
+	// They are searched in the output as it is, before the others, by a
+	// redactor of their own whose view cuts nothing (raw).
+	asIs *SecretRedactor
+	raw  bool
 }
 
 type secretPattern struct {
@@ -68,7 +74,9 @@ type secretPattern struct {
 // functions, in upper- and lower-case hex; in base64 (also inside longer
 // base64 data), hex, and as a list of its bytes — of the value as given
 // and of its NFC and NFD normal forms, also where a wrapper broke it
-// across lines (see wrapWidth). A form shorter than 8 bytes is replaced
+// across lines (see wrapWidth; a form that is nothing but line breaks
+// and blanks is searched as it is, since a wrapper's break cannot be told
+// from it). A form shorter than 8 bytes is replaced
 // only as a whole token (see minAnywhere). Where forms overlap, the
 // leftmost and then the longest is replaced.
 func RedactSecrets(secrets [][]byte) *SecretRedactor {
@@ -129,7 +137,7 @@ func redactorKey(secrets [][]byte) string {
 
 func newSecretRedactor(secrets [][]byte) *SecretRedactor {
 	seen := map[string]bool{}
-	r := &SecretRedactor{}
+	var pats, layout []secretPattern
 	add := func(p string, encoded bool) {
 		if len(p) == 0 || seen[p] || encoded && len(p) < minEncoded {
 			return
@@ -139,7 +147,11 @@ func newSecretRedactor(secrets [][]byte) *SecretRedactor {
 		if len(p) < minAnywhere {
 			sp.head, sp.tail = isWordByte(p[0]), isWordByte(p[len(p)-1])
 		}
-		r.pats = append(r.pats, sp)
+		if isLayout(sp.b) {
+			layout = append(layout, sp)
+		} else {
+			pats = append(pats, sp)
+		}
 	}
 	for _, v := range secrets {
 		if len(v) == 0 {
@@ -164,9 +176,20 @@ func newSecretRedactor(secrets [][]byte) *SecretRedactor {
 			}
 		})
 	}
-	if len(r.pats) == 0 {
+	if len(pats) == 0 && len(layout) == 0 {
 		return nil
 	}
+	r := indexPatterns(pats)
+	if len(layout) > 0 {
+		r.asIs = indexPatterns(layout)
+		r.asIs.raw = true
+	}
+	return r
+}
+
+// indexPatterns is a redactor of pats, indexed for the search.
+func indexPatterns(pats []secretPattern) *SecretRedactor {
+	r := &SecretRedactor{pats: pats}
 	slices.SortStableFunc(r.pats, func(a, b secretPattern) int { return len(b.b) - len(a.b) })
 	r.byStart, r.singles = map[uint16][]int{}, map[byte][]int{}
 	for i, p := range r.pats {
@@ -183,6 +206,11 @@ func newSecretRedactor(secrets [][]byte) *SecretRedactor {
 	}
 	slices.SortFunc(r.sorted, bytes.Compare)
 	return r
+}
+
+// isLayout: b is only line breaks and blanks — what unwrap cuts.
+func isLayout(b []byte) bool {
+	return len(bytes.Trim(b, "\r\n \t")) == 0
 }
 
 // pair is the first two bytes of b, as an index.
@@ -266,13 +294,22 @@ func (r *SecretRedactor) properPrefix(rest []byte) bool {
 // Filter returns a [Filter] that redacts the secrets from one stream, also
 // when a secret is split across writes. Text that cannot be the start of a
 // secret's form is passed on at once.
-func (r *SecretRedactor) Filter() Filter { return &secretFilter{r: r, prev: -1} }
+func (r *SecretRedactor) Filter() Filter {
+	f := &secretFilter{r: r, prev: -1}
+	if r != nil && r.asIs != nil {
+		return filterChain{r.asIs.Filter(), f}
+	}
+	return f
+}
 
 // Redact returns p with every secret redacted: p is taken as a whole text
 // (a result, a line), not part of a stream.
 func (r *SecretRedactor) Redact(p []byte) []byte {
 	if r == nil {
 		return p
+	}
+	if r.asIs != nil {
+		p = r.asIs.Redact(p)
 	}
 	f := secretFilter{r: r, prev: -1}
 	return f.scan(p, true)
@@ -493,6 +530,9 @@ func (v *wrapView) origEnd(e int) int { return v.orig(e-1) + 1 }
 // unwrap is buf's view. Unless final, a '\r' that ends buf after a long
 // line is left out too: a "\r\n" may be split across writes.
 func (f *secretFilter) unwrap(buf []byte, final bool) wrapView {
+	if f.r != nil && f.r.raw {
+		return wrapView{b: buf}
+	}
 	v := wrapView{cuts: f.cuts[:0]}
 	lineLen := f.lineLen
 	copied, total := 0, 0
