@@ -526,11 +526,18 @@ func (s *supervision) read(wg *sync.WaitGroup, r io.Reader, stream Stream, captu
 	if disp != nil {
 		lines = &lineSplitter{stream: stream, d: disp}
 	}
+	var spill io.Writer
+	if s.spec.Spill != nil {
+		spill = s.spec.Spill(stream)
+	}
 	emit := func(p []byte) {
 		if len(p) == 0 {
 			return
 		}
 		capture.Write(p)
+		if spill != nil {
+			_, _ = spill.Write(p) // the spill's errors are its own (Spec.Spill)
+		}
 		if lines != nil {
 			lines.Write(p)
 		}

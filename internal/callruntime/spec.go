@@ -3,6 +3,7 @@ package callruntime
 import (
 	"errors"
 	"fmt"
+	"io"
 	"time"
 )
 
@@ -40,6 +41,15 @@ type Spec struct {
 	// MaxStdout and MaxStderr cap what is kept of each stream (half from the
 	// start, half from the end). If zero, [DefaultOutputCap].
 	MaxStdout, MaxStderr int
+
+	// Spill, if set, is called once per stream for a writer that gets the
+	// whole stream as the capture sees it (after the Filter and the
+	// Secrets), in order — not just the capture's head and tail: for a
+	// caller that keeps what the cap leaves out readable elsewhere (on
+	// disk). Write is called from the stream's reader; its errors are the
+	// writer's own to keep (the capture goes on regardless). A nil writer
+	// spills nothing of that stream.
+	Spill func(Stream) io.Writer
 
 	// Filter, if set, is called once per stream for a [Filter] that rewrites
 	// that stream before it is captured or observed.
