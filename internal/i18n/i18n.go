@@ -42,6 +42,15 @@ const (
 	Internal           Key = "call.internal"
 	WarmLost           Key = "call.warm_lost"
 	Truncated          Key = "output.truncated"
+	// OutputKept, OutputNarrow, OutputNarrowNone: what a cut result says
+	// of the whole output kept as a resource (aeat-mcp://runs/ID/STREAM).
+	OutputKept       Key = "output.kept"
+	OutputNarrow     Key = "output.narrow"
+	OutputNarrowNone Key = "output.narrow_none"
+	// OutputGone and OutputNoPage answer a resources/read of a run's
+	// output that is not kept, or of a page it does not have.
+	OutputGone   Key = "output.gone"
+	OutputNoPage Key = "output.no_page"
 
 	RefusedReadOnly      Key = "gate.read_only"
 	RefusedCannotConfirm Key = "gate.cannot_confirm"

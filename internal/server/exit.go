@@ -146,12 +146,12 @@ func (w *work) failureText(headline string, r callruntime.Result, compact string
 		if cut {
 			b.WriteString("\n\n" + p.Sprintf(i18n.CLIErrorCut, r.Stderr.Total))
 		}
-		errText := w.output(r.Stderr, budget)
+		errText := w.output(callruntime.Stderr, r.Stderr, budget)
 		b.WriteString("\n\n" + p.Sprintf(i18n.Stderr) + "\n" + errText)
 		room -= len(errText)
 	}
 	if r.Stdout.Total > 0 && room > 0 {
-		b.WriteString("\n\n" + p.Sprintf(i18n.Stdout) + "\n" + w.output(r.Stdout, room))
+		b.WriteString("\n\n" + p.Sprintf(i18n.Stdout) + "\n" + w.output(callruntime.Stdout, r.Stdout, room))
 	}
 	return b.String()
 }

@@ -105,6 +105,9 @@ type ending struct {
 	// secrets redacts what the CLI was given as a secret (secrets.go); nil
 	// when it was given none.
 	secrets *callruntime.SecretRedactor
+	// kept is what the run spilled of its output (resources.go): a stream
+	// the text cuts is linked as a resource. Nil but for a run's work.
+	kept *keptRun
 }
 
 // newEnding is the ending of a call of t that begins now: a manifest
@@ -128,14 +131,15 @@ func (e *ending) finish(code Code, text string, structured any) *mcp.CallToolRes
 	e.o.DurationMS = time.Since(e.begin).Milliseconds()
 	p := e.s.cfg.Printer
 	// Cleaning can join a secret the stream kept apart with an escape.
-	text = fit(e.secrets.RedactString(cleantext.Text(text)), e.s.cfg.MaxResultBytes, func(n int) string { return p.Sprintf(i18n.Truncated, n) })
+	note, links := e.kept.links(p, e.s.cfg.MaxResultBytes, e.secrets)
+	text = fit(e.secrets.RedactString(cleantext.Text(text))+note, e.s.cfg.MaxResultBytes, func(n int) string { return p.Sprintf(i18n.Truncated, n) })
 	attrs := []any{"tool", e.o.Tool, "tier", e.o.Tier, "code", e.o.Code, "duration_ms", e.o.DurationMS}
 	if e.o.ExitCode != nil {
 		attrs = append(attrs, "exit_code", *e.o.ExitCode)
 	}
 	e.s.cfg.Logger.Info("call", attrs...)
 	res := &mcp.CallToolResult{
-		Content: []mcp.Content{&mcp.TextContent{Text: text}},
+		Content: append([]mcp.Content{&mcp.TextContent{Text: text}}, links...),
 		IsError: code.IsError(),
 		Meta:    mcp.Meta{OutcomeKey: e.o},
 	}

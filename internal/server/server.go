@@ -172,6 +172,8 @@ type Server struct {
 	// a slot: its capacity is the tier's slots plus MaxQueued.
 	admitted map[annotations.Tier]chan struct{}
 	tools    map[string]*annotations.Tool
+	// outputs keeps what results cut, for resources/read (resources.go).
+	outputs outputs
 	// hidden are the manifest's tools --read-only or --tools do not
 	// advertise: a call of one is refused with the reason, not answered
 	// "unknown tool".
@@ -245,12 +247,15 @@ func New(cfg Config) (*Server, error) {
 	// see the logging capability.
 	//lint:ignore SA1019 deprecated only from 2026-07-28 on; dropping it would change what older hosts see
 	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
+	// Runs' outputs (resources.go): the template never changes.
+	caps.Resources = &mcp.ResourceCapabilities{}
 	if !cfg.NoTasks {
 		s.tasks = tasks.NewTable(tasks.Options{Keep: cfg.KeepResults, Grace: killGrace(cfg) + time.Second,
 			Describe: func(r *run) string { return statusText(cfg.Printer, r) }, MaxResultBytes: kept})
 		caps.AddExtension(tasks.ExtensionID, nil)
 	}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
+	context.AfterFunc(s.lifetime, s.outputs.close)
 	s.goos = hostOS
 	s.environ = cfg.environ()
 	s.keychain = cfg.Keychain
@@ -271,6 +276,7 @@ func New(cfg Config) (*Server, error) {
 		&mcp.ServerOptions{Instructions: s.instructions(), Logger: cfg.Logger, Capabilities: caps})
 	s.catalog = newCatalog(cfg)
 	s.addTools()
+	s.addResources()
 	if s.catalog != nil {
 		s.addCatalog()
 	}

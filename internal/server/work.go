@@ -31,6 +31,10 @@ type work struct {
 	in   inputs
 	// ext records what happened at the run's ceiling (extend.go).
 	ext extension
+	// owner is the session of the request that started the run, the one
+	// that may read its output kept (resources.go); nil for a call that
+	// came through no session (aeat-mcp call, doctor's probe).
+	owner *mcp.ServerSession
 }
 
 // newWork is the work of run r that rq started, with the command line and
@@ -38,7 +42,11 @@ type work struct {
 func (rq *request) newWork(r *run, argv []string, in inputs) *work {
 	e := rq.s.newEnding(rq.t)
 	e.begin = rq.begin
-	return &work{ending: e, r: r, argv: argv, in: in}
+	w := &work{ending: e, r: r, argv: argv, in: in}
+	if rq.req != nil {
+		w.owner = rq.req.Session
+	}
+	return w
 }
 
 // do does the work under ctx, which ends when the run is cancelled or the
@@ -88,6 +96,11 @@ func (w *work) execute(ctx context.Context) *mcp.CallToolResult {
 		Secrets:     secrets,
 		OnLine:      lineObserver(r, t.Progress, w.secrets),
 		MemoryLimit: s.cfg.MemoryLimit,
+	}
+	if w.owner != nil {
+		w.kept = s.outputs.begin(r.ID, t, w.owner, spec.MaxStdout, spec.MaxStderr)
+		spec.Spill = w.kept.writer
+		defer w.kept.settle()
 	}
 	if s.beforeRun != nil {
 		s.beforeRun(t.Name)
@@ -188,7 +201,7 @@ func (w *work) timeoutText(r *callruntime.Result) string {
 	}
 	if r != nil && r.Stderr.Total > 0 {
 		room := w.s.cfg.MaxResultBytes - len(text) - 64
-		text += "\n\n" + p.Sprintf(i18n.Stderr) + "\n" + w.output(r.Stderr, room)
+		text += "\n\n" + p.Sprintf(i18n.Stderr) + "\n" + w.output(callruntime.Stderr, r.Stderr, room)
 	}
 	return text
 }
@@ -201,13 +214,22 @@ func (w *work) okText(r callruntime.Result) string {
 	if r.Stdout.Total == 0 {
 		return w.s.cfg.Printer.Sprintf(i18n.NoOutput)
 	}
-	return w.output(r.Stdout, w.s.cfg.MaxResultBytes)
+	return w.output(callruntime.Stdout, r.Stdout, w.s.cfg.MaxResultBytes)
 }
 
+// keptNoteRoom is the room a cut stream leaves in its budget for the note
+// that says where the whole of it is (resources.go).
+const keptNoteRoom = 1024
+
 // output is a stream's text within budget bytes. Where bytes are left out —
-// by the capture, by the budget, or both — one marker says exactly how many.
-func (w *work) output(o callruntime.Output, budget int) string {
+// by the capture, by the budget, or both — one marker says exactly how many,
+// and the whole stream is kept to be read as a resource.
+func (w *work) output(s callruntime.Stream, o callruntime.Output, budget int) string {
 	p := w.s.cfg.Printer
+	if w.kept != nil && (o.Omitted() > 0 || len(o.Head)+len(o.Tail) > budget) {
+		w.kept.markCut(s)
+		budget = max(budget-keptNoteRoom, budget/2)
+	}
 	return fitOutput(o, budget, func(n int64) string { return "\n" + p.Sprintf(i18n.Truncated, n) + "\n" })
 }
 
