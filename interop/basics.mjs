@@ -1,13 +1,19 @@
 // The calls every host makes, through the official TypeScript SDK client
 // against the built binary: list tools, a READ call, a LIVE call with a
 // progress handler, a cancelled call (its process tree dies), and a
-// timeout refused in Spanish. Usage:
+// timeout refused in Spanish, and a result cut at --max-result-bytes whose
+// whole output is read back as the resource it links to (over the fake CLI
+// of the Go tests, testdata/fakecli). Usage:
 //
-//	node basics.mjs /path/to/aeat-mcp
+//	node basics.mjs /path/to/aeat-mcp /path/to/fakecli
 //
 // It exits non-zero when anything differs from the results contract (docs/commands.md, "What a call returns"; docs/ARCHITECTURE.md, "Outcomes").
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { binary, check, demoCLIs as demoProcesses, outcomeOf, sleep, textOf } from "./common.mjs";
 
 const bin = binary("basics.mjs");
@@ -92,5 +98,58 @@ check(o.tree_dead === true, "the outcome says the tree is dead");
 check(/no terminó dentro de su propio límite de 5 s/.test(textOf(stuck)), `the refusal is in Spanish: ${textOf(stuck).slice(0, 90)}…`);
 check(/árbol de procesos/.test(textOf(stuck)), "and says the whole process tree was stopped");
 await es.close();
+
+console.log("a result cut at --max-result-bytes links its whole output; resources/read gives it back, page by page");
+const fakecli = process.argv[3];
+check(Boolean(fakecli), "the fake CLI is given (second argument)");
+const dir = mkdtempSync(join(tmpdir(), "aeat-mcp-interop-"));
+try {
+  const manifest = join(dir, "manifest.json");
+  writeFileSync(manifest, JSON.stringify({
+    version: 1,
+    cli: { command: fakecli },
+    tools: [{
+      name: "read_bigjson", title: "A big JSON document", description: "Prints a JSON object of about the given number of bytes.",
+      command: ["bigjson"], output: "json",
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      params: [{ name: "bytes", type: "string", required: true, positional: true }],
+    }],
+  }));
+  const want = execFileSync(fakecli, ["bigjson", "300000"], { encoding: "utf8" });
+  const big = new Client({ name: "aeat-mcp-interop", version: "1.0.0" });
+  await big.connect(new StdioClientTransport({
+    command: bin, args: ["--manifest", manifest, "--log-level", "warn"],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, AEAT_MCP_LANG: "en" }, stderr: "inherit",
+  }));
+  check(big.getServerCapabilities()?.resources !== undefined, "the server declares resources");
+  const templates = (await big.listResourceTemplates()).resourceTemplates;
+  check(templates.some((t) => t.uriTemplate === "aeat-mcp://runs/{id}/{stream}{?page}"), "resources/templates/list shows the runs' outputs");
+  const cut = await big.callTool({ name: "read_bigjson", arguments: { bytes: "300000" } });
+  check(!cut.isError && textOf(cut).length <= 65536, `the result is cut to the bound (${textOf(cut).length} characters of text)`);
+  const link = cut.content.find((c) => c.type === "resource_link");
+  check(link && /^aeat-mcp:\/\/runs\/r-[0-9a-f]{16}\/stdout$/.test(link.uri), `it links the whole stdout (${link?.uri})`);
+  check(link.mimeType === "application/json" && link.size === Buffer.byteLength(want), `as JSON of ${link.size} bytes`);
+  check(textOf(cut).includes(`${link.uri}?page=`) && /narrower arguments \(bytes\)/.test(textOf(cut)), "the text says how to read it and how to narrow the call");
+  let whole = "";
+  let pages = 0;
+  for (let uri = link.uri; uri; pages++) {
+    const page = await big.readResource({ uri });
+    const c = page.contents[0];
+    check(c.text.length <= 65536, `page ${pages + 1} is within a result's bound (${c.text.length} bytes)`);
+    whole += c.text;
+    uri = c._meta?.["aeat-mcp/page"]?.next;
+  }
+  check(whole === want, `the ${pages} pages joined are the CLI's output, byte for byte`);
+  let code;
+  try {
+    await big.readResource({ uri: "aeat-mcp://runs/r-0123456789abcdef/stdout" });
+  } catch (e) {
+    code = e.code;
+  }
+  check(code === -32002, `an unknown run is "resource not found" (${code})`);
+  await big.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
 
 console.log("interop basics: every check passed");
