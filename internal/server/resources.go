@@ -245,11 +245,15 @@ func (kr *keptRun) links(p *i18n.Printer, pageSize int, secrets *callruntime.Sec
 	return "\n\n[" + strings.Join(lines, " ") + "]", links
 }
 
-// narrowing names the tool's arguments a model may narrow the call with.
+// narrowing names the tool's own arguments, which a model may narrow the
+// call with: not the CLI's shared ones (a profile, a language: the same
+// output again), nor what it reads on stdin or keeps secret.
 func narrowing(t *annotations.Tool) string {
 	names := make([]string, 0, len(t.Params))
 	for _, prm := range t.Params {
-		names = append(names, prm.Name)
+		if !prm.Shared && !prm.Stdin && !prm.Sensitive {
+			names = append(names, prm.Name)
+		}
 	}
 	return strings.Join(names, ", ")
 }
