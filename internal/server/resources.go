@@ -52,6 +52,11 @@ const (
 	// maxKeptOutputs bounds all the outputs kept on disk: the oldest kept
 	// go first (the newest always stays).
 	maxKeptOutputs = 256 << 20
+	// spillInMemory is the most of a stream held in memory (besides the
+	// capture) before it goes to a file: an ordinary result never touches
+	// the disk, and a --max-result-bytes of tens of megabytes does not
+	// double the memory a result at the cap costs (SoftMemoryLimit).
+	spillInMemory = 1 << 20
 )
 
 // OutputPageMetaKey is the _meta key of a page of a run's output: its
@@ -100,7 +105,7 @@ type spill struct {
 
 // begin starts keeping the output of run id of tool t, which session owner
 // started; mem is how much of each stream stays in memory before a file is
-// made (the capture's own caps: a stream within them is never written).
+// made.
 func (o *outputs) begin(id string, t *annotations.Tool, owner *mcp.ServerSession, memOut, memErr int) *keptRun {
 	kr := &keptRun{o: o, id: id, tool: t, owner: owner}
 	kr.streams[0] = &spill{kr: kr, stream: callruntime.Stdout, mem: memOut}

@@ -242,3 +242,29 @@ func TestE2E_CutOutputThroughTasks(t *testing.T) {
 		linkOf(t, c, done["result"].(map[string]any))
 	})
 }
+
+func TestE2E_CutStderrOfAFailure(t *testing.T) {
+	// A CLI that fails after 100 KB of error output: the error result keeps
+	// the end of stderr, and links the whole of it.
+	path := manifestWith(t, map[string]any{
+		"name": "read_fail_loud", "title": "Fails loudly", "description": "Floods stderr, then exits 3.",
+		"command":     []string{"flood", "stderr", "100000", "+", "exit", "3"},
+		"annotations": map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+	})
+	cmd := exec.Command(binary, "--manifest", path, "--log-level", "warn")
+	cmd.Env = hostEnv()
+	cmd.Stderr = os.Stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+
+	want, _ := exec.Command(fakecli, "flood", "stderr", "100000").CombinedOutput()
+	res := callTool(t, cs, "read_fail_loud", map[string]any{})
+	require.True(t, res.IsError)
+	link := outputLink(t, res, "stderr")
+	assert.Equal(t, "text/plain", link.MIMEType)
+	assert.Contains(t, text(res), "read_fail_loud takes no arguments that narrow its output")
+	whole, _ := readWhole(t, cs, link.URI, DefaultMaxResultBytes)
+	assert.Equal(t, string(want), whole, "the whole stderr, byte for byte")
+}

@@ -98,7 +98,7 @@ func (w *work) execute(ctx context.Context) *mcp.CallToolResult {
 		MemoryLimit: s.cfg.MemoryLimit,
 	}
 	if w.owner != nil {
-		w.kept = s.outputs.begin(r.ID, t, w.owner, spec.MaxStdout, spec.MaxStderr)
+		w.kept = s.outputs.begin(r.ID, t, w.owner, min(spec.MaxStdout, spillInMemory), min(spec.MaxStderr, spillInMemory))
 		spec.Spill = w.kept.writer
 		defer w.kept.settle()
 	}
