@@ -266,12 +266,21 @@ func narrowing(t *annotations.Tool) string {
 // settle drops what the run spilled that no result linked to: every
 // stream, unless links kept the run. Called when the work ends.
 func (kr *keptRun) settle() {
-	kr.o.mu.Lock()
-	kept := kr.o.kept[kr.id] == kr
-	kr.o.mu.Unlock()
-	if !kept {
-		kr.remove()
+	o := kr.o
+	o.mu.Lock()
+	kept := o.kept[kr.id] == kr
+	o.mu.Unlock()
+	if kept {
+		return
 	}
+	kr.remove()
+	o.mu.Lock()
+	if o.gone && o.dir != "" {
+		// The server went while this run still wrote: its folder could
+		// not go then where an open file pins it (Windows).
+		os.Remove(o.dir)
+	}
+	o.mu.Unlock()
 }
 
 func (kr *keptRun) remove() {

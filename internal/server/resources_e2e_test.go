@@ -140,13 +140,7 @@ func TestE2E_CutOutputRedactsSecrets(t *testing.T) {
 		"annotations": map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
 		"params":      []any{map[string]any{"name": "doc", "type": "string", "required": true}},
 	})
-	cmd := exec.Command(binary, "--manifest", path, "--log-level", "warn")
-	cmd.Env = hostEnv()
-	cmd.Stderr = os.Stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
-		&mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
+	cs := connectManifest(t, path)
 
 	secret := "s3cr3t-hunter2-ñ-42"
 	res := callTool(t, cs, "read_leak_big", map[string]any{"doc": secret})
@@ -159,6 +153,20 @@ func TestE2E_CutOutputRedactsSecrets(t *testing.T) {
 		assert.NotContains(t, whole, form, "the resource holds no form of the secret")
 		assert.NotContains(t, text(res), form)
 	}
+}
+
+// connectManifest is the built binary over the manifest at path, spoken to
+// over stdio (2025-11-25).
+func connectManifest(t *testing.T, path string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(binary, "--manifest", path, "--log-level", "warn")
+	cmd.Env = hostEnv()
+	cmd.Stderr = os.Stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // manifestWith writes the test manifest with one more tool.
@@ -251,13 +259,7 @@ func TestE2E_CutStderrOfAFailure(t *testing.T) {
 		"command":     []string{"flood", "stderr", "100000", "+", "exit", "3"},
 		"annotations": map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
 	})
-	cmd := exec.Command(binary, "--manifest", path, "--log-level", "warn")
-	cmd.Env = hostEnv()
-	cmd.Stderr = os.Stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
-		&mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
+	cs := connectManifest(t, path)
 
 	want, _ := exec.Command(fakecli, "flood", "stderr", "100000").CombinedOutput()
 	res := callTool(t, cs, "read_fail_loud", map[string]any{})

@@ -552,8 +552,9 @@ func TestCall_Outputs(t *testing.T) {
 	assert.Len(t, res.StructuredContent, 1667, "every key fakecli's bigjson 40000 printed: one a 24-byte item, ⌈40000/24⌉")
 
 	res = callTool(t, cs, "read_flood", nil) // 1,000,000 bytes of 80-byte lines
-	got := text(res)
-	assert.LessOrEqual(t, len(got), DefaultMaxResultBytes)
+	assert.LessOrEqual(t, len(text(res)), DefaultMaxResultBytes)
+	got, note, linked := strings.Cut(text(res), "\n\n[The whole stdout") // where the whole is (resources.go)
+	require.True(t, linked, "the text says where the whole output is: %s", note)
 	m := regexp.MustCompile(`\[… (\d+) bytes left out …\]`).FindAllStringSubmatch(got, -1)
 	require.Len(t, m, 1, "one marker")
 	left, _ := strconv.Atoi(m[0][1])
