@@ -29,7 +29,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -329,7 +331,7 @@ func (s *Server) addTools() {
 	for _, t := range s.Tools() {
 		s.tools[t.Name] = t
 		if s.catalog.lists(t.Name) {
-			s.mcp.AddTool(mcpTool(t), s.handler(t))
+			s.addTool(mcpTool(t), s.handler(t))
 		}
 	}
 	s.addBuiltins()
@@ -342,6 +344,33 @@ func (s *Server) addTools() {
 		s.mcp.AddReceivingMiddleware(s.refuseHidden)
 	}
 }
+
+// addTool registers a manifest tool with the SDK without the SDK's round
+// trip of its input schema. go-sdk v1.8.0's Server.AddTool checks a schema
+// that is not a *jsonschema.Schema by marshalling it and decoding it into a
+// map (remarshal), then once more for x-mcp-header annotations
+// (validateParamHeaderAnnotations): at 300 tools, more time than the rest of
+// a server's start-up, and no API takes an encoded schema as it is. The SDK
+// keeps the *mcp.Tool it is given and reads InputSchema only to list it, so
+// the tool is added with the smallest schema that passes those checks and
+// then given its own, before any session can list it. What the SDK checks
+// holds by construction (annotations.Tool.InputSchemaJSON: an object, no
+// x-mcp-header); a schema that does not start as one is added the SDK's
+// way. TestAddTool_ListsTheManifestSchemas holds the SDK to this: it lists
+// what plain AddTool lists.
+func (s *Server) addTool(t *mcp.Tool, h mcp.ToolHandler) {
+	schema, ok := t.InputSchema.(json.RawMessage)
+	if !ok || !bytes.HasPrefix(schema, []byte(`{"type":"object",`)) {
+		s.mcp.AddTool(t, h)
+		return
+	}
+	t.InputSchema = objectSchema
+	s.mcp.AddTool(t, h)
+	t.InputSchema = schema
+}
+
+// objectSchema is the schema a tool is added with before it gets its own.
+var objectSchema = json.RawMessage(`{"type":"object"}`)
 
 // environ is cfg.Environ, or the process's environment now.
 func (cfg Config) environ() []string {
