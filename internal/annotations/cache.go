@@ -222,7 +222,7 @@ func (m *Manifest) restore() {
 // writeCache keeps m as file, atomically: a temporary file in dir, then
 // a rename over file.
 func writeCache(dir, file, key string, m *Manifest) error {
-	e := &encoder{}
+	e := &encoder{maps: map[string]uint64{}}
 	if err := manifestCodec().enc(e, reflect.ValueOf(m).Elem()); err != nil {
 		return err
 	}

@@ -38,10 +38,18 @@ var derived = map[string]bool{
 // encoder writes a body in which every string is an index into a table of
 // the distinct strings: a manifest repeats the cli's hints, shared params
 // and help in every tool, and the table keeps one copy of each.
+//
+// Maps are written once too: every tool holds the cli's exit and error
+// codes (copies the parser made), and a map equal to one written before is
+// a reference to it; the decoded tools share it (nothing writes to a
+// manifest's maps after Parse).
 type encoder struct {
 	b       []byte
 	index   map[string]uint64
 	strings []string
+	// maps are the ids of the maps written so far, by their contents;
+	// nil in an encoder that only spells a map's contents out.
+	maps map[string]uint64
 }
 
 func (e *encoder) uvarint(n uint64) { e.b = binary.AppendUvarint(e.b, n) }
@@ -78,6 +86,7 @@ type decoder struct {
 	i       int
 	err     error
 	strings []string
+	maps    []reflect.Value
 }
 
 // readTable reads the string table: substrings of s, never copies.
@@ -327,43 +336,75 @@ func compileMap(t reflect.Type, seen map[reflect.Type]*codec, fp *strings.Builde
 	if err != nil {
 		return nil, err
 	}
+	contents := func(e *encoder, v reflect.Value) error {
+		e.uvarint(uint64(v.Len()))
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int {
+			if a.Kind() == reflect.String {
+				return strings.Compare(a.String(), b.String())
+			}
+			return cmp.Compare(a.Int(), b.Int())
+		})
+		for _, k := range keys {
+			if err := key.enc(e, k); err != nil {
+				return err
+			}
+			if err := elem.enc(e, v.MapIndex(k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// A map is 0 (nil), 1 and its contents (a new map, the next id), or
+	// its id plus 2 (the same map as one written before).
 	return &codec{
 		enc: func(e *encoder, v reflect.Value) error {
 			if v.IsNil() {
 				e.uvarint(0)
 				return nil
 			}
-			e.uvarint(uint64(v.Len()) + 1)
-			keys := v.MapKeys()
-			slices.SortFunc(keys, func(a, b reflect.Value) int {
-				if a.Kind() == reflect.String {
-					return strings.Compare(a.String(), b.String())
-				}
-				return cmp.Compare(a.Int(), b.Int())
-			})
-			for _, k := range keys {
-				if err := key.enc(e, k); err != nil {
-					return err
-				}
-				if err := elem.enc(e, v.MapIndex(k)); err != nil {
-					return err
-				}
+			if e.maps == nil {
+				e.uvarint(1)
+				return contents(e, v)
 			}
+			spelt := &encoder{index: e.index, strings: e.strings}
+			if err := contents(spelt, v); err != nil {
+				return err
+			}
+			e.strings = spelt.strings
+			id, seen := e.maps[t.String()+"\x00"+string(spelt.b)]
+			if seen {
+				e.uvarint(id + 2)
+				return nil
+			}
+			e.uvarint(1)
+			if err := contents(e, v); err != nil {
+				return err
+			}
+			e.maps[t.String()+"\x00"+string(spelt.b)] = uint64(len(e.maps))
 			return nil
 		},
 		dec: func(d *decoder, v reflect.Value) {
-			n := d.length()
-			if n == 0 {
-				return
+			switch tag := d.uvarint(); tag {
+			case 0:
+			case 1:
+				n := d.length()
+				m := reflect.MakeMapWithSize(t, n)
+				for range n {
+					k, x := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+					key.dec(d, k)
+					elem.dec(d, x)
+					m.SetMapIndex(k, x)
+				}
+				d.maps = append(d.maps, m)
+				v.Set(m)
+			default:
+				if tag-2 >= uint64(len(d.maps)) || d.maps[tag-2].Type() != t {
+					d.fail("a reference to no map of its type")
+					return
+				}
+				v.Set(d.maps[tag-2])
 			}
-			m := reflect.MakeMapWithSize(t, n-1)
-			for range n - 1 {
-				k, x := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
-				key.dec(d, k)
-				elem.dec(d, x)
-				m.SetMapIndex(k, x)
-			}
-			v.Set(m)
 		},
 	}, nil
 }
