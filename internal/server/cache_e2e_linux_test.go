@@ -34,15 +34,28 @@ func servedList(t *testing.T, manifest, cacheHome string) (json.RawMessage, []by
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
+	// stderr is read only once the server has exited (it is written
+	// meanwhile by exec's copying goroutine).
+	fail := func(what string, err error) {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("%s: %v; stderr: %s", what, err, stderr.String())
+	}
 	r := bufio.NewReaderSize(out, 1<<20)
-	_, err = io.WriteString(in, initLine+"\n")
-	require.NoError(t, err)
+	if _, err := io.WriteString(in, initLine+"\n"); err != nil {
+		fail("writing initialize", err)
+	}
 	initAnswer, err := r.ReadBytes('\n')
-	require.NoError(t, err, stderr.String())
-	_, err = io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`+"\n")
-	require.NoError(t, err)
+	if err != nil {
+		fail("reading the answer to initialize", err)
+	}
+	if _, err := io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`+"\n"); err != nil {
+		fail("writing tools/list", err)
+	}
 	line, err := r.ReadBytes('\n')
-	require.NoError(t, err, stderr.String())
+	if err != nil {
+		fail("reading the answer to tools/list", err)
+	}
 	in.Close()
 	rest, _ := io.ReadAll(r)
 	require.NoError(t, cmd.Wait(), stderr.String())
