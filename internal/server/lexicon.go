@@ -14,8 +14,10 @@ import "slices"
 // command paths and the Spanish terms its English help keeps — each with
 // its plain English and Spanish equivalents and the common ways to say
 // them. The requests of rank_test.go's heldOut had been seen while it was
-// written; heldOutLater's had not. Words are written as words() gives
-// them: lower case, no accents.
+// written; heldOutLater's had not; heldOutSealed's were written before
+// the second round of changes (relatedVerbs, the phrases of a login's
+// state) and never looked at while it was made. Words are written as
+// words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a
 // word may be in more than one group ("file": a document, and to file a
@@ -84,7 +86,7 @@ var synonymGroups = [][]string{
 	{"access", "acceso", "acceder"},
 	{"apply", "aplicar"},
 	{"audit", "auditoria", "auditar"},
-	{"auth", "authentication", "autenticacion"},
+	{"auth", "authentication", "autenticacion", "authenticated", "autenticado"},
 	{"backlog", "pendiente", "pendientes"},
 	{"balance", "saldo"},
 	{"batch", "lote"},
@@ -225,6 +227,13 @@ var synonymGroups = [][]string{
 	{"address", "domicilio", "direccion"},
 }
 
+// relatedVerbs are verbs that, said of what the CLI keeps, ask for nearly
+// the same: each pair names two synonym groups. "Show the ledger" and "ver
+// mis movimientos" want the list of them.
+var relatedVerbs = [][2]string{
+	{"list", "show"},
+}
+
 // phrases are words a person writes apart for what the CLI says in one:
 // joined before stop words go ("log in": "in" is one), also across one
 // stop word ("copia de seguridad").
@@ -245,6 +254,10 @@ var phrases = map[[2]string]string{
 	{"set", "up"}:             "setup",
 	{"copia", "seguridad"}:    "backup",
 	{"back", "up"}:            "backup",
+	// The state a login leaves, which the CLI's auth verbs tell.
+	{"logged", "in"}:       "authenticated",
+	{"signed", "in"}:       "authenticated",
+	{"sesion", "iniciada"}: "authenticated",
 }
 
 // synonyms is each word's fellows in its groups, built once from
@@ -258,6 +271,23 @@ var synonyms = func() map[string][]string {
 					out[w] = append(out[w], o)
 				}
 			}
+		}
+	}
+	return out
+}()
+
+// related is each word's nearly-same words, from relatedVerbs: every word
+// of one group with every word of the other.
+var related = func() map[string][]string {
+	out := map[string][]string{}
+	for _, pair := range relatedVerbs {
+		a := append([]string{pair[0]}, synonyms[pair[0]]...)
+		b := append([]string{pair[1]}, synonyms[pair[1]]...)
+		for _, w := range a {
+			out[w] = append(out[w], b...)
+		}
+		for _, w := range b {
+			out[w] = append(out[w], a...)
 		}
 	}
 	return out

@@ -64,11 +64,110 @@ func TestRank(t *testing.T) {
 	assert.Equal(t, []string{"ledger_view", "categories", "ledger_list"}, rankNames(small.rank("ledger categories"), 3))
 }
 
+// TestRank_Intent: what a request asks besides its words reorders the
+// tools that match them (issue 28 item 5, round two): a tool is found by
+// its command path as well as its (maybe shortened) name; a number finds
+// only a tool named by it; a question that wants an answer prefers a tool
+// that only reads; a request to act, a tool whose verb is that action; of
+// tools that match alike, the one with the fewest words not asked for; and
+// "show" asks nearly for a list.
+func TestRank_Intent(t *testing.T) {
+	read := annotations.Hints{ReadOnly: true}
+	for _, tc := range []struct {
+		name  string
+		tools []*annotations.Tool
+		query string
+		want  []string // the first tools, in order
+	}{
+		{"the command path, not only the shortened name", []*annotations.Tool{
+			{Name: "app_modelo_rp_encrypt_for_recipient", Command: []string{"app", "modelo", "review-package", "encrypt-for-recipient"}},
+			{Name: "app_modelo_review_package_build", Command: []string{"app", "modelo", "review-package", "build"}},
+		}, "encrypt the review package", []string{"app_modelo_rp_encrypt_for_recipient"}},
+		{"a fixed option is not a word of the path", []*annotations.Tool{
+			{Name: "config_login", Command: []string{"config", "login", "--secrets-stdin"}},
+		}, "secrets stdin", nil},
+		{"a number finds a tool named by it", []*annotations.Tool{
+			{Name: "app_live_borrador_100_list", Command: []string{"app", "live", "borrador", "100", "list"}},
+			{Name: "app_modelo_iva_wallet_balance", Title: "Balance computed from local Modelo 100 and 303 history"},
+		}, "100", []string{"app_live_borrador_100_list"}},
+		{"a number a text mentions finds nothing", []*annotations.Tool{
+			{Name: "app_modelo_iva_wallet_balance", Title: "Balance computed from local Modelo 303 history"},
+		}, "303", nil},
+		{"a question wants a tool that reads", []*annotations.Tool{
+			{Name: "profile_delete", Title: "Delete a profile", Command: []string{"config", "profile", "delete"}},
+			{Name: "profile_show", Title: "Show a profile", Command: []string{"config", "profile", "show"}, Hints: read},
+		}, "is there a profile?", []string{"profile_show", "profile_delete"}},
+		{"¿…? is a question too", []*annotations.Tool{
+			{Name: "app_ledger_add", Title: "Añade un movimiento", Command: []string{"app", "ledger", "add"}},
+			{Name: "app_ledger_count", Title: "Cuenta los movimientos", Command: []string{"app", "ledger", "count"}, Hints: read},
+		}, "¿movimientos?", []string{"app_ledger_count", "app_ledger_add"}},
+		{"how to act is not a question that wants an answer", []*annotations.Tool{
+			{Name: "profile_delete", Title: "Delete a profile", Command: []string{"config", "profile", "delete"}},
+			{Name: "profile_drop", Title: "Remove a profile", Command: []string{"config", "profile", "drop"}},
+			{Name: "profile_show", Title: "Show a profile", Command: []string{"config", "profile", "show"}, Hints: read},
+			{Name: "profile_view", Title: "View a profile", Command: []string{"config", "profile", "view"}, Hints: read},
+		}, "how do I delete a profile?", []string{"profile_delete", "profile_drop"}},
+		{"a request to act wants the tool whose verb it is", []*annotations.Tool{
+			{Name: "app_modelo_iva_wallet_balance", Command: []string{"app", "modelo", "iva-wallet", "balance"}},
+			{Name: "app_modelo_iva_wallet_seed", Command: []string{"app", "modelo", "iva-wallet", "seed"}},
+			{Name: "app_modelo_work_calculate", Command: []string{"app", "modelo", "work", "calculate"}},
+			{Name: "app_modelo_work_compute", Command: []string{"app", "modelo", "work", "compute"}},
+		}, "calcular el IVA", []string{"app_modelo_work_calculate", "app_modelo_work_compute"}},
+		{"a verb only one tool has is not an action", []*annotations.Tool{
+			{Name: "app_overview_backlog", Title: "List past-due obligations", Command: []string{"app", "overview", "backlog"}},
+			{Name: "debts_list", Title: "List saved deudas snapshots", Command: []string{"app", "live", "deudas", "list"}},
+		}, "deudas pendientes", []string{"debts_list", "app_overview_backlog"}},
+		{"the tool that is what was asked and no more", []*annotations.Tool{
+			{Name: "config_auth_apoderado_check", Command: []string{"config", "auth", "apoderado", "check"}},
+			{Name: "config_check", Command: []string{"config", "check"}},
+		}, "check config", []string{"config_check", "config_auth_apoderado_check"}},
+		{"show asks nearly for a list", []*annotations.Tool{
+			{Name: "invoice_add", Title: "Add an invoice", Command: []string{"app", "invoice", "add"}},
+			{Name: "invoice_list", Title: "List invoices", Command: []string{"app", "invoice", "list"}},
+		}, "show my invoices", []string{"invoice_list", "invoice_add"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := newRankIndex(tc.tools).rank(tc.query)
+			if tc.want == nil {
+				assert.Empty(t, got)
+				return
+			}
+			assert.Equal(t, tc.want, rankNames(got, len(tc.want)))
+		})
+	}
+}
+
+// TestAsksToKnow: which requests are questions that want an answer.
+func TestAsksToKnow(t *testing.T) {
+	for q, want := range map[string]bool{
+		"am I logged in?":                        true,
+		"what does box 27 of modelo 303 mean":    true,
+		"which obligations haven't I filed yet":  true,
+		"how much disk space does aeat use":      true,
+		"¿tengo deudas pendientes con Hacienda?": true,
+		"¿qué casillas tiene el modelo 130?":     true,
+		"cuándo vence el plazo":                  true,
+		"list my invoices":                       false,
+		"how do I import a bank statement?":      false,
+		"how to log in":                          false,
+		"¿cómo importo un extracto?":             false,
+		"can you delete a profile?":              false,
+		"¿puedo borrar un movimiento?":           false,
+		"borrar un movimiento duplicado":         false,
+		"":                                       false,
+	} {
+		assert.Equal(t, want, asksToKnow(q), q)
+	}
+}
+
 // TestWords: what a query and a tool are cut into.
 func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"pull", "modelo", "303", "notificacion"}, words("Pull a modelo-303 notificación, notificación"))
 	assert.Equal(t, []string{"app", "ledger", "categories"}, words("app_ledger_categories"))
 	assert.Empty(t, words("de la the"))
+	assert.Equal(t, []string{"ready", "file"}, words("is everything ready to file"), "everything says nothing of a tool")
+	assert.Equal(t, []string{"authenticated"}, words("am I logged in?"), "logged in is a state, what the auth verbs tell")
+	assert.Equal(t, []string{"authenticated"}, words("¿tengo la sesión iniciada?"))
 }
 
 // heldOut are requests a person makes of aeat_mcp_find, in the two
@@ -232,13 +331,14 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 }
 
 // TestRank_HeldOut: over the whole aeat, the right tool is among the first
-// three for most held-out requests — those written before the ranking
-// changed and those written after — in Spanish and in English. The goal is
-// 9 in 10 (issue 28 item 5); the floor held here is what the ranking
-// measured when the requests were written (49 of 56 in the first three:
-// 25 of 28 and 24 of 28), so that a change which loses ground fails. It
-// was 9 of 28 for the first set before the CLI's help and the bilingual
-// ranking.
+// three for most requests, in Spanish and in English. The goal is 9 in 10
+// on requests not tuned to (issue 28 item 5). Round one tuned to tunedTo
+// and measured heldOut and heldOutLater: 49 of 56 (87.5 %), from 23 of 56
+// before the CLI's help and the bilingual ranking. Round two tuned to all
+// of those (the intent of a request, the command path, numbers as
+// arguments): 55 of 56; and measured heldOutSealed, written before it and
+// never tuned to. The floors are what held, less a request or two, so
+// that a change which loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
@@ -246,7 +346,8 @@ func TestRank_HeldOut(t *testing.T) {
 	firstThree(t, idx, "tuned to", tunedTo)
 	before := firstThree(t, idx, "held out, written before", heldOut)
 	after := firstThree(t, idx, "held out, written after", heldOutLater)
-	firstThree(t, idx, "sealed", heldOutSealed)
 	hits, all := before+after, len(heldOut)+len(heldOutLater)
-	assert.GreaterOrEqual(t, hits*100, all*85, "at least 85 in 100 of the held-out requests find their tool in the first three: %d of %d", hits, all)
+	assert.GreaterOrEqual(t, hits*100, all*95, "at least 95 in 100 of the tuning set's requests find their tool in the first three: %d of %d", hits, all)
+	sealed := firstThree(t, idx, "sealed", heldOutSealed)
+	assert.GreaterOrEqual(t, sealed*100, len(heldOutSealed)*70, "at least 70 in 100 of the sealed requests find their tool in the first three: %d of %d", sealed, len(heldOutSealed))
 }

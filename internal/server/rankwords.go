@@ -19,6 +19,7 @@ var stopWords = setOf(
 	"should", "would", "will", "shall", "may", "might", "must",
 	"what", "which", "who", "whom", "whose", "how", "when", "where", "why",
 	"any", "some", "all", "each", "every", "so", "if", "then", "than", "not", "no", "please", "up", "out",
+	"everything", "anything", "something", "nothing",
 	// Spanish
 	"de", "del", "la", "el", "lo", "los", "las", "un", "una", "unos", "unas", "y", "e", "o", "u", "ni",
 	"en", "a", "al", "ante", "bajo", "con", "contra", "desde", "entre", "hacia", "hasta", "para", "por",
@@ -26,6 +27,7 @@ var stopWords = setOf(
 	"mi", "mis", "tu", "tus", "su", "sus", "me", "te", "se", "le", "les", "nos", "yo", "nuestro", "nuestra",
 	"es", "son", "esta", "estan", "este", "estos", "estas", "ese", "esa", "eso", "hay", "ha", "han", "he",
 	"tengo", "tiene", "tienen", "ser", "estar", "ya", "muy", "mas", "si", "no", "puedo", "quiero",
+	"todo", "todos", "toda", "todas", "algo", "nada",
 )
 
 func setOf(ws ...string) map[string]bool {
@@ -41,25 +43,7 @@ func setOf(ws ...string) map[string]bool {
 // notificación" is pull, modelo, 303, notificacion; "log in" is login.
 // Underscores and hyphens separate words.
 func words(s string) []string {
-	var tokens []string
-	var b strings.Builder
-	flush := func() {
-		if b.Len() > 0 {
-			tokens = append(tokens, b.String())
-			b.Reset()
-		}
-	}
-	for _, r := range strings.ToLower(s) {
-		if f, ok := folded[r]; ok {
-			r = f
-		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		} else {
-			flush()
-		}
-	}
-	flush()
+	tokens := tokens(s)
 	var out []string
 	for i := 0; i < len(tokens); i++ {
 		w := tokens[i]
@@ -76,6 +60,31 @@ func words(s string) []string {
 		}
 	}
 	return dedupe(out)
+}
+
+// tokens are s's words, lowercased and without accents, all of them in
+// order: letters and digits, anything else separates.
+func tokens(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for _, r := range strings.ToLower(s) {
+		if f, ok := folded[r]; ok {
+			r = f
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		} else {
+			flush()
+		}
+	}
+	flush()
+	return out
 }
 
 // folded are the accented letters of the sede's languages, without their
