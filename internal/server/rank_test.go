@@ -285,6 +285,46 @@ var heldOutSealed = []rankRequest{
 	{"export all my personal data (GDPR request)", []string{"config_profile_subject_access_request"}},
 }
 
+// heldOutSealed2 are 30 more requests, written once heldOutSealed had
+// been measured (and so had become part of the tuning set) and before any
+// change the ranking made after it; committed apart, measured once before
+// and once after those changes, never tuned to. Their tools were decided
+// as heldOutSealed's were, from the CLI's own help.
+var heldOutSealed2 = []rankRequest{
+	// Spanish
+	{"registrar el modelo 036 de alta que presenté en la sede", []string{"app_modelo_m036_alta"}},
+	{"¿cuánto me está costando el LLM?", []string{"app_ledger_llm_diagnostics", "app_diagnostics_llm_usage"}},
+	{"descargar el modelo de IA para leer facturas", []string{"config_provision_pull"}},
+	{"¿qué entornos de prueba tengo?", []string{"config_profile_sandbox_list"}},
+	{"excluir un movimiento de la declaración", []string{"app_ledger_exclude"}},
+	{"vincular un movimiento con su factura", []string{"app_ledger_link", "app_ledger_attach"}},
+	{"¿qué leyes respaldan este cálculo?", []string{"app_registry_citations_list", "app_registry_citations_view"}},
+	{"cambiar el nombre de una unidad de trabajo", []string{"app_modelo_work_rename"}},
+	{"descartar el borrador del modelo 303 que empecé", []string{"app_modelo_work_discard"}},
+	{"cotejar el justificante con mi cálculo", []string{"app_modelo_reconcile_file", "app_modelo_reconcile_pull"}},
+	{"¿en qué punto está la preparación del trimestre?", []string{"app_overview_pipeline", "app_overview_prepare", "app_modelo_readiness"}},
+	{"quitar la proporción del coche", []string{"app_ledger_ratios_unset"}},
+	{"guardar los datos del pagador en el modelo 145", []string{"app_modelo_m145_create"}},
+	{"apartar un movimiento para revisarlo luego", []string{"app_ledger_stash"}},
+	{"consultar el NIF de un proveedor en el registro de operadores intracomunitarios", []string{"app_live_verify_tgvi", "app_live_verify_nif_iva"}},
+	// English
+	{"which returns am I working on right now", []string{"app_modelo_work_list"}},
+	{"what changed in the 303 rules between 2024 and 2025", []string{"app_registry_diff_revisions"}},
+	{"show me the formula for each box of form 130", []string{"app_modelo_formulas"}},
+	{"which invoices are still waiting for me to review", []string{"app_ledger_evidence_review_list", "app_review_queue"}},
+	{"which Google Drive folder is it using", []string{"config_google_folder_get"}},
+	{"bulk import invoices from a Drive folder", []string{"app_ledger_pull_folder", "app_ledger_evidence_batch"}},
+	{"record that I changed my tax address with the 036", []string{"app_modelo_m036_modificacion"}},
+	{"is my recovery code set up?", []string{"config_recovery_status"}},
+	{"remove my accountant from trusted recipients", []string{"config_collab_recipient_remove"}},
+	{"delete all sandboxes", []string{"config_profile_sandbox_prune"}},
+	{"the active profile seems broken, repair it", []string{"config_repair_profile"}},
+	{"open the encrypted package my client sent me", []string{"app_modelo_review_package_decrypt", "app_modelo_rp_import_feedback"}},
+	{"sign the review package before sending it", []string{"app_modelo_review_package_sign"}},
+	{"which modelos can aeat export to a BOE file", []string{"app_modelo_support_matrix"}},
+	{"how many transactions did I import last quarter", []string{"ledger_list", "ledger_status"}},
+}
+
 // tunedTo are the requests the ranking was tuned on (issue 28 item 5):
 // kept apart from heldOut, which says how well it does on requests it was
 // not tuned to.
@@ -349,5 +389,6 @@ func TestRank_HeldOut(t *testing.T) {
 	hits, all := before+after, len(heldOut)+len(heldOutLater)
 	assert.GreaterOrEqual(t, hits*100, all*95, "at least 95 in 100 of the tuning set's requests find their tool in the first three: %d of %d", hits, all)
 	sealed := firstThree(t, idx, "sealed", heldOutSealed)
+	firstThree(t, idx, "sealed2", heldOutSealed2)
 	assert.GreaterOrEqual(t, sealed*100, len(heldOutSealed)*70, "at least 70 in 100 of the sealed requests find their tool in the first three: %d of %d", sealed, len(heldOutSealed))
 }
