@@ -183,9 +183,9 @@ type ranked struct {
 type toolMatch struct {
 	// best[j]: how well query word j matches the tool (0: not at all).
 	best []float64
-	// verb[j]: query word j (or one that means the same) is the tool's
-	// verb.
-	verb []bool
+	// verb[j]: query word j, or one that means the same or nearly, is
+	// the tool's verb: the strength of the best that is (0: none).
+	verb []float64
 	// extra is how many words of the tool's command no query word matched.
 	extra int
 }
@@ -194,7 +194,7 @@ type toolMatch struct {
 func (idx rankIndex) match(q rankQuery) []toolMatch {
 	out := make([]toolMatch, len(idx))
 	for i, e := range idx {
-		m := toolMatch{best: make([]float64, len(q.terms)), verb: make([]bool, len(q.terms))}
+		m := toolMatch{best: make([]float64, len(q.terms)), verb: make([]float64, len(q.terms))}
 		for j, alts := range q.terms {
 			for _, alt := range alts {
 				for f := 0; f < fieldCount; f++ {
@@ -203,7 +203,9 @@ func (idx rankIndex) match(q rankQuery) []toolMatch {
 					}
 					m.best[j] = max(m.best[j], alt.match(e.words[f])*alt.strength*fieldWeights[f])
 				}
-				m.verb[j] = m.verb[j] || alt.match(e.verb) >= matchInflected
+				if alt.match(e.verb) >= matchInflected {
+					m.verb[j] = max(m.verb[j], alt.strength)
+				}
 			}
 		}
 		for _, w := range e.command {
@@ -222,13 +224,13 @@ func (idx rankIndex) rank(text string) []ranked {
 	q := newRankQuery(text)
 	matches := idx.match(q)
 	found := make([]int, len(q.terms)) // how many tools each word matches
-	verbs := make([]int, len(q.terms)) // … and has as its verb
+	verbs := make([]int, len(q.terms)) // … and has as its verb, by itself or a synonym
 	for _, m := range matches {
 		for j := range q.terms {
 			if m.best[j] > 0 {
 				found[j]++
 			}
-			if m.verb[j] {
+			if m.verb[j] >= matchSynonym {
 				verbs[j]++
 			}
 		}
@@ -240,7 +242,8 @@ func (idx rankIndex) rank(text string) []ranked {
 		}
 	}
 	// The request names an action when, asking for no answer, one of its
-	// words is a verb of the CLI.
+	// words (or a synonym: "new" nearly asks to create, but names no
+	// action) is a verb of the CLI.
 	acts := !q.asks && slices.ContainsFunc(verbs, func(n int) bool { return n >= minVerbTools })
 	var out []ranked
 	for i, m := range matches {
@@ -251,7 +254,7 @@ func (idx rankIndex) rank(text string) []ranked {
 				r.coverage += weight[j] * m.best[j]
 				r.score += m.best[j]
 			}
-			agrees = agrees || (m.verb[j] && verbs[j] >= minVerbTools)
+			agrees = agrees || (m.verb[j] > 0 && verbs[j] >= minVerbTools)
 		}
 		if r.coverage == 0 {
 			continue

@@ -153,6 +153,9 @@ func TestAsksToKnow(t *testing.T) {
 		"¿cómo importo un extracto?":             false,
 		"can you delete a profile?":              false,
 		"¿puedo borrar un movimiento?":           false,
+		"tengo un certificado nuevo":             false, // a Spanish verb opens no question by itself
+		"¿tengo deudas?":                         true,
+		"hay notificaciones?":                    true,
 		"borrar un movimiento duplicado":         false,
 		"":                                       false,
 	} {
@@ -168,6 +171,8 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"ready", "file"}, words("is everything ready to file"), "everything says nothing of a tool")
 	assert.Equal(t, []string{"authenticated"}, words("am I logged in?"), "logged in is a state, what the auth verbs tell")
 	assert.Equal(t, []string{"authenticated"}, words("¿tengo la sesión iniciada?"))
+	assert.Equal(t, []string{"app", "connect"}, words("the app can't connect"), "what is left of a contraction says nothing")
+	assert.Equal(t, []string{"borrar", "todos", "datos"}, words("borrar todos los datos"), "todos tells a verb that acts on everything")
 }
 
 // heldOut are requests a person makes of aeat_mcp_find, in the two
@@ -372,23 +377,37 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 
 // TestRank_HeldOut: over the whole aeat, the right tool is among the first
 // three for most requests, in Spanish and in English. The goal is 9 in 10
-// on requests not tuned to (issue 28 item 5). Round one tuned to tunedTo
-// and measured heldOut and heldOutLater: 49 of 56 (87.5 %), from 23 of 56
-// before the CLI's help and the bilingual ranking. Round two tuned to all
-// of those (the intent of a request, the command path, numbers as
-// arguments): 55 of 56; and measured heldOutSealed, written before it and
-// never tuned to. The floors are what held, less a request or two, so
-// that a change which loses ground fails.
+// on requests not tuned to (issue 28 item 5); what each set measured when
+// it was last not tuned to:
+//
+//   - round one tuned to tunedTo; heldOut and heldOutLater: 23 of 56
+//     before the CLI's help and the bilingual ranking, 49 (87.5 %) after;
+//   - round two tuned to those 71 (the intent of a request, the command
+//     path, numbers as arguments): 55 of 56; heldOutSealed, written before
+//     it, 24 of 30 before and 23 (76.7 %) after;
+//   - round three tuned to all 101 (questions in Spanish need ¿?, "new"
+//     names no action, lexicon): heldOutSealed 27 of 30; heldOutSealed2,
+//     written before it, 22 of 30 before and 22 (73.3 %) after (19 with
+//     round one's ranking).
+//
+// The floors are what held, less a request or two, so that a change which
+// loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
 	idx := newRankIndex(m.Tools)
-	firstThree(t, idx, "tuned to", tunedTo)
-	before := firstThree(t, idx, "held out, written before", heldOut)
-	after := firstThree(t, idx, "held out, written after", heldOutLater)
-	hits, all := before+after, len(heldOut)+len(heldOutLater)
-	assert.GreaterOrEqual(t, hits*100, all*95, "at least 95 in 100 of the tuning set's requests find their tool in the first three: %d of %d", hits, all)
-	sealed := firstThree(t, idx, "sealed", heldOutSealed)
-	firstThree(t, idx, "sealed2", heldOutSealed2)
-	assert.GreaterOrEqual(t, sealed*100, len(heldOutSealed)*70, "at least 70 in 100 of the sealed requests find their tool in the first three: %d of %d", sealed, len(heldOutSealed))
+	for _, set := range []struct {
+		name  string
+		reqs  []rankRequest
+		floor int // in 100
+	}{
+		{"tuned to", tunedTo, 85},
+		{"held out, written before", heldOut, 90},
+		{"held out, written after", heldOutLater, 90},
+		{"sealed", heldOutSealed, 85},
+		{"sealed2", heldOutSealed2, 70},
+	} {
+		hits := firstThree(t, idx, set.name, set.reqs)
+		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
+	}
 }

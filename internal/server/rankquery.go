@@ -78,15 +78,17 @@ func (q rankQuery) matches(w rankWord) bool {
 	return false
 }
 
-// A question that wants an answer starts with one of askWords, or is
-// written as a question (¿…?); unless it starts as a request for a way to
-// act (actWords, or "how" followed by one of howToWords).
+// A question that wants an answer starts with one of askWords — an
+// interrogative, or an English auxiliary, which opens a question by
+// itself ("is my code set up") where a Spanish verb does not ("tengo un
+// certificado nuevo" is a statement) — or is written as a question (¿…?);
+// unless it starts as a request for a way to act (actWords, or "how"
+// followed by one of howToWords).
 var (
 	askWords = setOf(
 		"what", "which", "when", "where", "who", "whose", "why", "is", "are", "am", "was", "were",
 		"do", "does", "did", "have", "has", "any",
 		"que", "cual", "cuales", "cuando", "donde", "quien", "quienes", "cuanto", "cuanta", "cuantos", "cuantas",
-		"tengo", "tiene", "hay", "esta", "estan", "estoy",
 	)
 	actWords   = setOf("can", "could", "como", "puedo", "puede", "puedes", "podria", "podemos")
 	howToWords = setOf("do", "does", "can", "could", "should", "would", "to", "i", "we")

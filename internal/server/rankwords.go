@@ -10,7 +10,9 @@ import (
 // word with its stem.
 
 // stopWords say nothing about a tool, in the languages its users ask in:
-// articles, prepositions, pronouns, question words and auxiliaries.
+// articles, prepositions, pronouns, question words and auxiliaries. Not
+// "all", "every", "todos": they tell the verbs that act on everything at
+// once ("Discard every sandbox", "reinicio … de todos los perfiles").
 var stopWords = setOf(
 	// English
 	"a", "an", "the", "of", "to", "for", "and", "or", "in", "on", "at", "as", "by", "from", "with", "into", "about",
@@ -18,8 +20,10 @@ var stopWords = setOf(
 	"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "have", "has", "had", "can", "could",
 	"should", "would", "will", "shall", "may", "might", "must",
 	"what", "which", "who", "whom", "whose", "how", "when", "where", "why",
-	"any", "some", "all", "each", "every", "so", "if", "then", "than", "not", "no", "please", "up", "out",
+	"any", "some", "each", "so", "if", "then", "than", "not", "no", "please", "up", "out",
 	"everything", "anything", "something", "nothing",
+	// What is left of a contraction: "can't", "what's", "I'll", "you're".
+	"t", "s", "d", "ll", "m", "re", "ve",
 	// Spanish
 	"de", "del", "la", "el", "lo", "los", "las", "un", "una", "unos", "unas", "y", "e", "o", "u", "ni",
 	"en", "a", "al", "ante", "bajo", "con", "contra", "desde", "entre", "hacia", "hasta", "para", "por",
@@ -27,7 +31,7 @@ var stopWords = setOf(
 	"mi", "mis", "tu", "tus", "su", "sus", "me", "te", "se", "le", "les", "nos", "yo", "nuestro", "nuestra",
 	"es", "son", "esta", "estan", "este", "estos", "estas", "ese", "esa", "eso", "hay", "ha", "han", "he",
 	"tengo", "tiene", "tienen", "ser", "estar", "ya", "muy", "mas", "si", "no", "puedo", "quiero",
-	"todo", "todos", "toda", "todas", "algo", "nada",
+	"algo", "nada",
 )
 
 func setOf(ws ...string) map[string]bool {
