@@ -330,6 +330,44 @@ var heldOutSealed2 = []rankRequest{
 	{"how many transactions did I import last quarter", []string{"ledger_list", "ledger_status"}},
 }
 
+// heldOutSealed3 are 30 more, written once heldOutSealed2 had been
+// measured and before any change made after it; committed apart, measured
+// once before and once after, never tuned to.
+var heldOutSealed3 = []rankRequest{
+	// Spanish
+	{"¿qué modelos tengo que presentar este año?", []string{"app_overview_explain", "overview_agenda", "app_overview_calendar"}},
+	{"poner una regla para que los pagos de Netflix sean personales", []string{"app_ledger_rule_add"}},
+	{"ver los pasos que faltan para el modelo 130", []string{"app_overview_prepare", "app_modelo_requires"}},
+	{"guardar un apunte manual de un pago en efectivo", []string{"app_ledger_add"}},
+	{"cambiar la categoría de un movimiento", []string{"app_ledger_classify", "app_ledger_update"}},
+	{"ver el detalle de una factura", []string{"app_ledger_invoice_view", "app_ledger_evidence_view"}},
+	{"declarar la prorrata general de este año", []string{"app_ledger_prorrata_elect_general"}},
+	{"iniciar sesión con mi perfil", []string{"config_login"}},
+	{"reanudar un cálculo que se cortó", []string{"app_modelo_work_resume"}},
+	{"eliminar un hijo del perfil", []string{"config_profile_descendiente_remove"}},
+	{"seleccionar qué certificado usar", []string{"config_auth_certificate_select"}},
+	{"quitar la contraseña guardada del certificado", []string{"config_auth_certificate_secret_remove"}},
+	{"descargar las declaraciones de años anteriores", []string{"app_live_filed_pull_all", "filed_pull"}},
+	{"marcar el 145 como entregado a la empresa", []string{"app_modelo_m145_mark_delivered_to_payer"}},
+	{"comprobar la integridad de los ficheros cifrados", []string{"config_repair_integrity_objects"}},
+	// English
+	{"show the last 20 lines of the log", []string{"config_repair_logs"}},
+	{"which profile is active", []string{"profile_list", "config_profile_status", "profile_show"}},
+	{"make a copy of my profile for testing", []string{"config_profile_duplicate", "config_profile_sandbox_create"}},
+	{"list the accounting categories for expenses", []string{"app_ledger_categories"}},
+	{"record an expense I paid in cash", []string{"app_ledger_add"}},
+	{"what has to be filled in by hand on the 111", []string{"app_modelo_requires"}},
+	{"archive a sandbox I'm not using", []string{"config_profile_sandbox_archive"}},
+	{"merge the sandbox back into my real profile", []string{"config_profile_sandbox_merge"}},
+	{"check whether AEAT's PDF receipt matches my numbers", []string{"app_modelo_reconcile_file", "app_modelo_reconcile_pull"}},
+	{"export the calculation to Google Sheets", []string{"config_google_sync_calc_export"}},
+	{"see the full history of a tax form", []string{"app_modelo_history", "app_modelo_work_history"}},
+	{"which legal article defines this box", []string{"app_modelo_casilla", "app_registry_citations_view"}},
+	{"update an invoice's amount", []string{"app_ledger_invoice_update", "app_ledger_evidence_update"}},
+	{"how much space do the sandboxes take", []string{"config_profile_sandbox_usage"}},
+	{"disconnect Google Drive", []string{"config_google_logout"}},
+}
+
 // tunedTo are the requests the ranking was tuned on (issue 28 item 5):
 // kept apart from heldOut, which says how well it does on requests it was
 // not tuned to.
@@ -406,8 +444,12 @@ func TestRank_HeldOut(t *testing.T) {
 		{"held out, written after", heldOutLater, 90},
 		{"sealed", heldOutSealed, 85},
 		{"sealed2", heldOutSealed2, 70},
+		{"sealed3", heldOutSealed3, 0},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
+		if set.floor == 0 {
+			continue
+		}
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
 	}
 }
