@@ -75,7 +75,7 @@ var synonymGroups = [][]string{
 	{"decrypt", "descifrar", "desencriptar"},
 	{"track", "seguir", "rastrear"},
 	{"preview", "previsualizar"},
-	{"reconcile", "conciliar", "cuadrar"},
+	{"reconcile", "conciliar", "cuadrar", "cotejar"},
 	{"wizard", "asistente"},
 	{"resume", "reanudar", "continuar"},
 	{"start", "begin", "iniciar", "empezar", "comenzar"},
@@ -227,6 +227,8 @@ var synonymGroups = [][]string{
 	{"registry", "registro"},
 	{"telemetry", "telemetria"},
 	{"tax", "impuesto", "tributo", "fiscal"},
+	{"legal", "law", "laws", "ley", "leyes", "legislation", "legislacion", "normativa", "normativo"},
+	{"every", "all", "todos", "todas"},
 	{"identity", "identidad"},
 	{"address", "domicilio", "direccion"},
 }
@@ -238,6 +240,9 @@ var relatedVerbs = [][2]string{
 	{"list", "show"},
 	// "a new profile" nearly asks to create one, but names no action.
 	{"create", "new"},
+	// To discard or prune is to remove for good.
+	{"remove", "discard"},
+	{"remove", "prune"},
 }
 
 // phrases are words a person writes apart for what the CLI says in one:
@@ -264,6 +269,11 @@ var phrases = map[[2]string]string{
 	{"logged", "in"}:       "authenticated",
 	{"signed", "in"}:       "authenticated",
 	{"sesion", "iniciada"}: "authenticated",
+	// The CLI's sandbox, as Spanish says it.
+	{"entorno", "pruebas"}:  "sandbox",
+	{"entorno", "prueba"}:   "sandbox",
+	{"entornos", "pruebas"}: "sandbox",
+	{"entornos", "prueba"}:  "sandbox",
 }
 
 // synonyms is each word's fellows in its groups, built once from

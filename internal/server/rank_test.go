@@ -90,6 +90,10 @@ func TestRank_Intent(t *testing.T) {
 			{Name: "app_live_borrador_100_list", Command: []string{"app", "live", "borrador", "100", "list"}},
 			{Name: "app_modelo_iva_wallet_balance", Title: "Balance computed from local Modelo 100 and 303 history"},
 		}, "100", []string{"app_live_borrador_100_list"}},
+		{"a number finds the form it numbers", []*annotations.Tool{
+			{Name: "app_modelo_list", Title: "List the modelos, such as 036"},
+			{Name: "app_modelo_m036_alta", Command: []string{"app", "modelo", "m036", "alta"}},
+		}, "036", []string{"app_modelo_m036_alta"}},
 		{"a number a text mentions finds nothing", []*annotations.Tool{
 			{Name: "app_modelo_iva_wallet_balance", Title: "Balance computed from local Modelo 303 history"},
 		}, "303", nil},
@@ -172,6 +176,7 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"authenticated"}, words("am I logged in?"), "logged in is a state, what the auth verbs tell")
 	assert.Equal(t, []string{"authenticated"}, words("¿tengo la sesión iniciada?"))
 	assert.Equal(t, []string{"app", "connect"}, words("the app can't connect"), "what is left of a contraction says nothing")
+	assert.Equal(t, []string{"sandbox"}, words("¿qué entornos de prueba tengo?"), "the CLI's sandbox, as Spanish says it")
 	assert.Equal(t, []string{"borrar", "todos", "datos"}, words("borrar todos los datos"), "todos tells a verb that acts on everything")
 }
 
@@ -426,7 +431,16 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //   - round three tuned to all 101 (questions in Spanish need ¿?, "new"
 //     names no action, lexicon): heldOutSealed 27 of 30; heldOutSealed2,
 //     written before it, 22 of 30 before and 22 (73.3 %) after (19 with
-//     round one's ranking).
+//     round one's ranking);
+//   - round four tuned to all 131 (a number finds "m036", all = every,
+//     lexicon): heldOutSealed2 27 of 30; heldOutSealed3, written before
+//     it, 25 of 30 before and 25 (83.3 %) after (25 with round one's).
+//
+// So on the 90 sealed requests, each set measured with round one's
+// ranking (main before round two) and with the ranking of the round it
+// was held out from: 68 of 90, then 70 of 90 (77.8 %) — short of 9 in 10;
+// the misses left are mostly words the CLI's help never uses
+// ("disconnect", "paid in cash", "ficheros cifrados").
 //
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
@@ -443,13 +457,10 @@ func TestRank_HeldOut(t *testing.T) {
 		{"held out, written before", heldOut, 90},
 		{"held out, written after", heldOutLater, 90},
 		{"sealed", heldOutSealed, 85},
-		{"sealed2", heldOutSealed2, 70},
-		{"sealed3", heldOutSealed3, 0},
+		{"sealed2", heldOutSealed2, 85},
+		{"sealed3", heldOutSealed3, 80},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
-		if set.floor == 0 {
-			continue
-		}
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
 	}
 }

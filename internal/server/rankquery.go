@@ -53,13 +53,15 @@ func newRankQuery(text string) rankQuery {
 	return q
 }
 
-// match is how well t finds the best of ws: a number only as itself.
+// match is how well t finds the best of ws: a number only as itself, or
+// as the number of a word that is letters then it ("036" in "m036").
 func (t rankTerm) match(ws []rankWord) float64 {
 	if !t.number {
 		return bestMatch(t.rankWord, ws)
 	}
 	for _, w := range ws {
-		if w.word == t.word {
+		letters, ok := strings.CutSuffix(w.word, t.word)
+		if ok && strings.IndexFunc(letters, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
 			return matchExact
 		}
 	}
