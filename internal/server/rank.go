@@ -2,9 +2,9 @@ package server
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 )
@@ -16,6 +16,12 @@ import (
 // matches. Tools that match more of the query rank first, each word
 // counting by how rare it is among the tools (a word every tool has says
 // little); ties go by score, then name.
+//
+// What a request asks besides its words (rankquery.go) then weighs each
+// tool's match: a question that wants an answer prefers the tools that
+// only read, a request to act the tools whose verb is that action, and
+// every request the tool that is what it asked for and no more (the
+// fewest words of its command not asked for).
 //
 // Across languages: a request in Spanish finds the CLI's Spanish help, one
 // in English its English help and the tool's own words; words are compared
@@ -48,6 +54,10 @@ const (
 	// matchSynonym: what a match of a word that means the same
 	// (lexicon.go) is worth, times the strength of that match.
 	matchSynonym = 0.8
+	// matchRelated: what a match of a word that asks for nearly the same
+	// (lexicon.go's relatedVerbs) is worth, times the strength of that
+	// match.
+	matchRelated = 0.5
 	// matchInflected: the two words share their stem ("movimientos",
 	// "movimiento"; "dividir", "divide"; "importar", "import").
 	matchInflected = 0.8
@@ -66,32 +76,31 @@ const (
 	minShared   = 6
 )
 
-// stopWords say nothing about a tool, in the languages its users ask in:
-// articles, prepositions, pronouns, question words and auxiliaries.
-var stopWords = setOf(
-	// English
-	"a", "an", "the", "of", "to", "for", "and", "or", "in", "on", "at", "as", "by", "from", "with", "into", "about",
-	"my", "me", "i", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "there", "here",
-	"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "have", "has", "had", "can", "could",
-	"should", "would", "will", "shall", "may", "might", "must",
-	"what", "which", "who", "whom", "whose", "how", "when", "where", "why",
-	"any", "some", "all", "each", "every", "so", "if", "then", "than", "not", "no", "please", "up", "out",
-	// Spanish
-	"de", "del", "la", "el", "lo", "los", "las", "un", "una", "unos", "unas", "y", "e", "o", "u", "ni",
-	"en", "a", "al", "ante", "bajo", "con", "contra", "desde", "entre", "hacia", "hasta", "para", "por",
-	"sin", "sobre", "tras", "que", "quien", "cual", "cuales", "como", "cuando", "donde", "cuanto", "cuanta",
-	"mi", "mis", "tu", "tus", "su", "sus", "me", "te", "se", "le", "les", "nos", "yo", "nuestro", "nuestra",
-	"es", "son", "esta", "estan", "este", "estos", "estas", "ese", "esa", "eso", "hay", "ha", "han", "he",
-	"tengo", "tiene", "tienen", "ser", "estar", "ya", "muy", "mas", "si", "no", "puedo", "quiero",
+// How a request's intent reorders the tools that match its words
+// (rankquery.go tells the intent): each is a factor on a tool's coverage.
+const (
+	// askNotReadOnly: a question that asks to know ("am I logged in?",
+	// "¿qué casillas tiene el 130?") is answered by a tool that reads;
+	// one that changes something is worth this much of its match.
+	askNotReadOnly = 0.7
+	// verbDisagrees: a request to act names its action ("calcular la
+	// declaración", "encrypt the package"); where it does, a tool whose
+	// verb (its command's last word) is not that action is worth this much
+	// of its match — "calcular la declaración de IVA" is the calculate
+	// verb, not the IVA wallet's balance.
+	verbDisagrees = 0.7
+	// minVerbTools: a query word names an action when at least this many
+	// tools have it (or a word that means the same) as their verb: list,
+	// show, remove, pull… A verb only one tool has is as often a noun
+	// ("backlog", "agenda", "casilla").
+	minVerbTools = 2
+	// extraWordCost: each word of a tool's command the query did not ask
+	// for makes it this much less of a match — of the tools that match
+	// equally, the one that is what was asked and no more comes first
+	// ("comprobar la configuración": config check, not config auth
+	// apoderado check).
+	extraWordCost = 0.2
 )
-
-func setOf(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
-}
 
 // rankWord is a word of a tool or a query, with its stem.
 type rankWord struct{ word, stem string }
@@ -100,6 +109,10 @@ type rankWord struct{ word, stem string }
 type rankEntry struct {
 	tool  *annotations.Tool
 	words [fieldCount][]rankWord
+	// command is the words of the tool's command path ("app", "modelo",
+	// "review", "package", "encrypt", "recipient"); verb those of its last
+	// element, what the tool does.
+	command, verb []rankWord
 }
 
 // rankIndex holds the words of the tools a catalog can reach.
@@ -110,6 +123,15 @@ func newRankIndex(tools []*annotations.Tool) rankIndex {
 	for _, t := range tools {
 		var e rankEntry
 		e.tool = t
+		path := commandPath(t.Command)
+		var command []string
+		for _, w := range path {
+			command = append(command, words(w)...)
+		}
+		if len(path) > 0 {
+			e.verb = stemmed(words(path[len(path)-1]))
+		}
+		e.command = stemmed(dedupe(command))
 		var params, helpTitle, help []string
 		for _, p := range t.Params {
 			params = append(params, words(p.Name)...)
@@ -120,7 +142,9 @@ func newRankIndex(tools []*annotations.Tool) rankIndex {
 			help = append(help, words(rest)...)
 		}
 		for f, ws := range [fieldCount][]string{
-			fieldName:        words(t.Name),
+			// The name and the command path: a name may be shortened to
+			// fit hosts' limits ("rp" for review-package), the path never.
+			fieldName:        dedupe(append(words(t.Name), command...)),
 			fieldTitle:       words(t.Title),
 			fieldHelpTitle:   dedupe(helpTitle),
 			fieldParams:      dedupe(params),
@@ -134,67 +158,119 @@ func newRankIndex(tools []*annotations.Tool) rankIndex {
 	return idx
 }
 
+// commandPath is a command without the fixed options that may follow the
+// verb's path ("--secrets-stdin").
+func commandPath(command []string) []string {
+	for i, w := range command {
+		if strings.HasPrefix(w, "-") {
+			return command[:i]
+		}
+	}
+	return command
+}
+
 // ranked is a tool that matched, with how well.
 type ranked struct {
 	tool *annotations.Tool
 	// coverage is the query's words the tool matched, each by its weight
-	// (how rare it is among the tools).
+	// (how rare it is among the tools), times what the request's intent
+	// makes of the tool.
 	coverage float64
 	score    float64
 }
 
-// rank returns the tools that match at least one of the query's words, best
-// first. A query of only stop words or punctuation matches nothing.
-func (idx rankIndex) rank(q string) []ranked {
-	query := words(q)
-	whole := strings.Join(query, "_")
-	// Each word of the query, then the words that mean the same.
-	terms := make([][]rankWord, len(query))
-	for j, w := range query {
-		terms[j] = stemmed(append([]string{w}, synonyms[w]...))
-	}
-	// best[i][j]: how well query word j matches tool i (0: not at all).
-	best := make([][]float64, len(idx))
-	found := make([]int, len(terms)) // how many tools each word matches
-	for i := range idx {
-		best[i] = make([]float64, len(terms))
-		for j, alts := range terms {
-			for a, alt := range alts {
-				strength := 1.0
-				if a > 0 {
-					strength = matchSynonym
-				}
+// toolMatch is how one tool matched a query.
+type toolMatch struct {
+	// best[j]: how well query word j matches the tool (0: not at all).
+	best []float64
+	// verb[j]: query word j, or one that means the same or nearly, is
+	// the tool's verb: the strength of the best that is (0: none).
+	verb []float64
+	// extra is how many words of the tool's command no query word matched.
+	extra int
+}
+
+// match is how every tool matched q.
+func (idx rankIndex) match(q rankQuery) []toolMatch {
+	out := make([]toolMatch, len(idx))
+	for i, e := range idx {
+		m := toolMatch{best: make([]float64, len(q.terms)), verb: make([]float64, len(q.terms))}
+		for j, alts := range q.terms {
+			for _, alt := range alts {
 				for f := 0; f < fieldCount; f++ {
-					best[i][j] = max(best[i][j], bestMatch(alt, idx[i].words[f])*strength*fieldWeights[f])
+					if alt.number && f != fieldName {
+						continue
+					}
+					m.best[j] = max(m.best[j], alt.match(e.words[f])*alt.strength*fieldWeights[f])
+				}
+				if alt.match(e.verb) >= matchInflected {
+					m.verb[j] = max(m.verb[j], alt.strength)
 				}
 			}
-			if best[i][j] > 0 {
+		}
+		for _, w := range e.command {
+			if !q.matches(w) {
+				m.extra++
+			}
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// rank returns the tools that match at least one of the query's words, best
+// first. A query of only stop words or punctuation matches nothing.
+func (idx rankIndex) rank(text string) []ranked {
+	q := newRankQuery(text)
+	matches := idx.match(q)
+	found := make([]int, len(q.terms)) // how many tools each word matches
+	verbs := make([]int, len(q.terms)) // … and has as its verb, by itself or a synonym
+	for _, m := range matches {
+		for j := range q.terms {
+			if m.best[j] > 0 {
 				found[j]++
+			}
+			if m.verb[j] >= matchSynonym {
+				verbs[j]++
 			}
 		}
 	}
-	weight := make([]float64, len(terms))
+	weight := make([]float64, len(q.terms))
 	for j, n := range found {
 		if n > 0 {
 			weight[j] = math.Log(1 + float64(len(idx))/float64(n))
 		}
 	}
+	// The request names an action when, asking for no answer, one of its
+	// words (or a synonym: "new" nearly asks to create, but names no
+	// action) is a verb of the CLI.
+	acts := !q.asks && slices.ContainsFunc(verbs, func(n int) bool { return n >= minVerbTools })
 	var out []ranked
-	for i := range idx {
+	for i, m := range matches {
 		var r ranked
-		for j := range terms {
-			if best[i][j] > 0 {
-				r.coverage += weight[j] * best[i][j]
-				r.score += best[i][j]
+		agrees := false
+		for j := range q.terms {
+			if m.best[j] > 0 {
+				r.coverage += weight[j] * m.best[j]
+				r.score += m.best[j]
 			}
+			agrees = agrees || (m.verb[j] > 0 && verbs[j] >= minVerbTools)
 		}
 		if r.coverage == 0 {
 			continue
 		}
-		if whole != "" && strings.Contains(idx[i].tool.Name, whole) {
+		t := idx[i].tool
+		if q.asks && !t.Hints.ReadOnly {
+			r.coverage *= askNotReadOnly
+		}
+		if acts && !agrees {
+			r.coverage *= verbDisagrees
+		}
+		r.coverage /= 1 + extraWordCost*float64(m.extra)
+		if q.whole != "" && strings.Contains(t.Name, q.whole) {
 			r.score += fieldWeights[fieldName] // the words, in order, in the name
 		}
-		r.tool = idx[i].tool
+		r.tool = t
 		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -241,115 +317,4 @@ func firstSentence(s string) (first, rest string) {
 		end = i
 	}
 	return s[:end], s[end:]
-}
-
-// sharedPrefix is how many bytes a and b start with alike.
-func sharedPrefix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
-
-// words are s's words, lowercased and without accents, phrases joined
-// (lexicon.go), without stop words and repeats: "Pull a modelo-303
-// notificación" is pull, modelo, 303, notificacion; "log in" is login.
-// Underscores and hyphens separate words.
-func words(s string) []string {
-	var tokens []string
-	var b strings.Builder
-	flush := func() {
-		if b.Len() > 0 {
-			tokens = append(tokens, b.String())
-			b.Reset()
-		}
-	}
-	for _, r := range strings.ToLower(s) {
-		if f, ok := folded[r]; ok {
-			r = f
-		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		} else {
-			flush()
-		}
-	}
-	flush()
-	var out []string
-	for i := 0; i < len(tokens); i++ {
-		w := tokens[i]
-		switch {
-		case i+1 < len(tokens) && phrases[[2]string{w, tokens[i+1]}] != "":
-			w = phrases[[2]string{w, tokens[i+1]}]
-			i++
-		case i+2 < len(tokens) && stopWords[tokens[i+1]] && phrases[[2]string{w, tokens[i+2]}] != "":
-			w = phrases[[2]string{w, tokens[i+2]}]
-			i += 2
-		}
-		if !stopWords[w] {
-			out = append(out, w)
-		}
-	}
-	return dedupe(out)
-}
-
-// folded are the accented letters of the sede's languages, without their
-// accents: a model asks for "notificacion" as often as "notificación".
-var folded = map[rune]rune{
-	'á': 'a', 'à': 'a', 'ä': 'a', 'â': 'a', 'é': 'e', 'è': 'e', 'ë': 'e', 'ê': 'e',
-	'í': 'i', 'ì': 'i', 'ï': 'i', 'î': 'i', 'ó': 'o', 'ò': 'o', 'ö': 'o', 'ô': 'o',
-	'ú': 'u', 'ù': 'u', 'ü': 'u', 'û': 'u', 'ñ': 'n', 'ç': 'c', 'ŀ': 'l',
-}
-
-func dedupe(ws []string) []string {
-	seen := make(map[string]bool, len(ws))
-	out := ws[:0]
-	for _, w := range ws {
-		if !seen[w] {
-			seen[w] = true
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-func stemmed(ws []string) []rankWord {
-	out := make([]rankWord, len(ws))
-	for i, w := range ws {
-		out[i] = rankWord{w, stem(w)}
-	}
-	return out
-}
-
-// minStemLen is the shortest stem kept: a shorter one would join words
-// that only look alike ("alta", "alto").
-const minStemLen = 4
-
-// stemSteps are the inflections stem takes off, in order, each at most
-// once and only where what is left is minStemLen letters or more: the
-// plurals of Spanish and English, then an infinitive's ending (-ar, -er,
-// -ir) or a participle's (-ado, -ido, -ada, -ida, -ed, -ing), then a final
-// vowel (the gender of a Spanish noun, the -e of an English word or a
-// Spanish present, the -y of "category" that "categories" loses). Light on purpose: it joins a word's forms in both languages
-// ("movimientos", "movimiento"; "dividir", "divide"; "importar",
-// "import"), never two words by their derivations ("borrador" is not
-// "borrar").
-var stemSteps = [][]string{
-	{"ies", "es", "s"},
-	{"ado", "ada", "ido", "ida", "ing", "ar", "er", "ir", "ed"},
-	{"a", "e", "o", "y"},
-}
-
-// stem is w's stem: w without the inflections of stemSteps.
-func stem(w string) string {
-	for _, step := range stemSteps {
-		for _, suffix := range step {
-			if rest, ok := strings.CutSuffix(w, suffix); ok && len(rest) >= minStemLen && !strings.HasSuffix(rest, "s") {
-				w = rest
-				break
-			}
-		}
-	}
-	return w
 }

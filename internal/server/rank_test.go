@@ -64,11 +64,120 @@ func TestRank(t *testing.T) {
 	assert.Equal(t, []string{"ledger_view", "categories", "ledger_list"}, rankNames(small.rank("ledger categories"), 3))
 }
 
+// TestRank_Intent: what a request asks besides its words reorders the
+// tools that match them (issue 28 item 5, round two): a tool is found by
+// its command path as well as its (maybe shortened) name; a number finds
+// only a tool named by it; a question that wants an answer prefers a tool
+// that only reads; a request to act, a tool whose verb is that action; of
+// tools that match alike, the one with the fewest words not asked for; and
+// "show" asks nearly for a list.
+func TestRank_Intent(t *testing.T) {
+	read := annotations.Hints{ReadOnly: true}
+	for _, tc := range []struct {
+		name  string
+		tools []*annotations.Tool
+		query string
+		want  []string // the first tools, in order
+	}{
+		{"the command path, not only the shortened name", []*annotations.Tool{
+			{Name: "app_modelo_rp_encrypt_for_recipient", Command: []string{"app", "modelo", "review-package", "encrypt-for-recipient"}},
+			{Name: "app_modelo_review_package_build", Command: []string{"app", "modelo", "review-package", "build"}},
+		}, "encrypt the review package", []string{"app_modelo_rp_encrypt_for_recipient"}},
+		{"a fixed option is not a word of the path", []*annotations.Tool{
+			{Name: "config_login", Command: []string{"config", "login", "--secrets-stdin"}},
+		}, "secrets stdin", nil},
+		{"a number finds a tool named by it", []*annotations.Tool{
+			{Name: "app_live_borrador_100_list", Command: []string{"app", "live", "borrador", "100", "list"}},
+			{Name: "app_modelo_iva_wallet_balance", Title: "Balance computed from local Modelo 100 and 303 history"},
+		}, "100", []string{"app_live_borrador_100_list"}},
+		{"a number finds the form it numbers", []*annotations.Tool{
+			{Name: "app_modelo_list", Title: "List the modelos, such as 036"},
+			{Name: "app_modelo_m036_alta", Command: []string{"app", "modelo", "m036", "alta"}},
+		}, "036", []string{"app_modelo_m036_alta"}},
+		{"a number a text mentions finds nothing", []*annotations.Tool{
+			{Name: "app_modelo_iva_wallet_balance", Title: "Balance computed from local Modelo 303 history"},
+		}, "303", nil},
+		{"a question wants a tool that reads", []*annotations.Tool{
+			{Name: "profile_delete", Title: "Delete a profile", Command: []string{"config", "profile", "delete"}},
+			{Name: "profile_show", Title: "Show a profile", Command: []string{"config", "profile", "show"}, Hints: read},
+		}, "is there a profile?", []string{"profile_show", "profile_delete"}},
+		{"¿…? is a question too", []*annotations.Tool{
+			{Name: "app_ledger_add", Title: "Añade un movimiento", Command: []string{"app", "ledger", "add"}},
+			{Name: "app_ledger_count", Title: "Cuenta los movimientos", Command: []string{"app", "ledger", "count"}, Hints: read},
+		}, "¿movimientos?", []string{"app_ledger_count", "app_ledger_add"}},
+		{"how to act is not a question that wants an answer", []*annotations.Tool{
+			{Name: "profile_delete", Title: "Delete a profile", Command: []string{"config", "profile", "delete"}},
+			{Name: "profile_drop", Title: "Remove a profile", Command: []string{"config", "profile", "drop"}},
+			{Name: "profile_show", Title: "Show a profile", Command: []string{"config", "profile", "show"}, Hints: read},
+			{Name: "profile_view", Title: "View a profile", Command: []string{"config", "profile", "view"}, Hints: read},
+		}, "how do I delete a profile?", []string{"profile_delete", "profile_drop"}},
+		{"a request to act wants the tool whose verb it is", []*annotations.Tool{
+			{Name: "app_modelo_iva_wallet_balance", Command: []string{"app", "modelo", "iva-wallet", "balance"}},
+			{Name: "app_modelo_iva_wallet_seed", Command: []string{"app", "modelo", "iva-wallet", "seed"}},
+			{Name: "app_modelo_work_calculate", Command: []string{"app", "modelo", "work", "calculate"}},
+			{Name: "app_modelo_work_compute", Command: []string{"app", "modelo", "work", "compute"}},
+		}, "calcular el IVA", []string{"app_modelo_work_calculate", "app_modelo_work_compute"}},
+		{"a verb only one tool has is not an action", []*annotations.Tool{
+			{Name: "app_overview_backlog", Title: "List past-due obligations", Command: []string{"app", "overview", "backlog"}},
+			{Name: "debts_list", Title: "List saved deudas snapshots", Command: []string{"app", "live", "deudas", "list"}},
+		}, "deudas pendientes", []string{"debts_list", "app_overview_backlog"}},
+		{"the tool that is what was asked and no more", []*annotations.Tool{
+			{Name: "config_auth_apoderado_check", Command: []string{"config", "auth", "apoderado", "check"}},
+			{Name: "config_check", Command: []string{"config", "check"}},
+		}, "check config", []string{"config_check", "config_auth_apoderado_check"}},
+		{"show asks nearly for a list", []*annotations.Tool{
+			{Name: "invoice_add", Title: "Add an invoice", Command: []string{"app", "invoice", "add"}},
+			{Name: "invoice_list", Title: "List invoices", Command: []string{"app", "invoice", "list"}},
+		}, "show my invoices", []string{"invoice_list", "invoice_add"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := newRankIndex(tc.tools).rank(tc.query)
+			if tc.want == nil {
+				assert.Empty(t, got)
+				return
+			}
+			assert.Equal(t, tc.want, rankNames(got, len(tc.want)))
+		})
+	}
+}
+
+// TestAsksToKnow: which requests are questions that want an answer.
+func TestAsksToKnow(t *testing.T) {
+	for q, want := range map[string]bool{
+		"am I logged in?":                        true,
+		"what does box 27 of modelo 303 mean":    true,
+		"which obligations haven't I filed yet":  true,
+		"how much disk space does aeat use":      true,
+		"¿tengo deudas pendientes con Hacienda?": true,
+		"¿qué casillas tiene el modelo 130?":     true,
+		"cuándo vence el plazo":                  true,
+		"list my invoices":                       false,
+		"how do I import a bank statement?":      false,
+		"how to log in":                          false,
+		"¿cómo importo un extracto?":             false,
+		"can you delete a profile?":              false,
+		"¿puedo borrar un movimiento?":           false,
+		"tengo un certificado nuevo":             false, // a Spanish verb opens no question by itself
+		"¿tengo deudas?":                         true,
+		"hay notificaciones?":                    true,
+		"borrar un movimiento duplicado":         false,
+		"":                                       false,
+	} {
+		assert.Equal(t, want, asksToKnow(q), q)
+	}
+}
+
 // TestWords: what a query and a tool are cut into.
 func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"pull", "modelo", "303", "notificacion"}, words("Pull a modelo-303 notificación, notificación"))
 	assert.Equal(t, []string{"app", "ledger", "categories"}, words("app_ledger_categories"))
 	assert.Empty(t, words("de la the"))
+	assert.Equal(t, []string{"ready", "file"}, words("is everything ready to file"), "everything says nothing of a tool")
+	assert.Equal(t, []string{"authenticated"}, words("am I logged in?"), "logged in is a state, what the auth verbs tell")
+	assert.Equal(t, []string{"authenticated"}, words("¿tengo la sesión iniciada?"))
+	assert.Equal(t, []string{"app", "connect"}, words("the app can't connect"), "what is left of a contraction says nothing")
+	assert.Equal(t, []string{"sandbox"}, words("¿qué entornos de prueba tengo?"), "the CLI's sandbox, as Spanish says it")
+	assert.Equal(t, []string{"borrar", "todos", "datos"}, words("borrar todos los datos"), "todos tells a verb that acts on everything")
 }
 
 // heldOut are requests a person makes of aeat_mcp_find, in the two
@@ -143,6 +252,127 @@ var heldOutLater = []rankRequest{
 	{"list saved debt snapshots", []string{"debts_list"}},
 }
 
+// heldOutSealed are 30 requests written for issue 28 item 5's second
+// round, before any change to the ranking of that round and committed
+// apart, then measured once with the ranking as it was and once with the
+// ranking that round made — never looked at in between, never tuned to.
+// The other sets (tunedTo, heldOut, heldOutLater) were the tuning set of
+// that round. Each request's tools were decided from the real CLI's own
+// help (testdata/aeat-cli/help.json) and its command tree, never from the
+// ranking: any of them in the first three is a hit.
+var heldOutSealed = []rankRequest{
+	// Spanish
+	{"¿cuándo vence el próximo modelo 130?", []string{"overview_agenda", "app_overview_calendar"}},
+	{"¿me toca presentar el modelo 349?", []string{"app_overview_explain"}},
+	{"crear una regla para clasificar automáticamente los pagos de Amazon", []string{"app_ledger_rule_add"}},
+	{"ver el borrador de la renta", []string{"app_live_borrador_100_latest", "app_live_borrador_100_list", "app_live_borrador_100_view"}},
+	{"¿qué casillas tengo que rellenar a mano en el 303?", []string{"app_modelo_requires"}},
+	{"presentar una complementaria del 130", []string{"app_modelo_work_amend", "app_modelo_work_amend_wizard"}},
+	{"tengo un certificado digital nuevo y quiero usarlo", []string{"config_auth_certificate_register", "config_auth_certificate_select"}},
+	{"borrar todos los datos locales y empezar de cero", []string{"config_reset_start"}},
+	{"preparar un paquete para que lo revise mi gestor", []string{"app_modelo_review_package_build"}},
+	{"leer los datos de una factura en PDF", []string{"app_ledger_evidence_extract", "app_ledger_evidence_add"}},
+	{"deshacer la división de un movimiento", []string{"app_ledger_merge"}},
+	{"recuperar un movimiento archivado", []string{"app_ledger_restore"}},
+	{"¿nos sale mejor hacer la declaración conjunta o individual?", []string{"app_modelo_work_compare_taxation"}},
+	{"ver los expedientes abiertos con Hacienda", []string{"app_live_expedientes_list", "app_live_expedientes_latest", "app_live_expedientes_view", "app_live_expedientes_pull"}},
+	{"¿está dado de alta en el ROI este NIF?", []string{"app_live_verify_tgvi"}},
+	// English
+	{"import my bank transactions from a CSV file", []string{"ledger_import"}},
+	{"show transactions that still need a category", []string{"ledger_list", "app_ledger_preflight"}},
+	{"apply my categorisation rules", []string{"app_ledger_rule_apply"}},
+	{"do I owe the tax office anything", []string{"debts_list", "app_live_deudas_latest", "app_live_deudas_view"}},
+	{"start working on form 130 for the second quarter", []string{"app_modelo_work_create", "app_overview_prepare", "app_modelo_work_wizard"}},
+	{"check the calculation is complete before filing", []string{"app_modelo_work_verify", "app_modelo_readiness"}},
+	{"compare this year's return with last year's", []string{"app_modelo_compare"}},
+	{"when does my digital certificate expire", []string{"config_auth_certificate_check"}},
+	{"connect my Google account", []string{"config_google_login", "config_google_register"}},
+	{"where are the log files", []string{"config_repair_logs"}},
+	{"the app can't reach the AEAT website", []string{"config_repair_connectivity"}},
+	{"add my accountant's public key", []string{"config_collab_recipient_add"}},
+	{"is there a new letter from Hacienda?", []string{"notifications_pull", "app_live_notifications_latest", "app_live_notifications_list"}},
+	{"set 50% business use for my car expenses", []string{"app_ledger_ratios_set", "app_ledger_allocate"}},
+	{"export all my personal data (GDPR request)", []string{"config_profile_subject_access_request"}},
+}
+
+// heldOutSealed2 are 30 more requests, written once heldOutSealed had
+// been measured (and so had become part of the tuning set) and before any
+// change the ranking made after it; committed apart, measured once before
+// and once after those changes, never tuned to. Their tools were decided
+// as heldOutSealed's were, from the CLI's own help.
+var heldOutSealed2 = []rankRequest{
+	// Spanish
+	{"registrar el modelo 036 de alta que presenté en la sede", []string{"app_modelo_m036_alta"}},
+	{"¿cuánto me está costando el LLM?", []string{"app_ledger_llm_diagnostics", "app_diagnostics_llm_usage"}},
+	{"descargar el modelo de IA para leer facturas", []string{"config_provision_pull"}},
+	{"¿qué entornos de prueba tengo?", []string{"config_profile_sandbox_list"}},
+	{"excluir un movimiento de la declaración", []string{"app_ledger_exclude"}},
+	{"vincular un movimiento con su factura", []string{"app_ledger_link", "app_ledger_attach"}},
+	{"¿qué leyes respaldan este cálculo?", []string{"app_registry_citations_list", "app_registry_citations_view"}},
+	{"cambiar el nombre de una unidad de trabajo", []string{"app_modelo_work_rename"}},
+	{"descartar el borrador del modelo 303 que empecé", []string{"app_modelo_work_discard"}},
+	{"cotejar el justificante con mi cálculo", []string{"app_modelo_reconcile_file", "app_modelo_reconcile_pull"}},
+	{"¿en qué punto está la preparación del trimestre?", []string{"app_overview_pipeline", "app_overview_prepare", "app_modelo_readiness"}},
+	{"quitar la proporción del coche", []string{"app_ledger_ratios_unset"}},
+	{"guardar los datos del pagador en el modelo 145", []string{"app_modelo_m145_create"}},
+	{"apartar un movimiento para revisarlo luego", []string{"app_ledger_stash"}},
+	{"consultar el NIF de un proveedor en el registro de operadores intracomunitarios", []string{"app_live_verify_tgvi", "app_live_verify_nif_iva"}},
+	// English
+	{"which returns am I working on right now", []string{"app_modelo_work_list"}},
+	{"what changed in the 303 rules between 2024 and 2025", []string{"app_registry_diff_revisions"}},
+	{"show me the formula for each box of form 130", []string{"app_modelo_formulas"}},
+	{"which invoices are still waiting for me to review", []string{"app_ledger_evidence_review_list", "app_review_queue"}},
+	{"which Google Drive folder is it using", []string{"config_google_folder_get"}},
+	{"bulk import invoices from a Drive folder", []string{"app_ledger_pull_folder", "app_ledger_evidence_batch"}},
+	{"record that I changed my tax address with the 036", []string{"app_modelo_m036_modificacion"}},
+	{"is my recovery code set up?", []string{"config_recovery_status"}},
+	{"remove my accountant from trusted recipients", []string{"config_collab_recipient_remove"}},
+	{"delete all sandboxes", []string{"config_profile_sandbox_prune"}},
+	{"the active profile seems broken, repair it", []string{"config_repair_profile"}},
+	{"open the encrypted package my client sent me", []string{"app_modelo_review_package_decrypt", "app_modelo_rp_import_feedback"}},
+	{"sign the review package before sending it", []string{"app_modelo_review_package_sign"}},
+	{"which modelos can aeat export to a BOE file", []string{"app_modelo_support_matrix"}},
+	{"how many transactions did I import last quarter", []string{"ledger_list", "ledger_status"}},
+}
+
+// heldOutSealed3 are 30 more, written once heldOutSealed2 had been
+// measured and before any change made after it; committed apart, measured
+// once before and once after, never tuned to.
+var heldOutSealed3 = []rankRequest{
+	// Spanish
+	{"¿qué modelos tengo que presentar este año?", []string{"app_overview_explain", "overview_agenda", "app_overview_calendar"}},
+	{"poner una regla para que los pagos de Netflix sean personales", []string{"app_ledger_rule_add"}},
+	{"ver los pasos que faltan para el modelo 130", []string{"app_overview_prepare", "app_modelo_requires"}},
+	{"guardar un apunte manual de un pago en efectivo", []string{"app_ledger_add"}},
+	{"cambiar la categoría de un movimiento", []string{"app_ledger_classify", "app_ledger_update"}},
+	{"ver el detalle de una factura", []string{"app_ledger_invoice_view", "app_ledger_evidence_view"}},
+	{"declarar la prorrata general de este año", []string{"app_ledger_prorrata_elect_general"}},
+	{"iniciar sesión con mi perfil", []string{"config_login"}},
+	{"reanudar un cálculo que se cortó", []string{"app_modelo_work_resume"}},
+	{"eliminar un hijo del perfil", []string{"config_profile_descendiente_remove"}},
+	{"seleccionar qué certificado usar", []string{"config_auth_certificate_select"}},
+	{"quitar la contraseña guardada del certificado", []string{"config_auth_certificate_secret_remove"}},
+	{"descargar las declaraciones de años anteriores", []string{"app_live_filed_pull_all", "filed_pull"}},
+	{"marcar el 145 como entregado a la empresa", []string{"app_modelo_m145_mark_delivered_to_payer"}},
+	{"comprobar la integridad de los ficheros cifrados", []string{"config_repair_integrity_objects"}},
+	// English
+	{"show the last 20 lines of the log", []string{"config_repair_logs"}},
+	{"which profile is active", []string{"profile_list", "config_profile_status", "profile_show"}},
+	{"make a copy of my profile for testing", []string{"config_profile_duplicate", "config_profile_sandbox_create"}},
+	{"list the accounting categories for expenses", []string{"app_ledger_categories"}},
+	{"record an expense I paid in cash", []string{"app_ledger_add"}},
+	{"what has to be filled in by hand on the 111", []string{"app_modelo_requires"}},
+	{"archive a sandbox I'm not using", []string{"config_profile_sandbox_archive"}},
+	{"merge the sandbox back into my real profile", []string{"config_profile_sandbox_merge"}},
+	{"check whether AEAT's PDF receipt matches my numbers", []string{"app_modelo_reconcile_file", "app_modelo_reconcile_pull"}},
+	{"export the calculation to Google Sheets", []string{"config_google_sync_calc_export"}},
+	{"see the full history of a tax form", []string{"app_modelo_history", "app_modelo_work_history"}},
+	{"which legal article defines this box", []string{"app_modelo_casilla", "app_registry_citations_view"}},
+	{"update an invoice's amount", []string{"app_ledger_invoice_update", "app_ledger_evidence_update"}},
+	{"how much space do the sandboxes take", []string{"config_profile_sandbox_usage"}},
+	{"disconnect Google Drive", []string{"config_google_logout"}},
+}
+
 // tunedTo are the requests the ranking was tuned on (issue 28 item 5):
 // kept apart from heldOut, which says how well it does on requests it was
 // not tuned to.
@@ -189,20 +419,48 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 }
 
 // TestRank_HeldOut: over the whole aeat, the right tool is among the first
-// three for most held-out requests — those written before the ranking
-// changed and those written after — in Spanish and in English. The goal is
-// 9 in 10 (issue 28 item 5); the floor held here is what the ranking
-// measured when the requests were written (49 of 56 in the first three:
-// 25 of 28 and 24 of 28), so that a change which loses ground fails. It
-// was 9 of 28 for the first set before the CLI's help and the bilingual
-// ranking.
+// three for most requests, in Spanish and in English. The goal is 9 in 10
+// on requests not tuned to (issue 28 item 5); what each set measured when
+// it was last not tuned to:
+//
+//   - round one tuned to tunedTo; heldOut and heldOutLater: 23 of 56
+//     before the CLI's help and the bilingual ranking, 49 (87.5 %) after;
+//   - round two tuned to those 71 (the intent of a request, the command
+//     path, numbers as arguments): 55 of 56; heldOutSealed, written before
+//     it, 24 of 30 before and 23 (76.7 %) after;
+//   - round three tuned to all 101 (questions in Spanish need ¿?, "new"
+//     names no action, lexicon): heldOutSealed 27 of 30; heldOutSealed2,
+//     written before it, 22 of 30 before and 22 (73.3 %) after (19 with
+//     round one's ranking);
+//   - round four tuned to all 131 (a number finds "m036", all = every,
+//     lexicon): heldOutSealed2 27 of 30; heldOutSealed3, written before
+//     it, 25 of 30 before and 25 (83.3 %) after (25 with round one's).
+//
+// So on the 90 sealed requests, each set measured with round one's
+// ranking (main before round two) and with the ranking of the round it
+// was held out from: 68 of 90, then 70 of 90 (77.8 %) — short of 9 in 10;
+// the misses left are mostly words the CLI's help never uses
+// ("disconnect", "paid in cash", "ficheros cifrados").
+//
+// The floors are what held, less a request or two, so that a change which
+// loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
 	idx := newRankIndex(m.Tools)
-	firstThree(t, idx, "tuned to", tunedTo)
-	before := firstThree(t, idx, "held out, written before", heldOut)
-	after := firstThree(t, idx, "held out, written after", heldOutLater)
-	hits, all := before+after, len(heldOut)+len(heldOutLater)
-	assert.GreaterOrEqual(t, hits*100, all*85, "at least 85 in 100 of the held-out requests find their tool in the first three: %d of %d", hits, all)
+	for _, set := range []struct {
+		name  string
+		reqs  []rankRequest
+		floor int // in 100
+	}{
+		{"tuned to", tunedTo, 85},
+		{"held out, written before", heldOut, 90},
+		{"held out, written after", heldOutLater, 90},
+		{"sealed", heldOutSealed, 85},
+		{"sealed2", heldOutSealed2, 85},
+		{"sealed3", heldOutSealed3, 80},
+	} {
+		hits := firstThree(t, idx, set.name, set.reqs)
+		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
+	}
 }

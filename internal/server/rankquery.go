@@ -1,0 +1,112 @@
+package server
+
+import (
+	"strings"
+	"unicode"
+)
+
+// What aeat_mcp_find (rank.go) reads in a request besides its words: the
+// words that mean the same or nearly, and whether it asks to know
+// something or to have something done.
+
+// rankQuery is a request as the ranking reads it.
+type rankQuery struct {
+	// terms are the request's words, each followed by the words that mean
+	// the same (lexicon.go) and those that ask for nearly the same.
+	terms [][]rankTerm
+	// whole is the request's words joined as a tool's name joins them.
+	whole string
+	// asks: the request is a question that wants an answer, not an action
+	// ("am I logged in?", "¿qué casillas tiene el modelo 130?"); not one
+	// that asks how to act ("how do I import…", "¿cómo importo…?").
+	asks bool
+}
+
+// rankTerm is one word a query word may be found as.
+type rankTerm struct {
+	rankWord
+	// strength is what finding it is worth: 1 for the query's own word,
+	// matchSynonym for a word that means the same, matchRelated for one
+	// that asks for nearly the same.
+	strength float64
+	// number: the word is all digits. A number in a request is what a tool
+	// takes as an argument (a modelo, a casilla, a year, an amount), so it
+	// finds only a tool named by it ("borrador 100"), never a text that
+	// mentions it ("…from local Modelo 303 history").
+	number bool
+}
+
+func newRankQuery(text string) rankQuery {
+	ws := words(text)
+	q := rankQuery{whole: strings.Join(ws, "_"), asks: asksToKnow(text), terms: make([][]rankTerm, len(ws))}
+	for j, w := range ws {
+		number := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+		add := func(strength float64, alts ...string) {
+			for _, a := range stemmed(alts) {
+				q.terms[j] = append(q.terms[j], rankTerm{a, strength, number})
+			}
+		}
+		add(1, w)
+		add(matchSynonym, synonyms[w]...)
+		add(matchRelated, related[w]...)
+	}
+	return q
+}
+
+// match is how well t finds the best of ws: a number only as itself, or
+// as the number of a word that is letters then it ("036" in "m036").
+func (t rankTerm) match(ws []rankWord) float64 {
+	if !t.number {
+		return bestMatch(t.rankWord, ws)
+	}
+	for _, w := range ws {
+		letters, ok := strings.CutSuffix(w.word, t.word)
+		if ok && strings.IndexFunc(letters, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+			return matchExact
+		}
+	}
+	return 0
+}
+
+// matches reports whether any of q's words finds w.
+func (q rankQuery) matches(w rankWord) bool {
+	for _, alts := range q.terms {
+		for _, t := range alts {
+			if t.match([]rankWord{w}) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// A question that wants an answer starts with one of askWords — an
+// interrogative, or an English auxiliary, which opens a question by
+// itself ("is my code set up") where a Spanish verb does not ("tengo un
+// certificado nuevo" is a statement) — or is written as a question (¿…?);
+// unless it starts as a request for a way to act (actWords, or "how"
+// followed by one of howToWords).
+var (
+	askWords = setOf(
+		"what", "which", "when", "where", "who", "whose", "why", "is", "are", "am", "was", "were",
+		"do", "does", "did", "have", "has", "any",
+		"que", "cual", "cuales", "cuando", "donde", "quien", "quienes", "cuanto", "cuanta", "cuantos", "cuantas",
+	)
+	actWords   = setOf("can", "could", "como", "puedo", "puede", "puedes", "podria", "podemos")
+	howToWords = setOf("do", "does", "can", "could", "should", "would", "to", "i", "we")
+)
+
+// asksToKnow reports whether text is a question that wants an answer.
+func asksToKnow(text string) bool {
+	ts := tokens(text)
+	if len(ts) == 0 {
+		return false
+	}
+	switch {
+	case actWords[ts[0]]:
+		return false
+	case ts[0] == "how":
+		return len(ts) > 1 && !howToWords[ts[1]] // "how much", "how many"
+	}
+	return askWords[ts[0]] || strings.ContainsAny(text, "?¿")
+}

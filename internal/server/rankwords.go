@@ -1,0 +1,161 @@
+package server
+
+import (
+	"strings"
+	"unicode"
+)
+
+// How aeat_mcp_find (rank.go) cuts a query and a tool's texts into words:
+// lower case, without accents, phrases joined, stop words dropped, each
+// word with its stem.
+
+// stopWords say nothing about a tool, in the languages its users ask in:
+// articles, prepositions, pronouns, question words and auxiliaries. Not
+// "all", "every", "todos": they tell the verbs that act on everything at
+// once ("Discard every sandbox", "reinicio … de todos los perfiles").
+var stopWords = setOf(
+	// English
+	"a", "an", "the", "of", "to", "for", "and", "or", "in", "on", "at", "as", "by", "from", "with", "into", "about",
+	"my", "me", "i", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "there", "here",
+	"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "have", "has", "had", "can", "could",
+	"should", "would", "will", "shall", "may", "might", "must",
+	"what", "which", "who", "whom", "whose", "how", "when", "where", "why",
+	"any", "some", "each", "so", "if", "then", "than", "not", "no", "please", "up", "out",
+	"everything", "anything", "something", "nothing",
+	// What is left of a contraction: "can't", "what's", "I'll", "you're".
+	"t", "s", "d", "ll", "m", "re", "ve",
+	// Spanish
+	"de", "del", "la", "el", "lo", "los", "las", "un", "una", "unos", "unas", "y", "e", "o", "u", "ni",
+	"en", "a", "al", "ante", "bajo", "con", "contra", "desde", "entre", "hacia", "hasta", "para", "por",
+	"sin", "sobre", "tras", "que", "quien", "cual", "cuales", "como", "cuando", "donde", "cuanto", "cuanta",
+	"mi", "mis", "tu", "tus", "su", "sus", "me", "te", "se", "le", "les", "nos", "yo", "nuestro", "nuestra",
+	"es", "son", "esta", "estan", "este", "estos", "estas", "ese", "esa", "eso", "hay", "ha", "han", "he",
+	"tengo", "tiene", "tienen", "ser", "estar", "ya", "muy", "mas", "si", "no", "puedo", "quiero",
+	"algo", "nada",
+)
+
+func setOf(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// words are s's words, lowercased and without accents, phrases joined
+// (lexicon.go), without stop words and repeats: "Pull a modelo-303
+// notificación" is pull, modelo, 303, notificacion; "log in" is login.
+// Underscores and hyphens separate words.
+func words(s string) []string {
+	tokens := tokens(s)
+	var out []string
+	for i := 0; i < len(tokens); i++ {
+		w := tokens[i]
+		switch {
+		case i+1 < len(tokens) && phrases[[2]string{w, tokens[i+1]}] != "":
+			w = phrases[[2]string{w, tokens[i+1]}]
+			i++
+		case i+2 < len(tokens) && stopWords[tokens[i+1]] && phrases[[2]string{w, tokens[i+2]}] != "":
+			w = phrases[[2]string{w, tokens[i+2]}]
+			i += 2
+		}
+		if !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return dedupe(out)
+}
+
+// tokens are s's words, lowercased and without accents, all of them in
+// order: letters and digits, anything else separates.
+func tokens(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for _, r := range strings.ToLower(s) {
+		if f, ok := folded[r]; ok {
+			r = f
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		} else {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// folded are the accented letters of the sede's languages, without their
+// accents: a model asks for "notificacion" as often as "notificación".
+var folded = map[rune]rune{
+	'á': 'a', 'à': 'a', 'ä': 'a', 'â': 'a', 'é': 'e', 'è': 'e', 'ë': 'e', 'ê': 'e',
+	'í': 'i', 'ì': 'i', 'ï': 'i', 'î': 'i', 'ó': 'o', 'ò': 'o', 'ö': 'o', 'ô': 'o',
+	'ú': 'u', 'ù': 'u', 'ü': 'u', 'û': 'u', 'ñ': 'n', 'ç': 'c', 'ŀ': 'l',
+}
+
+func dedupe(ws []string) []string {
+	seen := make(map[string]bool, len(ws))
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func stemmed(ws []string) []rankWord {
+	out := make([]rankWord, len(ws))
+	for i, w := range ws {
+		out[i] = rankWord{w, stem(w)}
+	}
+	return out
+}
+
+// minStemLen is the shortest stem kept: a shorter one would join words
+// that only look alike ("alta", "alto").
+const minStemLen = 4
+
+// stemSteps are the inflections stem takes off, in order, each at most
+// once and only where what is left is minStemLen letters or more: the
+// plurals of Spanish and English, then an infinitive's ending (-ar, -er,
+// -ir) or a participle's (-ado, -ido, -ada, -ida, -ed, -ing), then a final
+// vowel (the gender of a Spanish noun, the -e of an English word or a
+// Spanish present, the -y of "category" that "categories" loses). Light on purpose: it joins a word's forms in both languages
+// ("movimientos", "movimiento"; "dividir", "divide"; "importar",
+// "import"), never two words by their derivations ("borrador" is not
+// "borrar").
+var stemSteps = [][]string{
+	{"ies", "es", "s"},
+	{"ado", "ada", "ido", "ida", "ing", "ar", "er", "ir", "ed"},
+	{"a", "e", "o", "y"},
+}
+
+// stem is w's stem: w without the inflections of stemSteps.
+func stem(w string) string {
+	for _, step := range stemSteps {
+		for _, suffix := range step {
+			if rest, ok := strings.CutSuffix(w, suffix); ok && len(rest) >= minStemLen && !strings.HasSuffix(rest, "s") {
+				w = rest
+				break
+			}
+		}
+	}
+	return w
+}
+
+// sharedPrefix is how many bytes a and b start with alike.
+func sharedPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
