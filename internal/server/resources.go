@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"runtime"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -183,7 +184,9 @@ func (o *outputs) folder() (string, error) {
 		return "", os.ErrClosed
 	}
 	if o.dir == "" {
-		dir, err := os.MkdirTemp("", "aeat-mcp-outputs-") // 0700
+		// A scratch directory (workdir.go, 0700): named for this server,
+		// so that a server started after this one was killed removes it.
+		dir, err := makeScratch(scratchRoot(runtime.GOOS))
 		if err != nil {
 			return "", err
 		}

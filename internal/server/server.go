@@ -258,7 +258,6 @@ func New(cfg Config) (*Server, error) {
 		caps.AddExtension(tasks.ExtensionID, nil)
 	}
 	s.lifetime, s.stop = context.WithCancelCause(context.Background())
-	context.AfterFunc(s.lifetime, s.outputs.close)
 	s.goos = hostOS
 	s.environ = cfg.environ()
 	s.keychain = cfg.Keychain
@@ -305,10 +304,13 @@ func (s *Server) prepare() {
 		go func() {
 			defer close(s.prepared)
 			s.cfg.Runner.Start()
-			if s.cfg.Manifest.WorkDir() == annotations.ScratchDir {
-				s.sweepScratch()
-			} else if _, _, _, err := s.workDir(); err != nil {
-				s.cfg.Logger.Warn("every call will fail until this is fixed", "error", err)
+			// Scratch directories — calls' (@scratch) and kept outputs'
+			// (resources.go) — of servers that were killed.
+			s.sweepScratch()
+			if s.cfg.Manifest.WorkDir() != annotations.ScratchDir {
+				if _, _, _, err := s.workDir(); err != nil {
+					s.cfg.Logger.Warn("every call will fail until this is fixed", "error", err)
+				}
 			}
 			if s.cfg.Prepare != nil {
 				s.cfg.Prepare()
@@ -524,13 +526,15 @@ func (s *Server) transport(t mcp.Transport) *tasks.Transport {
 }
 
 // Shutdown stops every call in flight (their trees are killed as on
-// cancellation) and refuses new ones. It does not wait.
-func (s *Server) Shutdown() { s.stop(ErrShuttingDown) }
+// cancellation) and refuses new ones, and deletes the outputs kept
+// (resources.go) there and then: the process may end right after. It does
+// not wait for the calls.
+func (s *Server) Shutdown() { s.stop(ErrShuttingDown); s.outputs.close() }
 
 // shutdownNow is Shutdown on a signal or the host's death, when the host's
 // SIGKILL is about to follow (hosts close stdin, wait 2 s, send SIGTERM,
 // wait 2 s, send SIGKILL): the calls' kill grace is cut to shutdownGrace.
-func (s *Server) shutdownNow() { s.stop(shutdownCause()) }
+func (s *Server) shutdownNow() { s.stop(shutdownCause()); s.outputs.close() }
 
 // shutdownGrace bounds the kill grace of the calls stopped on a shutdown
 // signal or the host's death, on every OS: a call is answered ("cancelled")
