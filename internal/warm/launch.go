@@ -3,6 +3,7 @@ package warm
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -172,6 +173,22 @@ type verifyRun struct {
 	err  error
 }
 
+// timedOut says whether the run's ceiling ended it — also before it
+// started: a warm run whose ceiling passed while the template was still
+// forking it (a loaded machine) did not start, and says no more of warm
+// start than a cold run that timed out.
+func (r verifyRun) timedOut() bool {
+	return r.res.End == callruntime.TimedOut || errors.Is(r.err, callruntime.ErrTimeout)
+}
+
+// outcome is how the run ended, for a reason: its End, or "not started".
+func (r verifyRun) outcome() string {
+	if r.err != nil {
+		return "not started"
+	}
+	return r.res.End.String()
+}
+
 // verifyRuns runs the verify calls, from t (warm) or cold when t is nil.
 // Cold runs are timed for the estimates; warm ones too.
 func (p *Pool) verifyRuns(ctx context.Context, t *template) []verifyRun {
@@ -216,13 +233,13 @@ func compareRuns(cold, warm []verifyRun) (why string, again bool) {
 		c, w := cold[i], warm[i]
 		name := "verify " + strings.Join(c.argv, " ")
 		switch {
+		case c.timedOut() || w.timedOut():
+			return fmt.Sprintf("%s: cold %s, warm %s (after %v and %v)", name, c.outcome(), w.outcome(),
+				c.res.Duration.Round(time.Millisecond), w.res.Duration.Round(time.Millisecond)), true
 		case c.err != nil:
 			return fmt.Sprintf("%s: the cold run did not start: %v", name, c.err), false
 		case w.err != nil:
 			return fmt.Sprintf("%s: the warm run did not start: %v", name, w.err), false
-		case c.res.End == callruntime.TimedOut || w.res.End == callruntime.TimedOut:
-			return fmt.Sprintf("%s: cold %s, warm %s (after %v and %v)", name, c.res.End, w.res.End,
-				c.res.Duration.Round(time.Millisecond), w.res.Duration.Round(time.Millisecond)), true
 		case c.res.End != callruntime.Exited || w.res.End != callruntime.Exited:
 			return fmt.Sprintf("%s: cold %s, warm %s", name, c.res.End, w.res.End), false
 		case c.res.ExitCode != w.res.ExitCode:
