@@ -19,12 +19,18 @@ var (
 	verifyRetryMax = 2 * time.Minute
 )
 
+// maxVerifyGrowth is how far a verify run's ceiling grows: each try after
+// a timeout gets twice the last one's, up to this many times
+// Config.VerifyTimeout. On a machine that stays loaded a ceiling that does
+// not grow is never met, and warm start would never settle.
+const maxVerifyGrowth = 8
+
 // launch starts a template, checks it, verifies it and puts it in service.
 func (p *Pool) launch(why string) {
 	began := time.Now()
 	p.log.Info("starting a warm template", "why", why)
 	cold := make(chan []verifyRun, 1)
-	go func() { cold <- p.verifyRuns(p.life, nil) }()
+	go func() { cold <- p.verifyRuns(p.life, nil, p.cfg.VerifyTimeout) }()
 	t, err := startTemplate(p.life, p.cfg.Runner, &p.cfg, p.log, p.answerWait)
 	if err != nil {
 		<-cold
@@ -130,12 +136,14 @@ func (p *Pool) unsafe(t *template) (why string, forGood bool) {
 
 // verify runs the verify calls warm from s's template against their cold
 // runs, until they are known to agree (ok) or not: a run that timed out
-// is not a verdict, and the runs are made again later. When they disagree,
-// or the template dies, or the Pool closes, the launch is over (!ok).
+// is not a verdict, and the runs are made again later with a longer
+// ceiling (maxVerifyGrowth). When they disagree, or the template dies, or
+// the Pool closes, the launch is over (!ok).
 func (p *Pool) verify(s *slot, cold []verifyRun) (warm []verifyRun, ok bool) {
 	wait, most := p.retry, p.retryMax
+	ceiling := p.cfg.VerifyTimeout
 	for {
-		warm = p.verifyRuns(p.life, s.t)
+		warm = p.verifyRuns(p.life, s.t, ceiling)
 		why, again := compareRuns(cold, warm)
 		switch {
 		case !s.t.alive():
@@ -150,7 +158,8 @@ func (p *Pool) verify(s *slot, cold []verifyRun) (warm []verifyRun, ok bool) {
 			p.closeSlot(s)
 			return nil, false
 		}
-		p.log.Warn("warm start not known yet: a verify call timed out (a loaded machine?); trying again", "why", why, "in", wait)
+		ceiling = min(2*ceiling, maxVerifyGrowth*p.cfg.VerifyTimeout)
+		p.log.Warn("warm start not known yet: a verify call timed out (a loaded machine?); trying again", "why", why, "in", wait, "ceiling", ceiling)
 		p.mu.Lock()
 		p.est.readyAt = time.Time{}
 		p.mu.Unlock()
@@ -162,7 +171,7 @@ func (p *Pool) verify(s *slot, cold []verifyRun) (warm []verifyRun, ok bool) {
 			return nil, false
 		}
 		wait = min(2*wait, most)
-		cold = p.verifyRuns(p.life, nil)
+		cold = p.verifyRuns(p.life, nil, ceiling)
 	}
 }
 
@@ -189,15 +198,16 @@ func (r verifyRun) outcome() string {
 	return r.res.End.String()
 }
 
-// verifyRuns runs the verify calls, from t (warm) or cold when t is nil.
-// Cold runs are timed for the estimates; warm ones too.
-func (p *Pool) verifyRuns(ctx context.Context, t *template) []verifyRun {
+// verifyRuns runs the verify calls, from t (warm) or cold when t is nil,
+// each within ceiling. Cold runs are timed for the estimates; warm ones
+// too.
+func (p *Pool) verifyRuns(ctx context.Context, t *template, ceiling time.Duration) []verifyRun {
 	var out []verifyRun
 	began := time.Now()
 	for _, argv := range p.cfg.Warm.Verify {
 		args := append(append([]string{}, p.cfg.Args...), argv...)
 		spec := callruntime.Spec{Path: p.cfg.Script, Args: args, Env: p.cfg.Env, Dir: p.cfg.Dir,
-			Timeout: p.cfg.VerifyTimeout, MaxStdout: 1 << 20, MaxStderr: 64 << 10}
+			Timeout: ceiling, MaxStdout: 1 << 20, MaxStderr: 64 << 10}
 		var res callruntime.Result
 		var err error
 		if t != nil {

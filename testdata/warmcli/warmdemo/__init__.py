@@ -195,18 +195,6 @@ def forkcrash():
 
 
 @cli.command()
-@click.argument("marker")
-@click.argument("seconds", type=float)
-def slowonce(marker, seconds):
-    """Sleeps the first time it runs (MARKER does not exist yet), not after:
-    a verify call that times out once, on a loaded machine."""
-    if not os.path.exists(marker):
-        open(marker, "w").close()
-        time.sleep(seconds)
-    click.echo("done")
-
-
-@cli.command()
 def stats():
     """Imports what only it needs when it runs, as a large CLI's verbs do."""
     import statistics
