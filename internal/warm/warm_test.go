@@ -122,14 +122,13 @@ func TestWarmFaultMatrix(t *testing.T) {
 			tpl := s.pool.Status().TemplatePID
 
 			t.Run("timeout", func(t *testing.T) {
-				spec := s.spec("sleep", "60")
-				spec.Timeout = time.Second
-				res := s.run(t, context.Background(), spec)
+				spec := s.spec("sleep", "600")
+				res := s.run(t, ceilingAtPid(t, &spec), spec)
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				treeDead(t, res)
-				for _, pid := range pidLines(t, res.Stdout.Head) {
-					gone(t, pid)
-				}
+				pids := pidLines(t, res.Stdout.Head)
+				require.Len(t, pids, 1)
+				gone(t, pids[0])
 			})
 			t.Run("cancel", func(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
@@ -152,14 +151,16 @@ func TestWarmFaultMatrix(t *testing.T) {
 				}
 			})
 			t.Run("term-proof", func(t *testing.T) {
-				spec := s.spec("termproof", "60")
-				spec.Timeout = time.Second
-				res := s.run(t, context.Background(), spec)
+				// It reports its pid once SIGTERM is ignored: the ceiling
+				// comes to a call that will not stop for it.
+				spec := s.spec("termproof", "600")
+				res := s.run(t, ceilingAtPid(t, &spec), spec)
 				assert.Equal(t, callruntime.TimedOut, res.End)
+				assert.Equal(t, "SIGKILL", res.Signal, "killed after the grace")
 				treeDead(t, res)
-				for _, pid := range pidLines(t, res.Stdout.Head) {
-					gone(t, pid)
-				}
+				pids := pidLines(t, res.Stdout.Head)
+				require.Len(t, pids, 1)
+				gone(t, pids[0])
 			})
 			t.Run("setsid grandchild after exit", func(t *testing.T) {
 				res := s.run(t, context.Background(), s.spec("daemon"))
@@ -173,9 +174,8 @@ func TestWarmFaultMatrix(t *testing.T) {
 				}
 			})
 			t.Run("setsid grandchild at timeout", func(t *testing.T) {
-				spec := s.spec("daemon", "--stay", "60")
-				spec.Timeout = time.Second
-				res := s.run(t, context.Background(), spec)
+				spec := s.spec("daemon", "--stay", "600")
+				res := s.run(t, ceilingAtPid(t, &spec), spec)
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				pids := pidLines(t, res.Stdout.Head)
 				require.Len(t, pids, 2)
@@ -194,7 +194,7 @@ func TestWarmFaultMatrix(t *testing.T) {
 			t.Run("memory ceiling", func(t *testing.T) {
 				spec := s.spec("alloc", "400")
 				spec.MemoryLimit = 200 << 20
-				spec.Timeout = 30 * time.Second
+				spec.Timeout = proctest.HangAfter // not the ceiling under test
 				res := s.run(t, context.Background(), spec)
 				assert.Equal(t, callruntime.ResourceExceeded, res.End)
 				for _, pid := range pidLines(t, res.Stdout.Head) {
