@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -275,11 +276,13 @@ func TestWarmExtraThread(t *testing.T) {
 	})
 	t.Run("at fork", func(t *testing.T) {
 		mark := filepath.Join(t.TempDir(), "thread")
-		s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_THREAD_AFTER=1.5", "WARMDEMO_THREAD_MARK="+mark))
+		s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_THREAD_ON_SIGNAL=1", "WARMDEMO_THREAD_MARK="+mark))
 		st0 := s.settled(t)
 		require.Equal(t, warm.On, st0.State, st0.Reason)
-		// The thread appears in the template: it says so in a file of its
-		// pid's (not a sleep past its timer, which a loaded machine outlasts).
+		// The thread appears in the template once it serves (SIGUSR1 starts
+		// it; a timer started at import could fire before a loaded machine
+		// got the template ready), and it says so in a file of its pid's.
+		require.NoError(t, syscall.Kill(st0.TemplatePID, syscall.SIGUSR1))
 		mark = fmt.Sprintf("%s.%d", mark, st0.TemplatePID)
 		for deadline := time.Now().Add(proctest.HangAfter); ; time.Sleep(20 * time.Millisecond) {
 			if _, err := os.Stat(mark); err == nil {

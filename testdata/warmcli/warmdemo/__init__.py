@@ -17,9 +17,11 @@ IMPORTS = int(os.environ.get("WARMDEMO_IMPORTS", "0")) + 1
 time.sleep(float(os.environ.get("WARMDEMO_IMPORT_SECONDS", "1")))
 if os.environ.get("WARMDEMO_THREAD") == "1":
     threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
-if os.environ.get("WARMDEMO_THREAD_AFTER"):
+if os.environ.get("WARMDEMO_THREAD_ON_SIGNAL") == "1":
     # A thread that appears later, as a library's background worker would:
-    # the template must refuse to fork once it is there.
+    # the template must refuse to fork once it is there. It starts when the
+    # template is sent SIGUSR1 (a test does, once the template serves), not
+    # after a time a loaded machine outlasts before the template is ready.
     # WARMDEMO_THREAD_MARK names a file that, suffixed with this process's
     # pid, is made once the thread runs: what a test waits for.
     def _late_thread(*_):
@@ -27,8 +29,7 @@ if os.environ.get("WARMDEMO_THREAD_AFTER"):
         if os.environ.get("WARMDEMO_THREAD_MARK"):
             open("%s.%d" % (os.environ["WARMDEMO_THREAD_MARK"], os.getpid()), "w").close()
 
-    signal.signal(signal.SIGALRM, _late_thread)
-    signal.setitimer(signal.ITIMER_REAL, float(os.environ["WARMDEMO_THREAD_AFTER"]))
+    signal.signal(signal.SIGUSR1, _late_thread)
 
 # A generator made at import, as a library's own is (botocore's, a
 # retry-jitter helper's): each call must draw its own numbers, as a fresh
