@@ -82,14 +82,20 @@ func TestWarmCallsOutliveTheirTemplate(t *testing.T) {
 			s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_PIDFILE="+path), dis...)
 			st := s.settled(t)
 			require.Equal(t, warm.On, st.State, st.Reason)
+			// Each call runs until the gate opens, which is after its
+			// template is gone: however loaded the machine, no call has
+			// ended before.
+			gate := filepath.Join(t.TempDir(), "gate")
 			const n = 3
 			var calls []<-chan outcome
 			for range n {
-				calls = append(calls, s.runAsync(context.Background(), s.spec("sleep", "2")))
+				calls = append(calls, s.runAsync(context.Background(), s.spec("gate", gate)))
 			}
 			pids(n) // every call runs
 			old := st.TemplatePID
 			require.NoError(t, killPid(old))
+			gone(t, old)
+			require.NoError(t, os.WriteFile(gate, nil, 0o644))
 			for i, ch := range calls {
 				o := await(t, ch, "a call whose template died")
 				if runtime.GOOS == "darwin" {

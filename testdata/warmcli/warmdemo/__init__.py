@@ -124,6 +124,16 @@ def sleep_(seconds):
 
 
 @cli.command()
+@click.argument("path")
+def gate(path):
+    """Reports its pid, then waits until PATH exists and exits 0: a call
+    that ends when a test says, not after a time."""
+    _say(pid=os.getpid())
+    while not os.path.exists(path):
+        time.sleep(0.02)
+
+
+@cli.command()
 @click.argument("seconds", type=float)
 def termproof(seconds):
     """Ignores SIGTERM."""
