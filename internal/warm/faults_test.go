@@ -320,7 +320,7 @@ func TestWarmWaitsForAStartingTemplate(t *testing.T) {
 			})
 			res := s.run(t, context.Background(), s.spec("startmode"))
 			want := map[bool]string{true: "warm\n", false: "cold\n"}[tc.warm]
-			assert.Equal(t, want, string(res.Stdout.Head))
+			assert.Equal(t, want, string(res.Stdout.Head), "end %s, exit %d, signal %s, stderr %q", res.End, res.ExitCode, res.Signal, res.Stderr.Head)
 			if tc.warm {
 				assert.Equal(t, 1, s.pool.Status().Waited)
 			}
@@ -407,7 +407,7 @@ func TestWarmPreloadPerVerb(t *testing.T) {
 			assert.Equal(t, "2\n", string(res.Stdout.Head))
 			assert.Equal(t, tc.stats, slices.Contains(rec.Modules, "statistics"), "recorded: %v", rec.Modules)
 			res = s.run(t, context.Background(), s.spec("table"))
-			assert.Equal(t, tc.table+"\n", string(res.Stdout.Head))
+			assert.Equal(t, tc.table+"\n", string(res.Stdout.Head), "end %s, exit %d, signal %s, stderr %q", res.End, res.ExitCode, res.Signal, res.Stderr.Head)
 		})
 	}
 }

@@ -129,7 +129,7 @@ func (s *setup) settled(t testing.TB) warm.Status {
 	select {
 	case <-s.pool.Settled():
 	case <-time.After(settleBound):
-		t.Fatalf("the pool did not settle in %s", settleBound)
+		t.Fatalf("the pool did not settle in %s: status %+v", settleBound, s.pool.Status())
 	}
 	return s.pool.Status()
 }
