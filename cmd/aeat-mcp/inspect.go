@@ -28,7 +28,7 @@ func (o *options) inspect() (*inspected, error) {
 	if err := o.check(); err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
-	m, err := o.loadManifest()
+	m, err := o.loadManifest(nil)
 	if err != nil {
 		return nil, err
 	}

@@ -223,8 +223,9 @@ func (o *options) logger(stderr io.Writer) (*slog.Logger, func(), error) {
 
 // loadManifest loads --manifest. A manifest that does not load is a usage
 // error listing every problem: serving half a manifest, or guessing missing
-// hints, is worse than not serving.
-func (o *options) loadManifest() (*annotations.Manifest, error) {
+// hints, is worse than not serving. It goes through the manifest cache;
+// logger (nil: nowhere) gets why a cache file was not used.
+func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, error) {
 	if o.demo {
 		m, err := demo.Manifest()
 		if err != nil {
@@ -235,7 +236,7 @@ func (o *options) loadManifest() (*annotations.Manifest, error) {
 	if o.manifest == "" {
 		return nil, &exitError{exitUsage, fmt.Errorf("no manifest: pass --manifest FILE (or set AEAT_MCP_MANIFEST), or --demo for the built-in demo")}
 	}
-	m, err := annotations.Load(o.manifest)
+	m, err := manifestCache(logger).Load(o.manifest)
 	if err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
@@ -386,7 +387,7 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	}
 	st.logger = logger
 	st.closers = append(st.closers, closeLog)
-	if st.manifest, err = o.loadManifest(); err != nil {
+	if st.manifest, err = o.loadManifest(logger); err != nil {
 		st.close()
 		return nil, err
 	}

@@ -71,7 +71,7 @@ func runSecretSet(opts *options, name string, stdin io.Reader, stdout, stderr io
 	if err := checkSecretName(name); err != nil {
 		return err
 	}
-	if m, err := opts.loadManifest(); err == nil && !slices.Contains(m.SecretNames(), name) {
+	if m, err := opts.loadManifest(nil); err == nil && !slices.Contains(m.SecretNames(), name) {
 		fmt.Fprintf(stderr, "note: the manifest (%s) does not read %s from the keychain; storing it anyway\n", manifestName(m.Source), name)
 	}
 	value, err := readSecret(name, stdin, stderr)

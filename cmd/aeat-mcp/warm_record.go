@@ -49,7 +49,7 @@ func runWarmRecord(ctx context.Context, o *options, names []string, stdout, stde
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m, err := o.loadManifest()
+	m, err := o.loadManifest(nil)
 	if err != nil {
 		return err
 	}

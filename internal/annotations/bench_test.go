@@ -66,3 +66,36 @@ func median(v []float64) float64 {
 	sort.Float64s(s)
 	return s[len(s)/2]
 }
+
+// BenchmarkLoadCached: the whole aeat loaded through a warm cache
+// (annotations.Cache: read, check, decode) against loading it afresh and
+// against the 19-verb core loaded afresh, interleaved.
+func BenchmarkLoadCached(b *testing.B) {
+	c := &annotations.Cache{Dir: b.TempDir(), Version: "bench"}
+	const full, core = "../../examples/aeat.full.manifest.json", "../../examples/aeat.manifest.json"
+	if _, err := c.Load(full); err != nil {
+		b.Fatal(err)
+	}
+	var cached, fresh, curated []float64
+	for b.Loop() {
+		cached = append(cached, timed(func() {
+			if _, err := c.Load(full); err != nil {
+				b.Fatal(err)
+			}
+		}))
+		fresh = append(fresh, timed(func() {
+			if _, err := annotations.Load(full); err != nil {
+				b.Fatal(err)
+			}
+		}))
+		curated = append(curated, timed(func() {
+			if _, err := annotations.Load(core); err != nil {
+				b.Fatal(err)
+			}
+		}))
+	}
+	b.ReportMetric(median(cached)/1e6, "ms-full-cached")
+	b.ReportMetric(median(fresh)/1e6, "ms-full-fresh")
+	b.ReportMetric(median(curated)/1e6, "ms-curated-fresh")
+	b.ReportMetric(median(fresh)/median(cached), "x-faster")
+}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -290,13 +288,9 @@ func (t *Tool) Param(name string) (*Param, bool) {
 
 // Load reads and validates the manifest at path.
 func Load(path string) (*Manifest, error) {
-	data, err := os.ReadFile(path)
+	data, abs, err := readManifest(path)
 	if err != nil {
-		return nil, &Error{Source: path, Problems: []Problem{{Msg: err.Error()}}}
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
+		return nil, err
 	}
 	return Parse(data, abs)
 }

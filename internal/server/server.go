@@ -29,7 +29,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -45,6 +47,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -329,7 +332,7 @@ func (s *Server) addTools() {
 	for _, t := range s.Tools() {
 		s.tools[t.Name] = t
 		if s.catalog.lists(t.Name) {
-			s.mcp.AddTool(mcpTool(t), s.handler(t))
+			s.addTool(mcpTool(t), s.handler(t))
 		}
 	}
 	s.addBuiltins()
@@ -341,6 +344,31 @@ func (s *Server) addTools() {
 	if len(s.hidden) > 0 {
 		s.mcp.AddReceivingMiddleware(s.refuseHidden)
 	}
+}
+
+// addTool registers a manifest tool with the SDK without the SDK's round
+// trips of its input schema. go-sdk v1.8.0's Server.AddTool checks a schema
+// that is not a *jsonschema.Schema by marshalling it and decoding it into a
+// map (remarshal), then once more, whatever its type, for x-mcp-header
+// annotations (validateParamHeaderAnnotations); each decode makes a fresh
+// decoder with a 32 KiB buffer (internal/json.Unmarshal). At 300 tools that
+// was more than the rest of New, and no API takes an encoded schema as it
+// is. The SDK keeps the *mcp.Tool it is given and reads InputSchema only to
+// list it, so the tool is added with the smallest *jsonschema.Schema (no
+// type round trip; one small header check) and then given its own, before
+// any session can list it. What the SDK checks holds by construction
+// (annotations.Tool.InputSchemaJSON: an object, no x-mcp-header); a schema
+// that does not start as one is added the SDK's way.
+// TestAddTool_ListsTheManifestSchemas holds the SDK to listing ours.
+func (s *Server) addTool(t *mcp.Tool, h mcp.ToolHandler) {
+	schema, ok := t.InputSchema.(json.RawMessage)
+	if !ok || !bytes.HasPrefix(schema, []byte(`{"type":"object",`)) {
+		s.mcp.AddTool(t, h)
+		return
+	}
+	t.InputSchema = &jsonschema.Schema{Type: "object"}
+	s.mcp.AddTool(t, h)
+	t.InputSchema = schema
 }
 
 // environ is cfg.Environ, or the process's environment now.

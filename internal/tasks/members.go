@@ -67,6 +67,37 @@ func membersOf(data []byte) ([]objectMember, bool) {
 	}
 }
 
+// elementsOf splits data, a JSON array, into its elements' bytes, in
+// order (slices of data, never copies); false for anything that is not an
+// array or whose structure is broken.
+func elementsOf(data []byte) ([]json.RawMessage, bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return nil, false
+	}
+	i = skipSpace(data, i+1)
+	out := []json.RawMessage{}
+	if i < len(data) && data[i] == ']' {
+		return out, skipSpace(data, i+1) == len(data)
+	}
+	for {
+		end, ok := valueEnd(data, i)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, data[i:end])
+		i = skipSpace(data, end)
+		switch {
+		case i < len(data) && data[i] == ',':
+			i = skipSpace(data, i+1)
+		case i < len(data) && data[i] == ']':
+			return out, skipSpace(data, i+1) == len(data)
+		default:
+			return nil, false
+		}
+	}
+}
+
 // decodeKey is a key's string as Go's decoder reads it (escapes resolved,
 // invalid UTF-8 replaced), from its quoted text.
 func decodeKey(quoted []byte) (string, bool) {

@@ -1,0 +1,258 @@
+package annotations
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"unsafe"
+)
+
+// # The manifest cache
+//
+// Loading and validating a manifest of 300 tools costs tens of
+// milliseconds (JSON decoded into a tree, every rule checked, every input
+// schema encoded), and a host waits for it before initialize is answered.
+// The result depends only on the manifest's bytes and on the binary that
+// parsed them, so a [Cache] keeps it: one file per manifest path, holding
+// the validated [Manifest] — its encoded input schemas included, the one
+// expensive thing to rebuild — in a binary form decoded with
+// encoding/binary varints and strings sliced from the file itself.
+//
+// What is read back is never trusted: the file must carry the same key
+// (the manifest's SHA-256, the binary's version, the shape of the Go types
+// it was written from) and a CRC-32C of everything before it, and decode
+// exactly; anything else — corrupt, truncated, foreign, unreadable — is
+// logged (never on stdout) and the manifest is loaded afresh and the file
+// rewritten. A file is written to a temporary name and renamed, so servers
+// starting together never read a half-written one.
+
+// Cache keeps validated manifests between runs. The zero Cache, or one
+// with an empty Dir, keeps nothing: [Cache.Load] is then [Load].
+type Cache struct {
+	// Dir holds the cache files (DefaultCacheDir: the user's cache
+	// directory). It is created when missing; if it cannot be, manifests
+	// load as if there were no cache.
+	Dir string
+	// Version is the binary's version, part of the key: another build
+	// never reads this one's file.
+	Version string
+	// Logger gets why a cache file was ignored or not written. If nil,
+	// nothing is logged.
+	Logger *slog.Logger
+}
+
+// DefaultCacheDir is where the server keeps manifests: "aeat-mcp/manifests"
+// in the user's cache directory (os.UserCacheDir: ~/Library/Caches on
+// macOS, %LocalAppData% on Windows, $XDG_CACHE_HOME or ~/.cache
+// elsewhere); "" when the system names none.
+func DefaultCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "aeat-mcp", "manifests")
+}
+
+// cacheMagic opens every cache file; its last digit is the format's
+// version.
+const cacheMagic = "aeat-mcp manifest cache 1\n"
+
+// errForeign marks a cache file written for other bytes, another binary
+// or other Go types: expected after an edit or an upgrade, so not a
+// warning.
+var errForeign = errors.New("written for another manifest or another build")
+
+// Load is [Load] through the cache: a manifest whose bytes this binary
+// validated before is read back from Dir; any other is loaded afresh and,
+// if it is valid, kept. An invalid manifest is never kept.
+func (c *Cache) Load(path string) (*Manifest, error) {
+	data, abs, err := readManifest(path)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil || c.Dir == "" {
+		return Parse(data, abs)
+	}
+	key := c.key(data)
+	file := filepath.Join(c.Dir, c.fileName(abs))
+	m, err := readCache(file, key)
+	switch {
+	case err == nil:
+		m.Source = abs
+		c.log(slog.LevelDebug, "the manifest came from the cache", file, nil)
+		return m, nil
+	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, errForeign):
+		c.log(slog.LevelDebug, "the manifest cache is for another manifest or build; rebuilding it", file, err)
+	default:
+		c.log(slog.LevelWarn, "the manifest cache is unusable and was ignored; rebuilding it", file, err)
+	}
+	m, err = Parse(data, abs)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeCache(c.Dir, file, key, m); err != nil {
+		c.log(slog.LevelWarn, "the manifest cache could not be written; the next start-up loads the manifest again", file, err)
+	}
+	return m, nil
+}
+
+func (c *Cache) log(level slog.Level, msg, file string, err error) {
+	switch {
+	case c.Logger == nil:
+	case err == nil:
+		c.Logger.Log(context.Background(), level, msg, "file", file)
+	default:
+		c.Logger.Log(context.Background(), level, msg, "file", file, "error", err)
+	}
+}
+
+// key says what a cache file must have been written for: these bytes, this
+// binary, these Go types.
+func (c *Cache) key(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "manifest " + hex.EncodeToString(sum[:]) + "\nversion " + c.Version + "\ntypes " + typesFingerprint() + "\n"
+}
+
+// fileName is one file per manifest path and binary version: an edited
+// manifest replaces its own entry instead of adding one.
+func (c *Cache) fileName(abs string) string {
+	sum := sha256.Sum256([]byte(abs + "\x00" + c.Version))
+	return hex.EncodeToString(sum[:16]) + ".cache"
+}
+
+// readManifest reads path as Load does.
+func readManifest(path string) ([]byte, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", &Error{Source: path, Problems: []Problem{{Msg: err.Error()}}}
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return data, abs, nil
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// readCache decodes file if it was written for key and is whole.
+func readCache(file, key string) (*Manifest, error) {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) < len(cacheMagic)+4 || string(raw[:len(cacheMagic)]) != cacheMagic {
+		return nil, errors.New("not a manifest cache file")
+	}
+	body, sum := raw[:len(raw)-4], binary.LittleEndian.Uint32(raw[len(raw)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, errors.New("checksum mismatch (truncated or corrupt)")
+	}
+	// The strings of the manifest are slices of the file, which nothing
+	// writes to after this: one buffer instead of a copy of it.
+	d := &decoder{s: unsafe.String(unsafe.SliceData(body), len(body)), i: len(cacheMagic)}
+	if d.raw() != key {
+		if d.err != nil {
+			return nil, d.err
+		}
+		return nil, errForeign
+	}
+	d.readTable()
+	m := &Manifest{}
+	manifestCodec().dec(d, reflect.ValueOf(m).Elem())
+	for _, t := range m.Tools {
+		if t == nil {
+			d.fail("a nil tool")
+			break
+		}
+		t.schemaJSON = []byte(d.str())
+	}
+	if d.err == nil && d.i != len(d.s) {
+		d.fail("bytes after the manifest")
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	m.restore()
+	return m, nil
+}
+
+// restore rebuilds what a decoded manifest does not carry: each tool's
+// link to its cli, its params by name, and the compiled patterns (each
+// distinct one compiled once, as the parser does).
+func (m *Manifest) restore() {
+	patterns := map[string]*regexp.Regexp{}
+	compile := func(ps []Param) {
+		for i := range ps {
+			p := &ps[i]
+			if p.Pattern == "" {
+				continue
+			}
+			re, ok := patterns[p.Pattern]
+			if !ok {
+				// It compiled when the manifest was validated.
+				re, _ = compilePattern(p.Pattern)
+				patterns[p.Pattern] = re
+			}
+			p.pattern = re
+		}
+	}
+	compile(m.CLI.Params)
+	for _, t := range m.Tools {
+		t.cli = &m.CLI
+		compile(t.Params)
+		t.byName = make(map[string]*Param, len(t.Params))
+		for j := range t.Params {
+			t.byName[t.Params[j].Name] = &t.Params[j]
+		}
+	}
+}
+
+// writeCache keeps m as file, atomically: a temporary file in dir, then
+// a rename over file.
+func writeCache(dir, file, key string, m *Manifest) error {
+	e := &encoder{maps: map[string]uint64{}}
+	if err := manifestCodec().enc(e, reflect.ValueOf(m).Elem()); err != nil {
+		return err
+	}
+	for _, t := range m.Tools {
+		e.str(string(t.schemaJSON))
+	}
+	out := make([]byte, 0, len(e.b)+len(key)+512<<10)
+	out = append(out, cacheMagic...)
+	out = binary.AppendUvarint(out, uint64(len(key)))
+	out = append(out, key...)
+	out = e.table(out)
+	out = append(out, e.b...)
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".manifest-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(out)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	return nil
+}

@@ -1,0 +1,320 @@
+package annotations
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cacheManifests are the manifests every cache test runs on: the whole aeat
+// (every verb: cli error codes, health, warm, keychain, stdin, confirm),
+// the curated one, and the package's own.
+var cacheManifests = []string{
+	"../../examples/aeat.full.manifest.json",
+	"../../examples/aeat.manifest.json",
+	"../demo/demo.manifest.json",
+	"testdata/manifests/aeat.manifest.json",
+	"testdata/manifests/positional_array.json",
+}
+
+// logged is a Cache whose log a test reads.
+type logged struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logged) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logged) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func newCache(t *testing.T, dir, version string) (*Cache, *logged) {
+	t.Helper()
+	l := &logged{}
+	return &Cache{Dir: dir, Version: version, Logger: slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))}, l
+}
+
+// copyManifest puts a copy of src in a temporary directory.
+func copyManifest(t *testing.T, src string) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), filepath.Base(src))
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	return path
+}
+
+// loadTwice loads path through c twice: the first load builds the cache
+// file, the second must read it. Both must equal a fresh load, every
+// field (the derived ones too: compiled patterns, params by name, encoded
+// schemas).
+func loadTwice(t *testing.T, c *Cache, path string) *Manifest {
+	t.Helper()
+	fresh, err := Load(path)
+	require.NoError(t, err)
+	first, err := c.Load(path)
+	require.NoError(t, err)
+	assert.Equal(t, fresh, first)
+	cached, err := c.Load(path)
+	require.NoError(t, err)
+	assertFromCache(t, c, path)
+	require.Equal(t, fresh, cached)
+	return cached
+}
+
+// assertFromCache checks that the cache file of path holds a manifest.
+func assertFromCache(t *testing.T, c *Cache, path string) {
+	t.Helper()
+	data, abs, err := readManifest(path)
+	require.NoError(t, err)
+	_, err = readCache(filepath.Join(c.Dir, c.fileName(abs)), c.key(data))
+	require.NoError(t, err, "the cache file is not a hit")
+}
+
+func TestCache_HitEqualsFreshLoad(t *testing.T) {
+	for _, src := range cacheManifests {
+		t.Run(filepath.Base(src), func(t *testing.T) {
+			c, log := newCache(t, t.TempDir(), "v1.2.3")
+			m := loadTwice(t, c, copyManifest(t, src))
+			assert.NotContains(t, log.String(), "level=WARN")
+			for _, tool := range m.Tools {
+				assert.Same(t, &m.CLI, tool.cli)
+				for i := range tool.Params {
+					p, ok := tool.Param(tool.Params[i].Name)
+					require.True(t, ok)
+					assert.Same(t, &tool.Params[i], p)
+				}
+			}
+		})
+	}
+}
+
+func TestCache_TypesAllCovered(t *testing.T) {
+	assert.NotContains(t, typesFingerprint(), "unsupported")
+	assert.Contains(t, typesFingerprint(), "annotations.Tool{")
+}
+
+// TestCache_IgnoredWhenBroken: a cache file that is corrupt, truncated,
+// foreign or unreadable is never trusted: the manifest loads as fresh,
+// the log (never stdout: the logger is the caller's) says why, and the
+// file is rebuilt.
+func TestCache_IgnoredWhenBroken(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spoil func(t *testing.T, file string)
+		warns bool
+	}{
+		{"corrupt", func(t *testing.T, file string) {
+			raw, err := os.ReadFile(file)
+			require.NoError(t, err)
+			raw[len(raw)/2] ^= 0x55
+			require.NoError(t, os.WriteFile(file, raw, 0o600))
+		}, true},
+		{"truncated", func(t *testing.T, file string) {
+			raw, err := os.ReadFile(file)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(file, raw[:len(raw)*2/3], 0o600))
+		}, true},
+		{"empty", func(t *testing.T, file string) {
+			require.NoError(t, os.WriteFile(file, nil, 0o600))
+		}, true},
+		{"not-a-cache-file", func(t *testing.T, file string) {
+			require.NoError(t, os.WriteFile(file, []byte(`{"version": 1}`), 0o600))
+		}, true},
+		{"unreadable", func(t *testing.T, file string) {
+			require.NoError(t, os.Remove(file))
+			require.NoError(t, os.Mkdir(file, 0o700)) // read fails whoever we are
+		}, true},
+		{"another-version's", func(t *testing.T, file string) {
+			other := &Cache{Dir: t.TempDir(), Version: "v9.9.9"}
+			path := copyManifest(t, "../../examples/aeat.manifest.json")
+			_, err := other.Load(path)
+			require.NoError(t, err)
+			_, abs, _ := readManifest(path)
+			raw, err := os.ReadFile(filepath.Join(other.Dir, other.fileName(abs)))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(file, raw, 0o600))
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, log := newCache(t, t.TempDir(), "v1.2.3")
+			path := copyManifest(t, "../../examples/aeat.manifest.json")
+			_, err := c.Load(path)
+			require.NoError(t, err)
+			_, abs, _ := readManifest(path)
+			file := filepath.Join(c.Dir, c.fileName(abs))
+			tc.spoil(t, file)
+
+			got, err := c.Load(path)
+			require.NoError(t, err)
+			fresh, err := Load(path)
+			require.NoError(t, err)
+			assert.Equal(t, fresh, got)
+			if tc.warns {
+				assert.Contains(t, log.String(), "level=WARN msg=\"the manifest cache is unusable")
+			} else {
+				assert.NotContains(t, log.String(), "level=WARN")
+				assert.Contains(t, log.String(), "for another manifest or build")
+			}
+			if tc.name != "unreadable" {
+				assertFromCache(t, c, path) // rebuilt
+			}
+		})
+	}
+}
+
+// TestCache_KeyedOnBytesAndVersion: an edited manifest, or another
+// binary's version, never reads the file written before.
+func TestCache_KeyedOnBytesAndVersion(t *testing.T) {
+	dir := t.TempDir()
+	path := copyManifest(t, "../../examples/aeat.manifest.json")
+	c, _ := newCache(t, dir, "v1.2.3")
+	before, err := c.Load(path)
+	require.NoError(t, err)
+
+	t.Run("edited", func(t *testing.T) {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		edited := bytes.Replace(data, []byte(before.Tools[0].Title), []byte("An edited title"), 1)
+		require.NoError(t, os.WriteFile(path, edited, 0o600))
+		got, err := c.Load(path)
+		require.NoError(t, err)
+		assert.Equal(t, "An edited title", got.Tools[0].Title)
+		fresh, err := Load(path)
+		require.NoError(t, err)
+		assert.Equal(t, fresh, got)
+		assertFromCache(t, c, path)
+	})
+	t.Run("version", func(t *testing.T) {
+		_, abs, _ := readManifest(path)
+		mine := filepath.Join(dir, c.fileName(abs))
+		other, log := newCache(t, dir, "v1.2.4")
+		theirs := filepath.Join(dir, other.fileName(abs))
+		require.NotEqual(t, mine, theirs)
+		// Even the other version's file, put where this one looks, is foreign.
+		raw, err := os.ReadFile(mine)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(theirs, raw, 0o600))
+		_, err = other.Load(path)
+		require.NoError(t, err)
+		assert.Contains(t, log.String(), "for another manifest or build")
+		assert.NotEqual(t, c.key([]byte("x")), other.key([]byte("x")))
+	})
+}
+
+// TestCache_NoDirectory: a cache directory that cannot be made, or is
+// missing, never stops a manifest from loading.
+func TestCache_NoDirectory(t *testing.T) {
+	path := copyManifest(t, "../../examples/aeat.manifest.json")
+	fresh, err := Load(path)
+	require.NoError(t, err)
+
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	require.NoError(t, os.WriteFile(blocker, nil, 0o600))
+	c, log := newCache(t, filepath.Join(blocker, "cache"), "v1")
+	got, err := c.Load(path)
+	require.NoError(t, err)
+	assert.Equal(t, fresh, got)
+	assert.Contains(t, log.String(), "could not be written")
+
+	missing := filepath.Join(t.TempDir(), "not", "yet")
+	c, _ = newCache(t, missing, "v1")
+	loadTwice(t, c, path)
+
+	got, err = (&Cache{}).Load(path)
+	require.NoError(t, err)
+	assert.Equal(t, fresh, got)
+}
+
+// TestCache_InvalidNeverWritten: a manifest that does not load leaves no
+// cache file, and fails exactly as Load does.
+func TestCache_InvalidNeverWritten(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"version": 1, "cli": {"command": "x"}, "tools": [{"name": "a"}]}`), 0o600))
+	c, _ := newCache(t, dir, "v1")
+	_, err := c.Load(path)
+	require.Error(t, err)
+	_, want := Load(path)
+	assert.Equal(t, want.Error(), err.Error())
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, ents)
+}
+
+// TestCache_ConcurrentStarts: servers starting at once, none with a cache
+// file yet, all load the manifest, and what they leave is one whole file.
+func TestCache_ConcurrentStarts(t *testing.T) {
+	dir := t.TempDir()
+	path := copyManifest(t, "../../examples/aeat.full.manifest.json")
+	fresh, err := Load(path)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	got := make([]*Manifest, 8)
+	for i := range got {
+		wg.Go(func() {
+			c := &Cache{Dir: dir, Version: "v1"}
+			m, err := c.Load(path)
+			assert.NoError(t, err)
+			got[i] = m
+		})
+	}
+	wg.Wait()
+	for _, m := range got {
+		assert.Equal(t, fresh, m)
+	}
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, ents, 1, "temporary files left behind")
+	assertFromCache(t, &Cache{Dir: dir, Version: "v1"}, path)
+}
+
+// TestCache_DecoderNeverPanics: a file whose checksum holds but whose
+// body is cut or altered anywhere is an error, never a panic or a
+// manifest.
+func TestCache_DecoderNeverPanics(t *testing.T) {
+	dir := t.TempDir()
+	path := copyManifest(t, "../../examples/aeat.manifest.json")
+	c := &Cache{Dir: dir, Version: "v1"}
+	_, err := c.Load(path)
+	require.NoError(t, err)
+	data, abs, _ := readManifest(path)
+	file := filepath.Join(dir, c.fileName(abs))
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	body := raw[:len(raw)-4]
+	resum := func(b []byte) []byte {
+		return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	}
+	step := max(1, len(body)/400)
+	for cut := len(cacheMagic); cut < len(body); cut += step {
+		require.NoError(t, os.WriteFile(file, resum(bytes.Clone(body[:cut])), 0o600))
+		_, err := readCache(file, c.key(data))
+		require.Error(t, err, "cut at %d", cut)
+	}
+	for at := len(cacheMagic); at < len(body); at += step {
+		for _, b := range []byte{0x00, 0xff, 0x80} {
+			spoilt := bytes.Clone(body)
+			spoilt[at] = b
+			require.NoError(t, os.WriteFile(file, resum(spoilt), 0o600))
+			_, _ = readCache(file, c.key(data)) // an error or, rarely, another valid manifest: never a panic
+		}
+	}
+	assert.True(t, strings.HasPrefix(string(raw), cacheMagic))
+}
