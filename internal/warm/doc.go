@@ -106,13 +106,13 @@
 // leaves a [Verdict] in Config.VerdictDir, so that a command that must not
 // start a template (tools) can say it too, and whether the CLI changed
 // since. A verify run that times out says the machine is loaded, not that
-// warm start is wrong: the runs are made again with back-off, never the
-// verdict off. Any failure to fork a call ([*callruntime.AdoptError]) is
-// logged and the call starts cold: a call never fails because warm start
-// did. While no template is ready, a call waits for the one being started
-// when it is foreseen to serve before a cold run would end (from the last
-// start here, kept in the verdict, then from its progress), else starts
-// cold.
+// warm start is wrong: the runs are made again with back-off and a ceiling
+// twice as long each time (up to 8 times the first), never the verdict
+// off. Any failure to fork a call ([*callruntime.AdoptError]) is logged and
+// the call starts cold: a call never fails because warm start did. While
+// no template is ready, a call waits for the one being started when it is
+// foreseen to serve before a cold run would end (from the last start here,
+// kept in the verdict, then from its progress), else starts cold.
 //
 // A template that does not answer — a fork request, or a child's end —
 // within answerWait (10 s; SIGSTOP, a swap storm) is killed and replaced;

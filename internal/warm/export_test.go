@@ -25,3 +25,11 @@ func SetVerifyRetry(d time.Duration) (restore func()) {
 	verifyRetry, verifyRetryMax = d, d
 	return func() { verifyRetry, verifyRetryMax = old, oldMax }
 }
+
+// OnForkAsked has f told each time a template is sent a fork request. Set
+// it before the pools it watches start, and restore it after they closed.
+func OnForkAsked(f func(templatePID int)) (restore func()) {
+	old := forkAsked
+	forkAsked = f
+	return func() { forkAsked = old }
+}

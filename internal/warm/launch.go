@@ -3,6 +3,7 @@ package warm
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -18,12 +19,18 @@ var (
 	verifyRetryMax = 2 * time.Minute
 )
 
+// maxVerifyGrowth is how far a verify run's ceiling grows: each try after
+// a timeout gets twice the last one's, up to this many times
+// Config.VerifyTimeout. On a machine that stays loaded a ceiling that does
+// not grow is never met, and warm start would never settle.
+const maxVerifyGrowth = 8
+
 // launch starts a template, checks it, verifies it and puts it in service.
 func (p *Pool) launch(why string) {
 	began := time.Now()
 	p.log.Info("starting a warm template", "why", why)
 	cold := make(chan []verifyRun, 1)
-	go func() { cold <- p.verifyRuns(p.life, nil) }()
+	go func() { cold <- p.verifyRuns(p.life, nil, p.cfg.VerifyTimeout) }()
 	t, err := startTemplate(p.life, p.cfg.Runner, &p.cfg, p.log, p.answerWait)
 	if err != nil {
 		<-cold
@@ -129,12 +136,14 @@ func (p *Pool) unsafe(t *template) (why string, forGood bool) {
 
 // verify runs the verify calls warm from s's template against their cold
 // runs, until they are known to agree (ok) or not: a run that timed out
-// is not a verdict, and the runs are made again later. When they disagree,
-// or the template dies, or the Pool closes, the launch is over (!ok).
+// is not a verdict, and the runs are made again later with a longer
+// ceiling (maxVerifyGrowth). When they disagree, or the template dies, or
+// the Pool closes, the launch is over (!ok).
 func (p *Pool) verify(s *slot, cold []verifyRun) (warm []verifyRun, ok bool) {
 	wait, most := p.retry, p.retryMax
+	ceiling := p.cfg.VerifyTimeout
 	for {
-		warm = p.verifyRuns(p.life, s.t)
+		warm = p.verifyRuns(p.life, s.t, ceiling)
 		why, again := compareRuns(cold, warm)
 		switch {
 		case !s.t.alive():
@@ -149,7 +158,8 @@ func (p *Pool) verify(s *slot, cold []verifyRun) (warm []verifyRun, ok bool) {
 			p.closeSlot(s)
 			return nil, false
 		}
-		p.log.Warn("warm start not known yet: a verify call timed out (a loaded machine?); trying again", "why", why, "in", wait)
+		ceiling = min(2*ceiling, maxVerifyGrowth*p.cfg.VerifyTimeout)
+		p.log.Warn("warm start not known yet: a verify call timed out (a loaded machine?); trying again", "why", why, "in", wait, "ceiling", ceiling)
 		p.mu.Lock()
 		p.est.readyAt = time.Time{}
 		p.mu.Unlock()
@@ -161,7 +171,7 @@ func (p *Pool) verify(s *slot, cold []verifyRun) (warm []verifyRun, ok bool) {
 			return nil, false
 		}
 		wait = min(2*wait, most)
-		cold = p.verifyRuns(p.life, nil)
+		cold = p.verifyRuns(p.life, nil, ceiling)
 	}
 }
 
@@ -172,15 +182,32 @@ type verifyRun struct {
 	err  error
 }
 
-// verifyRuns runs the verify calls, from t (warm) or cold when t is nil.
-// Cold runs are timed for the estimates; warm ones too.
-func (p *Pool) verifyRuns(ctx context.Context, t *template) []verifyRun {
+// timedOut says whether the run's ceiling ended it — also before it
+// started: a warm run whose ceiling passed while the template was still
+// forking it (a loaded machine) did not start, and says no more of warm
+// start than a cold run that timed out.
+func (r verifyRun) timedOut() bool {
+	return r.res.End == callruntime.TimedOut || errors.Is(r.err, callruntime.ErrTimeout)
+}
+
+// outcome is how the run ended, for a reason: its End, or "not started".
+func (r verifyRun) outcome() string {
+	if r.err != nil {
+		return "not started"
+	}
+	return r.res.End.String()
+}
+
+// verifyRuns runs the verify calls, from t (warm) or cold when t is nil,
+// each within ceiling. Cold runs are timed for the estimates; warm ones
+// too.
+func (p *Pool) verifyRuns(ctx context.Context, t *template, ceiling time.Duration) []verifyRun {
 	var out []verifyRun
 	began := time.Now()
 	for _, argv := range p.cfg.Warm.Verify {
 		args := append(append([]string{}, p.cfg.Args...), argv...)
 		spec := callruntime.Spec{Path: p.cfg.Script, Args: args, Env: p.cfg.Env, Dir: p.cfg.Dir,
-			Timeout: p.cfg.VerifyTimeout, MaxStdout: 1 << 20, MaxStderr: 64 << 10}
+			Timeout: ceiling, MaxStdout: 1 << 20, MaxStderr: 64 << 10}
 		var res callruntime.Result
 		var err error
 		if t != nil {
@@ -216,13 +243,13 @@ func compareRuns(cold, warm []verifyRun) (why string, again bool) {
 		c, w := cold[i], warm[i]
 		name := "verify " + strings.Join(c.argv, " ")
 		switch {
+		case c.timedOut() || w.timedOut():
+			return fmt.Sprintf("%s: cold %s, warm %s (after %v and %v)", name, c.outcome(), w.outcome(),
+				c.res.Duration.Round(time.Millisecond), w.res.Duration.Round(time.Millisecond)), true
 		case c.err != nil:
 			return fmt.Sprintf("%s: the cold run did not start: %v", name, c.err), false
 		case w.err != nil:
 			return fmt.Sprintf("%s: the warm run did not start: %v", name, w.err), false
-		case c.res.End == callruntime.TimedOut || w.res.End == callruntime.TimedOut:
-			return fmt.Sprintf("%s: cold %s, warm %s (after %v and %v)", name, c.res.End, w.res.End,
-				c.res.Duration.Round(time.Millisecond), w.res.Duration.Round(time.Millisecond)), true
 		case c.res.End != callruntime.Exited || w.res.End != callruntime.Exited:
 			return fmt.Sprintf("%s: cold %s, warm %s", name, c.res.End, w.res.End), false
 		case c.res.ExitCode != w.res.ExitCode:

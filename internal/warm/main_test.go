@@ -15,6 +15,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/aeat-mcp/aeat-mcp/internal/warm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -128,7 +129,7 @@ func (s *setup) settled(t testing.TB) warm.Status {
 	select {
 	case <-s.pool.Settled():
 	case <-time.After(settleBound):
-		t.Fatalf("the pool did not settle in %s", settleBound)
+		t.Fatalf("the pool did not settle in %s: status %+v", settleBound, s.pool.Status())
 	}
 	return s.pool.Status()
 }
@@ -233,4 +234,22 @@ func modes(t *testing.T) map[string][]callruntime.Mechanism {
 func treeDead(t testing.TB, res callruntime.Result) {
 	t.Helper()
 	assert.Equal(t, treesConfirmed, res.TreeDead, "tree_dead (%s)", res.Tree)
+}
+
+// ceilingAtPid is the context of a call that reaches its ceiling once its
+// child reported its pid (the demo CLI's first line, written once the verb
+// is set up as the test needs): a ceiling a test means to hit comes after
+// the call runs, not after a time a loaded machine outlasts before it does.
+// proctest.HangAfter bounds a call that never reports.
+func ceilingAtPid(t testing.TB, spec *callruntime.Spec) context.Context {
+	t.Helper()
+	ctx, ceiling := context.WithCancelCause(context.Background())
+	t.Cleanup(func() { ceiling(nil) })
+	spec.Timeout = proctest.HangAfter
+	spec.OnLine = func(l callruntime.Line) {
+		if l.Stream == callruntime.Stdout && strings.HasPrefix(l.Text, `{"pid"`) {
+			ceiling(callruntime.ErrTimeout)
+		}
+	}
+	return ctx
 }

@@ -62,7 +62,9 @@ type Config struct {
 	// Runner runs every call, warm or cold, and guards the template.
 	Runner *callruntime.Runner
 	Logger *slog.Logger
-	// VerifyTimeout bounds each verify run. If zero, DefaultVerifyTimeout.
+	// VerifyTimeout bounds each verify run; runs made again after one
+	// timed out get up to maxVerifyGrowth times it. If zero,
+	// DefaultVerifyTimeout.
 	VerifyTimeout time.Duration
 	// VerdictDir is where the Pool keeps its [Verdict] each time it turns
 	// on or off; empty keeps it nowhere.

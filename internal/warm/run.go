@@ -131,6 +131,11 @@ func (e *LostError) Error() string { return "warm: the call was lost: " + e.Why 
 // Lost returns how the lost call was seen to end.
 func (e *LostError) Lost() callruntime.Result { return e.Result }
 
+// forkAsked, when set (by tests, before any Pool starts), is told each time
+// a template with this pid was sent a fork request: an event a test's
+// ceiling can follow, where a clock would race a loaded machine.
+var forkAsked func(templatePID int)
+
 // forker is the Adopter of one call: its template, its request, and the
 // call's context (every wait for the template ends with it).
 type forker struct {

@@ -258,6 +258,9 @@ func (t *template) fork(ctx context.Context, req forkRequest, stdin, stdout, std
 		}
 		return nil, fmt.Errorf("asking the template to fork: %w", err)
 	}
+	if forkAsked != nil {
+		forkAsked(t.pid)
+	}
 	goR, goW, err := os.Pipe()
 	if err != nil {
 		call.Close()

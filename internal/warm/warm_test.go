@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -122,14 +123,13 @@ func TestWarmFaultMatrix(t *testing.T) {
 			tpl := s.pool.Status().TemplatePID
 
 			t.Run("timeout", func(t *testing.T) {
-				spec := s.spec("sleep", "60")
-				spec.Timeout = time.Second
-				res := s.run(t, context.Background(), spec)
+				spec := s.spec("sleep", "600")
+				res := s.run(t, ceilingAtPid(t, &spec), spec)
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				treeDead(t, res)
-				for _, pid := range pidLines(t, res.Stdout.Head) {
-					gone(t, pid)
-				}
+				pids := pidLines(t, res.Stdout.Head)
+				require.Len(t, pids, 1)
+				gone(t, pids[0])
 			})
 			t.Run("cancel", func(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
@@ -152,14 +152,16 @@ func TestWarmFaultMatrix(t *testing.T) {
 				}
 			})
 			t.Run("term-proof", func(t *testing.T) {
-				spec := s.spec("termproof", "60")
-				spec.Timeout = time.Second
-				res := s.run(t, context.Background(), spec)
+				// It reports its pid once SIGTERM is ignored: the ceiling
+				// comes to a call that will not stop for it.
+				spec := s.spec("termproof", "600")
+				res := s.run(t, ceilingAtPid(t, &spec), spec)
 				assert.Equal(t, callruntime.TimedOut, res.End)
+				assert.Equal(t, "SIGKILL", res.Signal, "killed after the grace")
 				treeDead(t, res)
-				for _, pid := range pidLines(t, res.Stdout.Head) {
-					gone(t, pid)
-				}
+				pids := pidLines(t, res.Stdout.Head)
+				require.Len(t, pids, 1)
+				gone(t, pids[0])
 			})
 			t.Run("setsid grandchild after exit", func(t *testing.T) {
 				res := s.run(t, context.Background(), s.spec("daemon"))
@@ -173,9 +175,8 @@ func TestWarmFaultMatrix(t *testing.T) {
 				}
 			})
 			t.Run("setsid grandchild at timeout", func(t *testing.T) {
-				spec := s.spec("daemon", "--stay", "60")
-				spec.Timeout = time.Second
-				res := s.run(t, context.Background(), spec)
+				spec := s.spec("daemon", "--stay", "600")
+				res := s.run(t, ceilingAtPid(t, &spec), spec)
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				pids := pidLines(t, res.Stdout.Head)
 				require.Len(t, pids, 2)
@@ -194,7 +195,7 @@ func TestWarmFaultMatrix(t *testing.T) {
 			t.Run("memory ceiling", func(t *testing.T) {
 				spec := s.spec("alloc", "400")
 				spec.MemoryLimit = 200 << 20
-				spec.Timeout = 30 * time.Second
+				spec.Timeout = proctest.HangAfter // not the ceiling under test
 				res := s.run(t, context.Background(), spec)
 				assert.Equal(t, callruntime.ResourceExceeded, res.End)
 				for _, pid := range pidLines(t, res.Stdout.Head) {
@@ -275,11 +276,13 @@ func TestWarmExtraThread(t *testing.T) {
 	})
 	t.Run("at fork", func(t *testing.T) {
 		mark := filepath.Join(t.TempDir(), "thread")
-		s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_THREAD_AFTER=1.5", "WARMDEMO_THREAD_MARK="+mark))
+		s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_THREAD_ON_SIGNAL=1", "WARMDEMO_THREAD_MARK="+mark))
 		st0 := s.settled(t)
 		require.Equal(t, warm.On, st0.State, st0.Reason)
-		// The thread appears in the template: it says so in a file of its
-		// pid's (not a sleep past its timer, which a loaded machine outlasts).
+		// The thread appears in the template once it serves (SIGUSR1 starts
+		// it; a timer started at import could fire before a loaded machine
+		// got the template ready), and it says so in a file of its pid's.
+		require.NoError(t, syscall.Kill(st0.TemplatePID, syscall.SIGUSR1))
 		mark = fmt.Sprintf("%s.%d", mark, st0.TemplatePID)
 		for deadline := time.Now().Add(proctest.HangAfter); ; time.Sleep(20 * time.Millisecond) {
 			if _, err := os.Stat(mark); err == nil {

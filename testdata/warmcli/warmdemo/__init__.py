@@ -17,9 +17,11 @@ IMPORTS = int(os.environ.get("WARMDEMO_IMPORTS", "0")) + 1
 time.sleep(float(os.environ.get("WARMDEMO_IMPORT_SECONDS", "1")))
 if os.environ.get("WARMDEMO_THREAD") == "1":
     threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
-if os.environ.get("WARMDEMO_THREAD_AFTER"):
+if os.environ.get("WARMDEMO_THREAD_ON_SIGNAL") == "1":
     # A thread that appears later, as a library's background worker would:
-    # the template must refuse to fork once it is there.
+    # the template must refuse to fork once it is there. It starts when the
+    # template is sent SIGUSR1 (a test does, once the template serves), not
+    # after a time a loaded machine outlasts before the template is ready.
     # WARMDEMO_THREAD_MARK names a file that, suffixed with this process's
     # pid, is made once the thread runs: what a test waits for.
     def _late_thread(*_):
@@ -27,8 +29,7 @@ if os.environ.get("WARMDEMO_THREAD_AFTER"):
         if os.environ.get("WARMDEMO_THREAD_MARK"):
             open("%s.%d" % (os.environ["WARMDEMO_THREAD_MARK"], os.getpid()), "w").close()
 
-    signal.signal(signal.SIGALRM, _late_thread)
-    signal.setitimer(signal.ITIMER_REAL, float(os.environ["WARMDEMO_THREAD_AFTER"]))
+    signal.signal(signal.SIGUSR1, _late_thread)
 
 # A generator made at import, as a library's own is (botocore's, a
 # retry-jitter helper's): each call must draw its own numbers, as a fresh
@@ -123,6 +124,16 @@ def sleep_(seconds):
 
 
 @cli.command()
+@click.argument("path")
+def gate(path):
+    """Reports its pid, then waits until PATH exists and exits 0: a call
+    that ends when a test says, not after a time."""
+    _say(pid=os.getpid())
+    while not os.path.exists(path):
+        time.sleep(0.02)
+
+
+@cli.command()
 @click.argument("seconds", type=float)
 def termproof(seconds):
     """Ignores SIGTERM."""
@@ -192,18 +203,6 @@ def forkcrash():
     if IMPORT_PID != os.getpid():
         os.abort()
     click.echo("cold")
-
-
-@cli.command()
-@click.argument("marker")
-@click.argument("seconds", type=float)
-def slowonce(marker, seconds):
-    """Sleeps the first time it runs (MARKER does not exist yet), not after:
-    a verify call that times out once, on a loaded machine."""
-    if not os.path.exists(marker):
-        open(marker, "w").close()
-        time.sleep(seconds)
-    click.echo("done")
 
 
 @cli.command()
