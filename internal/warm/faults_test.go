@@ -346,7 +346,7 @@ func TestWarmForkCanary(t *testing.T) {
 	assert.Contains(t, st.Reason, "the fork canary (proxies") // and the keychain, on macOS
 	assert.Contains(t, st.Reason, "was killed by signal 6")
 	res := s.run(t, context.Background(), s.spec("startmode"))
-	assert.Equal(t, "cold\n", string(res.Stdout.Head))
+	assert.Equal(t, "cold\n", string(res.Stdout.Head), "end %s, exit %d, signal %s, stderr %q", res.End, res.ExitCode, res.Signal, res.Stderr.Head)
 }
 
 // On macOS a warm child that a signal ended is taken for what Apple's
