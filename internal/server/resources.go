@@ -19,6 +19,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/cleantext"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
+	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -394,7 +395,9 @@ func (s *Server) addResources() {
 // readOutput answers resources/read of aeat-mcp://runs/ID/STREAM[?page=N].
 // A run not kept — expired, never started, or started by another session
 // (which must not learn that it exists) — is the spec's "resource not
-// found", -32002, with what to do.
+// found", with what to do: -32002, or -32602 from 2026-07-28 (SEP-2164;
+// the generation table). The version is the request's own, which may
+// only pick the spelling of this refusal.
 func (s *Server) readOutput(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	p := s.cfg.Printer
@@ -411,7 +414,8 @@ func (s *Server) readOutput(_ context.Context, req *mcp.ReadResourceRequest) (*m
 			keep = runs.DefaultKeep
 		}
 		data, _ := json.Marshal(map[string]string{"uri": uri})
-		return nil, &jsonrpc.Error{Code: codeResourceNotFound, Message: p.Sprintf(i18n.OutputGone, id, int(keep.Minutes())), Data: data}
+		code := tasks.GenerationOf(req.ProtocolVersion()).ResourceNotFound()
+		return nil, &jsonrpc.Error{Code: code, Message: p.Sprintf(i18n.OutputGone, id, int(keep.Minutes())), Data: data}
 	case errors.Is(err, errNoPage):
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: p.Sprintf(i18n.OutputNoPage, runURIPrefix+id+"/"+stream.String(), pg.pages, strconv.Itoa(n))}
 	case err != nil:
@@ -426,10 +430,6 @@ func (s *Server) readOutput(_ context.Context, req *mcp.ReadResourceRequest) (*m
 	return &mcp.ReadResourceResult{Cacheable: mcp.Cacheable{CacheScope: "private"},
 		Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: pg.mimeType, Text: pg.text, Meta: mcp.Meta{OutputPageMetaKey: meta}}}}, nil
 }
-
-// codeResourceNotFound is the spec's code for a resource that is not there
-// (2025-06-18 and 2025-11-25, "Resources", "Error Handling").
-const codeResourceNotFound = -32002
 
 var (
 	errNotKept = errors.New("output not kept")

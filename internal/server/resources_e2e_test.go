@@ -194,12 +194,15 @@ func TestE2E_CutOutputOfAnotherSessionOrExpired(t *testing.T) {
 			// A second server process never serves the first's run.
 			second, _ := connectBinary(t, era, nil)
 			_, err := second.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: link.URI})
-			assert.Equal(t, int64(codeResourceNotFound), rpcCode(err), "another session's run: %v", err)
+			// "Resource not found": -32002, and from 2026-07-28 -32602
+			// (SEP-2164).
+			want := map[string]int64{"2025-11-25": -32002, "2026-07-28": -32602}[era]
+			assert.Equal(t, want, rpcCode(err), "another session's run: %v", err)
 			assert.ErrorContains(t, err, "Call the tool again")
 
 			// A run this server never had.
 			_, err = first.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "aeat-mcp://runs/r-0123456789abcdef/stdout"})
-			assert.Equal(t, int64(codeResourceNotFound), rpcCode(err), "an unknown run: %v", err)
+			assert.Equal(t, int64(-32002), rpcCode(err), "an unknown run: %v", err)
 			assert.ErrorContains(t, err, "not kept")
 		})
 	}
@@ -214,7 +217,7 @@ func TestE2E_CutOutputExpiresWithTheRun(t *testing.T) {
 	// Another call makes the registry look at what it keeps.
 	callTool(t, cs, "read_bigjson_n", map[string]any{"bytes": "10"})
 	_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: link.URI})
-	assert.Equal(t, int64(codeResourceNotFound), rpcCode(err), "an expired run: %v", err)
+	assert.Equal(t, int64(-32002), rpcCode(err), "an expired run: %v", err)
 }
 
 func TestE2E_CutOutputThroughTasks(t *testing.T) {

@@ -100,7 +100,7 @@ func TestOutputsKeptPerSessionAndDeletedWithTheServer(t *testing.T) {
 	require.NoError(t, err)
 	// Another session of the same server, the same run store.
 	_, err = other.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: link.URI})
-	assert.Equal(t, int64(codeResourceNotFound), rpcCode(err), "another session never reads it: %v", err)
+	assert.Equal(t, int64(-32002), rpcCode(err), "another session never reads it: %v", err)
 
 	// Another run: the files are the server's until it goes.
 	callTool(t, mine, "read_bigjson_n", map[string]any{"bytes": "200000"})
@@ -120,6 +120,6 @@ func TestOutputsExpireWithTheRun(t *testing.T) {
 	cs := connect(t, s, "2025-11-25", nil)
 	link := outputLink(t, callTool(t, cs, "read_bigjson_n", map[string]any{"bytes": "200000"}), "stdout")
 	_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: link.URI})
-	assert.Equal(t, int64(codeResourceNotFound), rpcCode(err), "an expired run: %v", err)
+	assert.Equal(t, int64(-32002), rpcCode(err), "an expired run: %v", err)
 	assert.Empty(t, keptFiles(t, s), "its file is deleted")
 }

@@ -3,6 +3,8 @@ package tasks
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // Generation is a generation of the MCP protocol, as far as this server
@@ -37,6 +39,13 @@ func GenerationOf(protocolVersion string) Generation {
 }
 
 func (g Generation) String() string { return g.spec().version }
+
+// ResourceNotFound is the JSON-RPC error code a resources/read of a
+// resource that is not there answers with (SEP-2164 moved it).
+func (g Generation) ResourceNotFound() int64 { return g.spec().resourceNotFound }
+
+// codeResourceNotFoundV1 is "resource not found" before 2026-07-28.
+const codeResourceNotFoundV1 = -32002
 
 // AsksInAnswer reports whether a question is put to the client inside an
 // answer — a call's result that carries input requests (2026-07-28's
@@ -113,13 +122,19 @@ type generation struct {
 	cancelled func(t *Task, s snapshot) any
 	// final ties a final result, as JSON fields, to its task.
 	final func(fields map[string]json.RawMessage, taskID string) error
+	// resourceNotFound is the JSON-RPC code of a resources/read of a
+	// resource that is not there: -32002 up to 2025-11-25 ("Resources",
+	// "Error Handling"); -32602, Invalid Params, from 2026-07-28
+	// (SEP-2164).
+	resourceNotFound int64
 }
 
 // generations is the table: one entry per generation.
 var generations = [...]generation{
 	None: {
-		version: "none",
-		session: "task-less",
+		version:          "none",
+		session:          "task-less",
+		resourceNotFound: codeResourceNotFoundV1,
 	},
 	V1: {
 		version:             "2025-11-25",
@@ -138,6 +153,8 @@ var generations = [...]generation{
 		get:       func(t *Task, s snapshot) (any, error) { return t.v1Task(s), nil },
 		cancelled: func(t *Task, s snapshot) any { return t.v1Task(s) },
 		final:     relatedTask,
+
+		resourceNotFound: codeResourceNotFoundV1,
 	},
 	V2: {
 		version:      "2026-07-28",
@@ -151,6 +168,8 @@ var generations = [...]generation{
 		get:          func(t *Task, s snapshot) (any, error) { return t.v2Detailed(s) },
 		cancelled:    func(*Task, snapshot) any { return complete },
 		final:        resultComplete,
+
+		resourceNotFound: jsonrpc.CodeInvalidParams,
 	},
 }
 
