@@ -335,6 +335,21 @@ func writeVerdict(t *testing.T, dir, key string, readyMS, coldMS int64) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "verdict-"+key+".json"), []byte(v), 0o600))
 }
 
+// A template killed before it said it is ready is a template that died:
+// another is started, and after too many deaths warm start turns off —
+// the launch never waits for a ready line from a dead template (it did,
+// forever, while this process held the template's end of the control
+// socket open).
+func TestWarmTemplateKilledBeforeReady(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
+	s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_KILLED_IN_TEMPLATE=1"))
+	st := s.settled(t)
+	require.Equal(t, warm.Off, st.State)
+	assert.Contains(t, st.Reason, "exited before it was ready")
+	res := s.run(t, context.Background(), s.spec("startmode"))
+	assert.Equal(t, "cold\n", string(res.Stdout.Head), "end %s, exit %d, signal %s, stderr %q", res.End, res.ExitCode, res.Signal, res.Stderr.Head)
+}
+
 // The fork canary (issue 30, item 1): a child forked at the template's
 // start touches what Apple's runtimes make unsafe after a fork; if it dies,
 // calls never fork from this CLI. Here the test CLI dies as a Mac's would.

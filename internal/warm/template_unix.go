@@ -92,7 +92,6 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 	}
 	ours := os.NewFile(uintptr(fds[0]), "warm-ctrl")
 	theirs := os.NewFile(uintptr(fds[1]), "warm-ctrl-template")
-	defer theirs.Close()
 	conn, err := net.FileConn(ours)
 	ours.Close()
 	if err != nil {
@@ -123,6 +122,10 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 	}
 	forget, err := r.StartHelper(cmd)
 	logW.Close()
+	// The template holds its end now: ours closed, a template that dies
+	// before it is ready ends the read of its ready line (EOF) instead of
+	// leaving it waiting on a socket this process kept open.
+	theirs.Close()
 	if err != nil {
 		logR.Close()
 		ctrl.Close()
@@ -158,6 +161,13 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 	}()
 	select {
 	case err = <-got:
+	case <-t.dead:
+		// Its ready line may have come just before it died.
+		select {
+		case err = <-got:
+		default:
+			err = fmt.Errorf("the template exited before it was ready (%v)", exitText(cmd, t.dead))
+		}
 	case <-ctx.Done():
 		err = context.Cause(ctx)
 	}

@@ -15,6 +15,11 @@ import time
 IMPORT_PID = os.getpid()
 IMPORTS = int(os.environ.get("WARMDEMO_IMPORTS", "0")) + 1
 time.sleep(float(os.environ.get("WARMDEMO_IMPORT_SECONDS", "1")))
+if os.environ.get("WARMDEMO_KILLED_IN_TEMPLATE") == "1" and hasattr(sys.modules.get("__main__"), "_CFG"):
+    # A template killed while it imports (the OOM killer, a person's
+    # kill): it never says it is ready. A cold run (whose __main__ is the
+    # CLI's script, not the template) is not.
+    os.kill(os.getpid(), signal.SIGKILL)
 if os.environ.get("WARMDEMO_THREAD") == "1":
     threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
 if os.environ.get("WARMDEMO_THREAD_ON_SIGNAL") == "1":
