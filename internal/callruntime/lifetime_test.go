@@ -46,7 +46,7 @@ func TestServerSIGKILLed(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				state := privateStateDir(t)
 				cmd, pids := startServeTree(t, serveOpts{disable: m.disable, state: state, deferred: deferred})
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				if m.tree == "procwalk" {
 					waitRecorded(t, state, cmd.Process.Pid, pids)
 				}
@@ -82,7 +82,7 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 			const rounds = 3
 			for round := 0; round < rounds; round++ {
 				cmd, pids := startServeTree(t, opts)
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				if m.tree == "procwalk" {
 					waitRecorded(t, state, cmd.Process.Pid, pids)
 				}
@@ -148,7 +148,7 @@ func TestLedger_OneDirPerUser(t *testing.T) {
 	require.NotEmpty(t, dir)
 	cmd, pids := startServeTree(t, serveOpts{disable: []callruntime.Mechanism{callruntime.CgroupV2},
 		env: []string{"HOME=" + home, "TMPDIR=" + t.TempDir()}})
-	defer killPids(pids)
+	defer proctest.KillAfterFailure(t, pids)
 	waitRecorded(t, dir, cmd.Process.Pid, pids)
 	killWithLifeline(t, cmd)
 
@@ -347,7 +347,7 @@ func TestRun_Concurrent64(t *testing.T) {
 				}(i)
 			}
 			wg.Wait()
-			defer killPids(allPids)
+			defer proctest.KillAfterFailure(t, allPids)
 			require.NoError(t, r.Close())
 			assert.NotEmpty(t, allPids)
 			proctest.RequireGone(t, allPids, 0)

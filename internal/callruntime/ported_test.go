@@ -139,7 +139,7 @@ func TestPorted_TreeDiesEveryWay(t *testing.T) {
 					res, err := r.Run(ctx, s)
 					require.NoError(t, err)
 					pids := reportedPids(res.Stdout.Text(nil))
-					defer killPids(pids)
+					defer proctest.KillAfterFailure(t, pids)
 					require.Len(t, pids, 5, res.Stdout.Text(nil))
 					assert.Equal(t, outcome, res.End)
 					assert.Equal(t, m.tree, res.Tree)
@@ -178,7 +178,7 @@ func TestPorted_ExitZeroLeavingSetsid(t *testing.T) {
 			r := newRunner(t, m.disable...)
 			res := run(t, r, spec("pid", "tree setsid,holder", "sleep 500ms", "exit 0"))
 			pids := reportedPids(res.Stdout.Text(nil))
-			defer killPids(pids)
+			defer proctest.KillAfterFailure(t, pids)
 			require.Len(t, pids, 3, res.Stdout.Text(nil))
 			assert.Equal(t, callruntime.Exited, res.End)
 			assert.Equal(t, 0, res.ExitCode)
@@ -201,7 +201,7 @@ func TestPorted_OrphanStubborn(t *testing.T) {
 			res, err := r.Run(stopWhenSeen(&s, "pid stubborn-setsid "), s)
 			require.NoError(t, err)
 			pids := reportedPids(res.Stdout.Text(nil))
-			defer killPids(pids)
+			defer proctest.KillAfterFailure(t, pids)
 			require.Len(t, pids, 2, res.Stdout.Text(nil))
 			assert.Equal(t, callruntime.Cancelled, res.End)
 			check(t, m, "stubborn-setsid", func(t testing.TB) { requireStopped(t, pids, proctest.HangAfter) })
@@ -220,7 +220,7 @@ func TestPorted_ForkLoop(t *testing.T) {
 			res, err := r.Run(stopWhenSeen(&s, "pid fork5 "), s)
 			require.NoError(t, err)
 			pids := reportedPids(res.Stdout.Text(nil))
-			defer killPids(pids)
+			defer proctest.KillAfterFailure(t, pids)
 			for _, role := range []string{"self", "forkloop", "fork5"} {
 				require.Contains(t, pids, role, res.Stdout.Text(nil)) // others may have been stopped before they printed
 			}
@@ -290,7 +290,7 @@ func TestPorted_ServerSIGKILLed(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			state := privateStateDir(t)
 			helper, pids, _ := startHelperTree(t, m, state, "plain,setsid,daemon", "")
-			defer killPids(pids)
+			defer proctest.KillAfterFailure(t, pids)
 			if m.tree == "procwalk" {
 				waitLedger(t, state, helper.Process.Pid, except(pids, "daemon"))
 			}
@@ -311,7 +311,7 @@ func TestPorted_HostStopSequence(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			state := privateStateDir(t)
 			helper, pids, stdin := startHelperTree(t, m, state, "stubborn,stubborn-setsid", "2s")
-			defer killPids(pids)
+			defer proctest.KillAfterFailure(t, pids)
 			if m.tree == "procwalk" {
 				waitLedger(t, state, helper.Process.Pid, pids)
 			}

@@ -28,7 +28,7 @@ func TestWindows_BreakawayRefused(t *testing.T) {
 	}
 	res := run(t, r, spec("pid", "tree breakaway", "sleep 300ms", "exit 0"))
 	pids := reportedPids(res.Stdout.Text(nil))
-	defer killPids(pids)
+	defer proctest.KillAfterFailure(t, pids)
 	assert.Contains(t, res.Stdout.Text(nil), "breakaway refused", "the escape was not refused")
 	assert.NotContains(t, pids, "escaped")
 	assert.True(t, res.TreeDead)
@@ -46,7 +46,7 @@ func TestWindows_LauncherChain(t *testing.T) {
 	res, err := r.Run(ctx, s)
 	require.NoError(t, err)
 	pids := reportedPids(res.Stdout.Text(nil))
-	defer killPids(pids)
+	defer proctest.KillAfterFailure(t, pids)
 	require.Contains(t, pids, "python", res.Stdout.Text(nil))
 	assert.Equal(t, callruntime.TimedOut, res.End)
 	assert.True(t, res.TreeDead)
@@ -79,7 +79,7 @@ func TestWindows_MemoryCeiling(t *testing.T) {
 	s.Timeout = proctest.HangAfter // ResourceExceeded, not TimedOut: the ceiling stopped it
 	res := run(t, r, s)
 	pids := reportedPids(res.Stdout.Text(nil))
-	defer killPids(pids)
+	defer proctest.KillAfterFailure(t, pids)
 	assert.Equal(t, callruntime.ResourceExceeded, res.End)
 	assert.True(t, res.TreeDead)
 	requireStopped(t, pids, proctest.HangAfter)
@@ -120,7 +120,7 @@ func TestWindows_NestedHostJobs(t *testing.T) {
 				assert.Contains(t, out, "tree_dead false", "the walk cannot confirm a tree dead, and says so")
 			}
 			pids := reportedPids(out)
-			defer killPids(pids)
+			defer proctest.KillAfterFailure(t, pids)
 			requireStopped(t, pids, proctest.HangAfter)
 		})
 	}

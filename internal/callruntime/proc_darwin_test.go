@@ -25,12 +25,6 @@ func running(pid int) bool {
 	return err == nil && kp.Proc.P_pid == int32(pid) && kp.Proc.P_stat != 5
 }
 
-func killPids(pids map[string]int) {
-	for _, pid := range pids {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
-}
-
 // crashSignal is what "crash SEGV" ends as: the Go runtime re-raises a
 // fatal signal as SIGABRT with traceback "crash".
 const crashSignal = "SIGABRT"

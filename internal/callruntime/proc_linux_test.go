@@ -3,7 +3,6 @@ package callruntime_test
 import (
 	"os"
 	"os/exec"
-	"syscall"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
@@ -15,14 +14,6 @@ import (
 var osModes = []mode{
 	{name: "cgroup", tree: "cgroup"},
 	{name: "procwalk", disable: []callruntime.Mechanism{callruntime.CgroupV2}, tree: "procwalk"},
-}
-
-// killPids cleans up after a failed test so one failure does not leak into
-// the next.
-func killPids(pids map[string]int) {
-	for _, pid := range pids {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
 }
 
 // runHelper runs this test binary as the helper mode and returns its

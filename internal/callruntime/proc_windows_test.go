@@ -28,16 +28,6 @@ func running(pid int) bool {
 	return code == 259 // STILL_ACTIVE
 }
 
-func killPids(pids map[string]int) {
-	for _, pid := range pids {
-		h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(pid))
-		if err == nil {
-			_ = windows.TerminateProcess(h, 1)
-			windows.CloseHandle(h)
-		}
-	}
-}
-
 // crashSignal is what "crash SEGV" ends as: fakecli exits with the
 // NTSTATUS an access violation gives.
 const crashSignal = "STATUS_ACCESS_VIOLATION"

@@ -98,7 +98,7 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 				res, err := r.Run(ctx, s)
 				require.NoError(t, err)
 				pids := reportedPids(res.Stdout.Text(nil))
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				require.Len(t, pids, len(fullRoles), res.Stdout.Text(nil))
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.True(t, res.TreeDead)
@@ -118,7 +118,7 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 				res, err := r.Run(ctx, s)
 				require.NoError(t, err)
 				pids := reportedPids(res.Stdout.Text(nil))
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				require.Len(t, pids, len(fullRoles))
 				assert.Equal(t, callruntime.Cancelled, res.End)
 				assert.True(t, res.TreeDead)
@@ -127,7 +127,7 @@ func TestRun_TreeDiesEveryWay(t *testing.T) {
 			t.Run("exit 0 leaving a daemon", func(t *testing.T) {
 				res := run(t, r, spec("pid", "tree setsid,daemon,holder", "sleep 200ms", "exit 0"))
 				pids := reportedPids(res.Stdout.Text(nil))
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				require.Len(t, pids, 4)
 				assert.Equal(t, callruntime.Exited, res.End)
 				assert.Equal(t, 0, res.ExitCode)
@@ -151,7 +151,7 @@ func TestRun_Escalation(t *testing.T) {
 				require.NoError(t, err)
 				ended := time.Now()
 				pids := reportedPids(res.Stdout.Text(nil))
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				require.Len(t, pids, 3, res.Stdout.Text(nil))
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.Equal(t, "SIGKILL", res.Signal)
@@ -169,7 +169,7 @@ func TestRun_Escalation(t *testing.T) {
 				require.NoError(t, err)
 				ended := time.Now()
 				pids := reportedPids(res.Stdout.Text(nil))
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				require.Len(t, pids, 3, res.Stdout.Text(nil))
 				assert.Equal(t, callruntime.TimedOut, res.End)
 				assert.Equal(t, "SIGTERM", res.Signal)
@@ -369,7 +369,7 @@ func TestRun_MemoryCeiling(t *testing.T) {
 			s.Timeout = proctest.HangAfter // ResourceExceeded, not TimedOut: the ceiling stopped it
 			res := run(t, r, s)
 			pids := reportedPids(res.Stdout.Text(nil))
-			defer killPids(pids)
+			defer proctest.KillAfterFailure(t, pids)
 			assert.Equal(t, callruntime.ResourceExceeded, res.End)
 			assert.True(t, res.TreeDead)
 			if !r.Mechanisms().Uses(callruntime.CgroupMemory) {
@@ -423,7 +423,7 @@ func TestRunner_CloseStopsCalls(t *testing.T) {
 	require.NoError(t, r.Close())
 	res := <-done
 	pids := reportedPids(res.Stdout.Text(nil))
-	defer killPids(pids)
+	defer proctest.KillAfterFailure(t, pids)
 	require.Len(t, pids, 2, res.Stdout.Text(nil))
 	assert.Equal(t, callruntime.Cancelled, res.End)
 	proctest.RequireGone(t, pids, 0)
@@ -578,7 +578,7 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 				}()
 				res := <-bDone
 				pids := reportedPids(res.Stdout.Text(nil))
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				require.Len(t, pids, 2, res.Stdout.Text(nil))
 				assert.True(t, res.TreeDead)
 				proctest.RequireGone(t, pids, 0)
@@ -607,7 +607,7 @@ func TestRun_LeftoversOfOverlappingCalls(t *testing.T) {
 						all[fmt.Sprint(role, i)] = pid
 					}
 				}
-				defer killPids(all)
+				defer proctest.KillAfterFailure(t, all)
 				cancel()
 				res := <-long
 				assert.True(t, res.TreeDead)
@@ -637,7 +637,7 @@ func TestRun_GraceCap(t *testing.T) {
 			res, err := r.Run(ctx, s)
 			require.NoError(t, err)
 			pids := reportedPids(res.Stdout.Text(nil))
-			defer killPids(pids)
+			defer proctest.KillAfterFailure(t, pids)
 			require.Len(t, pids, 2, res.Stdout.Text(nil))
 			assert.Equal(t, callruntime.Cancelled, res.End)
 			assert.Equal(t, "SIGKILL", res.Signal)
@@ -689,7 +689,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 					done <- res
 				}()
 				pids := <-reported
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				if m.tree == "procwalk" {
 					waitRecorded(t, state, os.Getpid(), pids)
 				}
@@ -705,7 +705,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				res, err := r.Run(ctx, s)
 				require.NoError(t, err)
 				pids := reportedPids(res.Stdout.Text(nil))
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				require.Len(t, pids, 2, res.Stdout.Text(nil))
 				assert.Equal(t, callruntime.Cancelled, res.End)
 				requireDead(t, pids, proctest.HangAfter)
@@ -717,7 +717,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				res, err := r.Run(ctx, s)
 				require.NoError(t, err)
 				pids := reportedPids(res.Stdout.Text(nil))
-				defer killPids(pids)
+				defer proctest.KillAfterFailure(t, pids)
 				for _, role := range []string{"self", "forkloop", "fork5"} {
 					require.Contains(t, pids, role, res.Stdout.Text(nil)) // others may have been stopped before they printed
 				}

@@ -42,3 +42,29 @@ func Gone(pid int) bool {
 	parent := parentOfZombie(pid)
 	return parent > 0 && parent != os.Getpid()
 }
+
+// KillAfterFailure sends SIGKILL to pids once t has failed, so that one
+// failure does not leak into the next test; after a test that passed it
+// does nothing. Those processes were shown gone, and their pids may
+// already name other processes — another package's test runs beside this
+// one under `go test ./...`, and pids are reused within minutes where
+// pid_max is 32768: a kill then ended another test's call or warm
+// template, which came back empty.
+func KillAfterFailure(t testing.TB, pids map[string]int) {
+	if !t.Failed() {
+		return
+	}
+	for _, pid := range pids {
+		Kill(pid)
+	}
+}
+
+// KillIfRunning sends SIGKILL to pid only while it runs the program at
+// path: a pid kept past its process's end may name another process.
+func KillIfRunning(pid int, path string) {
+	for _, p := range Running(path) {
+		if p == pid {
+			Kill(pid)
+		}
+	}
+}

@@ -116,7 +116,7 @@ func startUnderHost(t *testing.T, env ...string) *underHost {
 	require.NoError(t, err)
 	u.serverPid, err = strconv.Atoi(strings.TrimSpace(line))
 	require.NoError(t, err, line)
-	t.Cleanup(func() { proctest.Kill(u.serverPid) })
+	t.Cleanup(func() { proctest.KillIfRunning(u.serverPid, binary) })
 	return u
 }
 
@@ -178,7 +178,7 @@ func TestE2E_FirstCallRightAfterInitialize(t *testing.T) {
 	require.Contains(t, rs.recv(t), "result")
 	waitForFakecli(t, 3)
 	pids := fakecliPids()
-	t.Cleanup(func() { killPids(pids) })
+	t.Cleanup(func() { proctest.KillAfterFailure(t, pids) })
 	serverPid := rs.cmd.Process.Pid
 	for role, pid := range proctest.Running(binary) {
 		if ppidOf(strconv.Itoa(pid)) == serverPid {
