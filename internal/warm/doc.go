@@ -124,7 +124,9 @@
 // included; a file opened for appending alone, a log, is let through), or
 // when the fork canary fails: at every template start a forked child
 // touches what Apple's runtimes kill a forked child for (the system proxy
-// settings; on macOS the keychain backend too) and must exit 0.
+// settings; on macOS the keychain backend too) and must exit 0 (a canary
+// that does not end within Config.CanaryWait is no verdict: its template is
+// replaced, as one that died).
 //
 // # Platforms
 //

@@ -364,6 +364,34 @@ func TestWarmForkCanary(t *testing.T) {
 	assert.Equal(t, "cold\n", string(res.Stdout.Head), "end %s, exit %d, signal %s, stderr %q", res.End, res.ExitCode, res.Signal, res.Stderr.Head)
 }
 
+// A fork canary that did not end within its wait says nothing about the
+// CLI (a loaded machine, a child waiting for a core): its template is
+// replaced as one that died, and only a run of such starts turns warm off
+// — for this server, never as the CLI's verdict. It was the verdict "off
+// for good" at the first timeout.
+func TestWarmForkCanaryTimeoutIsNotAVerdict(t *testing.T) {
+	t.Parallel() // no package knob: it may run beside the others
+	verdicts := t.TempDir()
+	cfg := func(c *warm.Config) {
+		c.CanaryWait = time.Second
+		c.VerdictDir = verdicts
+	}
+	s := newSetupWith(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_FORK_SLOW=1"), cfg)
+	st := s.settled(t)
+	require.Equal(t, warm.Off, st.State)
+	assert.Contains(t, st.Reason, "the template failed")
+	assert.Contains(t, st.Reason, "did not end within 1 s")
+	res := s.run(t, context.Background(), s.spec("startmode"))
+	assert.Equal(t, "cold\n", string(res.Stdout.Head))
+	// The next server with the same CLI tries again.
+	again := newSetupWith(t, annotations.Warm{}, baseEnv("0.2", "WARMDEMO_FORK_SLOW=1"), func(c *warm.Config) {
+		cfg(c)
+		c.Script = s.script
+	})
+	st = again.settled(t)
+	assert.NotContains(t, st.Reason, "the CLI has not changed since")
+}
+
 // On macOS a warm child that a signal ended is taken for what Apple's
 // runtimes do to a forked child: warm start turns off for good (the
 // verdict is sticky until the CLI changes) and the call is lost, not the

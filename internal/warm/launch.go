@@ -49,6 +49,16 @@ func (p *Pool) launch(why string) {
 	if len(t.ready.PreloadFailed) > 0 {
 		p.log.Info("warm template: some of cli.warm.preload did not load (calls load them themselves)", "failed", strings.Join(t.ready.PreloadFailed, ", "))
 	}
+	if r := t.ready; r.CanaryTimedOut && r.Canary != nil {
+		// Not known yet: this template is replaced, as one that died
+		// (too many in a row turn warm off for this server, never for
+		// good).
+		<-cold
+		p.endLaunch()
+		p.closeSlot(s)
+		p.died(s, *r.Canary)
+		return
+	}
 	if why, forGood := p.unsafe(t); why != "" {
 		<-cold
 		p.endLaunch()

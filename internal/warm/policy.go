@@ -36,8 +36,9 @@ func canarySteps(goos string) []string {
 	return []string{"proxies"}
 }
 
-// canaryWait bounds the fork canary: it touches two settings, so only a
-// child deadlocked on a lock the fork copied takes this long.
+// canaryWait bounds the fork canary (Config.CanaryWait): it touches two
+// settings, so only a child deadlocked on a lock the fork copied, or one
+// that waits for a core on a loaded machine, takes this long.
 const canaryWait = 30 * time.Second
 
 // crashTurnsOff reports whether a warm call that a signal ended (sig, not

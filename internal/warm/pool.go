@@ -66,6 +66,10 @@ type Config struct {
 	// timed out get up to maxVerifyGrowth times it. If zero,
 	// DefaultVerifyTimeout.
 	VerifyTimeout time.Duration
+	// CanaryWait bounds the fork canary at each template start; a canary
+	// that did not end within it is no verdict, and its template is
+	// replaced. If zero, canaryWait.
+	CanaryWait time.Duration
 	// VerdictDir is where the Pool keeps its [Verdict] each time it turns
 	// on or off; empty keeps it nowhere.
 	VerdictDir string
@@ -176,6 +180,9 @@ func Start(cfg Config) *Pool {
 	}
 	if cfg.VerifyTimeout <= 0 {
 		cfg.VerifyTimeout = DefaultVerifyTimeout
+	}
+	if cfg.CanaryWait <= 0 {
+		cfg.CanaryWait = canaryWait
 	}
 	if cfg.Warm.MaxCalls <= 0 {
 		cfg.Warm.MaxCalls = DefaultMaxCalls

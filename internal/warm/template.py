@@ -315,9 +315,10 @@ def _canary(steps, seconds):
     exit 0. On macOS a child that touches Objective-C, CoreFoundation or
     libdispatch after its parent did is killed by the runtime (CPython
     bpo-33725, gh-105912): a template whose children would crash there is
-    never served from. Returns "" or why the canary failed."""
+    never served from. Returns "" or why the canary failed, and whether it
+    only did not end in time (a loaded machine: not a verdict)."""
     if not steps:
-        return ""
+        return "", False
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -350,13 +351,13 @@ def _canary(steps, seconds):
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-            return "the fork canary (%s) did not end within %d s" % (", ".join(steps), seconds)
+            return "the fork canary (%s) did not end within %g s" % (", ".join(steps), seconds), True
         time.sleep(0.005)
     if os.WIFSIGNALED(status):
-        return "the fork canary (%s) was killed by signal %d" % (", ".join(steps), os.WTERMSIG(status))
+        return "the fork canary (%s) was killed by signal %d" % (", ".join(steps), os.WTERMSIG(status)), False
     if os.WEXITSTATUS(status) != 0:
-        return "the fork canary (%s) exited %d" % (", ".join(steps), os.WEXITSTATUS(status))
-    return ""
+        return "the fork canary (%s) exited %d" % (", ".join(steps), os.WEXITSTATUS(status)), False
+    return "", False
 
 
 def _preload_modules():
@@ -558,7 +559,7 @@ def serve():
             "runs": "entry" if _SCRIPT_CODE is None else "script",
         }
         if threads == 1:
-            ready["canary"] = _canary(_CFG.get("canary") or [], _CFG.get("canary_seconds") or 30)
+            ready["canary"], ready["canary_timed_out"] = _canary(_CFG.get("canary") or [], _CFG.get("canary_seconds") or 30)
     except BaseException as e:  # the CLI failed to import: say why, and go
         import traceback
 

@@ -26,17 +26,18 @@ type template struct {
 }
 
 type readyMsg struct {
-	Threads       int
-	ThreadCount   string
-	Open          []openFile
-	Canary        *string
-	Commands      int
-	Modules       int
-	PreloadFailed []string
-	ImportMS      int
-	PreloadMS     int
-	Files         []string
-	Runs          string
+	Threads        int
+	ThreadCount    string
+	Open           []openFile
+	Canary         *string
+	CanaryTimedOut bool
+	Commands       int
+	Modules        int
+	PreloadFailed  []string
+	ImportMS       int
+	PreloadMS      int
+	Files          []string
+	Runs           string
 }
 
 type openFile struct {

@@ -62,13 +62,16 @@ type readyMsg struct {
 	Open []openFile `json:"open"`
 	// Canary is why the fork canary failed; "" when it passed, nil when
 	// it did not run (a threaded template).
-	Canary        *string  `json:"canary"`
-	Commands      int      `json:"commands"`
-	Modules       int      `json:"modules"`
-	PreloadFailed []string `json:"preload_failed"`
-	ImportMS      int      `json:"import_ms"`
-	PreloadMS     int      `json:"preload_ms"`
-	Files         []string `json:"files"`
+	Canary *string `json:"canary"`
+	// CanaryTimedOut: the canary did not end within its wait — on a
+	// loaded machine that says nothing about the CLI (not a verdict).
+	CanaryTimedOut bool     `json:"canary_timed_out"`
+	Commands       int      `json:"commands"`
+	Modules        int      `json:"modules"`
+	PreloadFailed  []string `json:"preload_failed"`
+	ImportMS       int      `json:"import_ms"`
+	PreloadMS      int      `json:"preload_ms"`
+	Files          []string `json:"files"`
 	// Runs is what a call runs: "script" (the console script as
 	// __main__) or "entry" (the entry point: the script is not Python).
 	Runs  string `json:"runs"`
@@ -101,7 +104,7 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 	ctrl := conn.(*net.UnixConn)
 	conf, _ := json.Marshal(map[string]any{"script": cfg.Script, "entry": cfg.Warm.Entry, "preload": cfg.Warm.Preload,
 		"modules": cfg.Warm.PreloadList(), "reset": cfg.Warm.Reset, "warmup": cfg.Warm.Warmup,
-		"os": cfg.GOOS, "canary": canarySteps(cfg.GOOS), "canary_seconds": int(canaryWait / time.Second)})
+		"os": cfg.GOOS, "canary": canarySteps(cfg.GOOS), "canary_seconds": cfg.CanaryWait.Seconds()})
 	logR, logW, err := os.Pipe()
 	if err != nil {
 		ctrl.Close()

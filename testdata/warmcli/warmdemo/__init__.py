@@ -59,6 +59,19 @@ if os.environ.get("WARMDEMO_FORK_UNSAFE") == "1":
         return _getproxies()
 
     urllib.request.getproxies = _unsafe_getproxies
+if os.environ.get("WARMDEMO_FORK_SLOW") == "1":
+    # A forked child that does not get far (a lock the fork copied, a
+    # machine with no core to spare): the canary's wait runs out.
+    import urllib.request
+
+    _getproxies = urllib.request.getproxies
+
+    def _slow_getproxies():
+        if os.getpid() != IMPORT_PID:
+            time.sleep(3600)
+        return _getproxies()
+
+    urllib.request.getproxies = _slow_getproxies
 
 # What a CLI does to its own environment at import (awscli sets
 # AWS_DATA_PATH so botocore finds its data): a warm call must see it too.
