@@ -48,8 +48,8 @@ func Gone(pid int) bool {
 // does nothing. Those processes were shown gone, and their pids may
 // already name other processes — another package's test runs beside this
 // one under `go test ./...`, and pids are reused within minutes where
-// pid_max is 32768: a kill then ended another test's call or warm
-// template, which came back empty.
+// pid_max is 32768: a kill then may end another test's call or warm
+// template (the likely cause of warm calls that came back empty).
 func KillAfterFailure(t testing.TB, pids map[string]int) {
 	if !t.Failed() {
 		return
