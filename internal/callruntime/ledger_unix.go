@@ -332,12 +332,17 @@ func ledgerCalls(b []byte) map[uint64][]proc {
 // they hold that a member led. With leaderGroups (the lifeline, which runs
 // the moment the server dies) each call's leader's process group is killed
 // too even if the leader is already gone — Pdeathsig killed it an instant
-// ago, and nothing can have taken its group id yet. It stops everything
-// first (SIGSTOP, until a walk finds nothing new), then kills.
+// ago — unless its pid names another process now (see leaderGroupIsCalls).
+// It stops everything first (SIGSTOP, until a walk finds nothing new),
+// then kills.
 func sweepLedger(b []byte, self int, leaderGroups bool, readTable func() []proc) {
 	calls := ledgerCalls(b)
 	if len(calls) == 0 {
 		return
+	}
+	var table []proc
+	if leaderGroups {
+		table = readTable()
 	}
 	var ms []*membership
 	for _, members := range calls {
@@ -347,7 +352,7 @@ func sweepLedger(b []byte, self int, leaderGroups bool, readTable func() []proc)
 			m.known[p.pid] = record{start: p.start, pgid: p.pgid, sid: p.sid}
 		}
 		ms = append(ms, m)
-		if leaderGroups {
+		if leaderGroups && leaderGroupIsCalls(leader, table) {
 			_ = unix.Kill(-leader.pid, unix.SIGKILL)
 		}
 	}
@@ -361,6 +366,24 @@ func sweepLedger(b []byte, self int, leaderGroups bool, readTable func() []proc)
 		return all
 	}
 	signalMembers(freeze(walk), unix.SIGKILL)
+}
+
+// leaderGroupIsCalls reports whether the process group whose id is the
+// recorded leader's pid can still be its call's: the leader is that pid
+// still (same start time), or no process has that pid — a group outlives
+// its leader, and the kernel gives no new process a pid that still names a
+// group. A pid that names a younger process was reused once the leader and
+// its group were gone (a call that ended with survivors is not ended in
+// the ledger): the group with that id now is the newcomer's, never killed
+// for the call. Seen only in a table read before the kill; the membership
+// walk that follows kills the recorded members by identity.
+func leaderGroupIsCalls(leader proc, table []proc) bool {
+	for _, p := range table {
+		if p.pid == leader.pid {
+			return p.start == leader.start
+		}
+	}
+	return true
 }
 
 // sweepDeadLedgers sweeps the ledgers in dir whose owner is no longer

@@ -48,22 +48,44 @@ type linuxPlatform struct {
 	ledgerState MechanismStatus
 	calls       atomic.Uint64
 
-	// startMu serialises process starts (read side) with /proc walks
-	// that may reap adopted orphans (write side): a child forked but not
-	// yet registered as a leader must never be taken for an orphan.
-	startMu sync.RWMutex
-	leaders sync.Map // pid -> uint64: leaders of calls in flight, and their start times
-	helpers sync.Map // pid -> struct{}: helpers (adopt_linux.go), never a call's orphans
-	pgrp    int      // our own process group: children in it are not the calls'
+	*children     // the process's, shared by every Runner (see ours)
+	pgrp      int // our own process group: children in it are not the calls'
 
 	pidnsOnce sync.Once
 	pidns     MechanismStatus
 	rep       Report
 }
 
+// children is what this process started through callruntime, whichever
+// Runner started it. The child subreaper is the process's, not a Runner's:
+// every child of the process — another Runner's call leaders, helpers and
+// lifeline among them — is in each Runner's sight, and a Runner that knew
+// only its own took the others' for orphans of its calls: it adopted them
+// into a call, reaped them, and killed them in its sweeps (a warm template
+// SIGKILLed before it was ready, three times in a second, in a CI run of
+// many tests' Runners side by side). So every Runner of the process
+// registers what it starts here, and starts and sweeps exclude each other
+// process-wide.
+//
+// A child started outside callruntime is still taken for an orphan if it
+// leaves the process group (Setpgid, Setsid): a process that holds a
+// Runner starts its own long-lived children in its process group, or
+// through [Runner.StartHelper].
+type children struct {
+	// startMu serialises process starts (read side) with /proc walks
+	// that may reap adopted orphans (write side): a child forked but not
+	// yet registered as a leader must never be taken for an orphan.
+	startMu sync.RWMutex
+	leaders sync.Map // pid -> uint64: leaders of calls in flight, and their start times
+	helpers sync.Map // pid -> struct{}: helpers (adopt_linux.go) and lifelines, never a call's orphans
+}
+
+// ours is this process's [children].
+var ours = &children{}
+
 func newPlatform(cfg platformConfig) (platform, error) {
 	disabled := cfg.disabled
-	p := &linuxPlatform{disabled: disabled, pgrp: unix.Getpgrp()}
+	p := &linuxPlatform{disabled: disabled, children: ours, pgrp: unix.Getpgrp()}
 	if me, ok := readStat(os.Getpid()); ok {
 		p.born = me.start
 	}
@@ -107,12 +129,17 @@ func newPlatform(cfg platformConfig) (platform, error) {
 		}
 		go func() {
 			defer close(p.lifeReady)
+			// Under startMu, as a helper: another Runner's sweep must never
+			// see the lifeline before it is known.
+			p.startMu.RLock()
 			l, err := startLifeline(cgDir, ledgerPath)
 			if err != nil {
 				p.lifeDetail = err.Error()
 			} else {
 				p.life = l
+				p.helpers.Store(l.pid(), struct{}{})
 			}
+			p.startMu.RUnlock()
 		}()
 	} else {
 		p.lifeDetail = "disabled"
@@ -203,6 +230,7 @@ func (p *linuxPlatform) close() error {
 	}
 	if life := p.lifeline(); life != nil {
 		err = life.close()
+		p.helpers.Delete(life.pid())
 	}
 	p.ledger.close()
 	if p.home != nil {
@@ -310,17 +338,15 @@ func siginfoPid(info *unix.Siginfo) int {
 
 // adopted reports whether pi is an orphan the kernel re-parented to us
 // (we are the child subreaper) from some call's tree: a child of ours that
-// is not a call's leader, not the lifeline, not in our own process group
-// (where children this process started itself stay), and younger than us.
+// is not a call's leader, a helper or a lifeline (of any Runner of this
+// process), not in our own process group (where children this process
+// started itself stay), and younger than us.
 func (p *linuxPlatform) adopted(pi proc, self int) bool {
 	if pi.ppid != self || pi.pgid == p.pgrp || pi.start < p.born {
 		return false
 	}
-	if _, leader := p.leaders.Load(pi.pid); leader || p.helper(pi.pid) {
-		return false
-	}
-	life := p.lifeline()
-	return life == nil || pi.pid != life.pid()
+	_, leader := p.leaders.Load(pi.pid)
+	return !leader && !p.helper(pi.pid)
 }
 
 // owners counts the calls in flight that may own the adopted orphan pi, and
