@@ -43,11 +43,28 @@ func (s *Server) serverTools() []serverTool {
 	for _, t := range s.Tools() {
 		out = append(out, s.verb(t))
 	}
-	out = append(out, s.runTools()...)
+	return append(out, s.builtinTools()...)
+}
+
+// builtinTools are the entries of aeat-mcp's own tools: the run tools, and
+// on the catalog surface aeat_mcp_find and aeat_mcp_call.
+func (s *Server) builtinTools() []serverTool {
+	out := s.runTools()
 	if s.catalog != nil {
 		out = append(out, s.catalogTools()...)
 	}
 	return out
+}
+
+// builtinNames names the built-ins a server of cfg serves, in the table's
+// order ([Inspection].BuiltIn), from the table itself.
+func builtinNames(cfg Config) []string {
+	s := &Server{cfg: cfg, catalog: newCatalog(cfg)}
+	var names []string
+	for _, st := range s.builtinTools() {
+		names = append(names, st.tool.Name)
+	}
+	return names
 }
 
 // verb is the entry of a tool that runs the CLI: a manifest verb, or
