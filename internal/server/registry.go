@@ -57,7 +57,8 @@ func (s *Server) builtinTools() []serverTool {
 }
 
 // builtinNames names the built-ins a server of cfg serves, in the table's
-// order ([Inspection].BuiltIn), from the table itself.
+// order ([Inspection].BuiltIn), from the table itself: on a server that
+// is never registered, whose entries are read for their names alone.
 func builtinNames(cfg Config) []string {
 	s := &Server{cfg: cfg, catalog: newCatalog(cfg)}
 	var names []string
