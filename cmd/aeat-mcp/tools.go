@@ -139,7 +139,7 @@ type hiddenJSON struct {
 
 func toolList(in *inspected) toolsJSON {
 	out := toolsJSON{Manifest: in.manifest.Source, CLI: cliJSON{Command: in.manifest.CLI.Command, Path: in.cfg.CLIPath},
-		BuiltIn: []string{server.ToolWait, server.ToolCancel, server.ToolRuns}, Hidden: []hiddenJSON{},
+		BuiltIn: append([]string{}, in.BuiltIn...), Hidden: []hiddenJSON{},
 		MissingEnv: append([]string{}, in.MissingEnv...)}
 	if in.cfg.CLIError != nil {
 		out.CLI.Error = in.cfg.CLIError.Error()
@@ -160,7 +160,6 @@ func toolList(in *inspected) toolsJSON {
 	var listed map[string]bool
 	if in.cfg.Surface == server.SurfaceCatalog {
 		out.Surface = server.SurfaceCatalog
-		out.BuiltIn = append(out.BuiltIn, server.ToolFind, server.ToolCall)
 		listed = map[string]bool{}
 		for _, t := range server.Listed(in.cfg) {
 			listed[t.Name] = true

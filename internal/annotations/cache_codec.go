@@ -29,9 +29,11 @@ import (
 // stores there — nil, bools, strings, json.Number, float64, and lists and
 // objects of those.
 
-// derived are the unexported fields restore (or readCache) rebuilds.
+// derived are the unexported fields restore (or readCache) rebuilds, and
+// Tool.builtin, false for every tool a manifest loads.
 var derived = map[string]bool{
 	"Tool.cli": true, "Tool.schemaJSON": true, "Tool.schemaMu": true, "Tool.schema": true, "Tool.byName": true,
+	"Tool.builtin":  true,
 	"Param.pattern": true,
 }
 

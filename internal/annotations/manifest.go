@@ -148,6 +148,8 @@ type Tool struct {
 	schemaMu   sync.Mutex // guards schema, built on first use
 	schema     *jsonschema.Schema
 	byName     map[string]*Param
+	// builtin marks aeat-mcp's own tools (Builtin).
+	builtin bool
 }
 
 // StdinSource is where a tool's stdin comes from: exactly one of Env (the

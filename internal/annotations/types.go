@@ -76,6 +76,24 @@ var scalarTypes = map[string]*paramType{
 	"string": typeString, "integer": typeInteger, "number": typeNumber, "boolean": typeBoolean,
 }
 
+// ownTypes are types only aeat-mcp's own tools' params take ([NewBuiltin]):
+// the manifest's parser accepts scalarTypes and arrays only, because no
+// command line carries an object.
+var ownTypes = map[string]*paramType{"object": typeObject}
+
+// typeObject is a JSON object passed on as it is (aeat_mcp_call's inner
+// arguments, checked later by the tool they are for).
+var typeObject = &paramType{name: "object",
+	check: func(_ *Param, v any) error {
+		if _, ok := v.(map[string]any); !ok {
+			return fmt.Errorf("must be an object (got %s)", jsonType(v))
+		}
+		return nil
+	},
+	text:  func(any) (string, error) { return "", errors.New("an object is no command-line value") },
+	parse: func(s string) (any, error) { return nil, fmt.Errorf("expected an object, got %q", s) },
+}
+
 // itemTypes may be an array's items.
 var itemTypes = map[string]*paramType{"string": typeString, "integer": typeInteger, "number": typeNumber}
 
@@ -91,7 +109,10 @@ func (prm *Param) elem() *paramType {
 	if prm.IsArray() {
 		return itemTypes[prm.Items]
 	}
-	return scalarTypes[prm.Type]
+	if t := scalarTypes[prm.Type]; t != nil {
+		return t
+	}
+	return ownTypes[prm.Type]
 }
 
 // check explains, in words a model can act on, why v is not a valid value

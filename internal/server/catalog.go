@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -105,41 +102,29 @@ func newCatalog(cfg Config) *catalog {
 // every one on the default surface (a nil catalog).
 func (c *catalog) lists(name string) bool { return c == nil || c.listed[name] }
 
-// addCatalog registers aeat_mcp_find and aeat_mcp_call, and routes a
-// direct call of an unlisted tool through aeat_mcp_call; New calls it on
-// the catalog surface, once the served tools are known.
-func (s *Server) addCatalog() {
+// catalogTools are the entries of aeat_mcp_find and aeat_mcp_call
+// (registry.go), on the catalog surface; s.tools holds the served tools.
+// aeat_mcp_call may become a task when a tool it reaches may.
+func (s *Server) catalogTools() []serverTool {
 	hints := s.callHints()
-	s.mcp.AddTool(&mcp.Tool{
-		Name:  ToolFind,
-		Title: "Find a tool",
-		Description: fmt.Sprintf("Finds, among the %d tools this server serves (only some are listed), those whose name, title, description or parameters match the query's words, best first: "+
+	find := annotations.NewBuiltin(ToolFind, "Find a tool",
+		fmt.Sprintf("Finds, among the %d tools this server serves (only some are listed), those whose name, title, description or parameters match the query's words, best first: "+
 			"each with its title, description, tier, hints and input schema. Call one with %s (or directly by its name).", len(s.tools), ToolCall),
-		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
-			Required: []string{"query"},
-			Properties: map[string]*jsonschema.Schema{
-				"query": {Type: "string", MinLength: ptr(1), Description: "Words for what the tool should do or be about (e.g. \"ledger categories\", \"notificaciones\")."},
-				"limit": {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(float64(maxFindLimit)),
-					Description: fmt.Sprintf("How many tools to return at most (default %d).", defaultFindLimit)},
-			}},
-		Annotations: &mcp.ToolAnnotations{Title: "Find a tool", ReadOnlyHint: true,
-			DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
-	}, s.find)
-	s.mcp.AddTool(&mcp.Tool{
-		Name:  ToolCall,
-		Title: "Call a tool by name",
-		Description: "Calls any tool this server serves — listed or found with " + ToolFind + " — by its name, with its arguments as its input schema says. " +
+		annotations.Hints{ReadOnly: true, Idempotent: true},
+		annotations.Param{Name: "query", Type: "string", Required: true, MinLength: ptr(1),
+			Description: "Words for what the tool should do or be about (e.g. \"ledger categories\", \"notificaciones\")."},
+		annotations.Param{Name: "limit", Type: "integer", Minimum: ptr(1.0), Maximum: ptr(float64(maxFindLimit)),
+			Description: fmt.Sprintf("How many tools to return at most (default %d).", defaultFindLimit)})
+	call := annotations.NewBuiltin(ToolCall, "Call a tool by name",
+		"Calls any tool this server serves — listed or found with "+ToolFind+" — by its name, with its arguments as its input schema says. "+
 			"It is exactly a direct call of that tool: the same checks, the same confirmation of destructive tools, the same time ceiling, and that tool's result.",
-		InputSchema: &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
-			Required: []string{"tool"},
-			Properties: map[string]*jsonschema.Schema{
-				"tool":      {Type: "string", Description: "The tool's name, as " + ToolFind + " gives it."},
-				"arguments": {Type: "object", Description: "The tool's arguments (default: none)."},
-			}},
-		Annotations: &mcp.ToolAnnotations{Title: "Call a tool by name", ReadOnlyHint: hints.ReadOnly,
-			DestructiveHint: ptr(hints.Destructive), IdempotentHint: hints.Idempotent, OpenWorldHint: ptr(hints.OpenWorld)},
-	}, s.callThrough)
-	s.mcp.AddReceivingMiddleware(s.callUnlisted)
+		hints,
+		annotations.Param{Name: "tool", Type: "string", Required: true, Description: "The tool's name, as " + ToolFind + " gives it."},
+		annotations.Param{Name: "arguments", Type: "object", Description: "The tool's arguments (default: none)."})
+	return []serverTool{
+		{tool: find, handle: s.find, listed: true},
+		{tool: call, handle: s.callThrough, task: !hints.ReadOnly, listed: true},
+	}
 }
 
 // callHints are aeat_mcp_call's own hints: the most cautious of the tools
@@ -156,33 +141,32 @@ func (s *Server) callHints() annotations.Hints {
 	return h
 }
 
-// callUnlisted routes a direct tools/call of a served tool that is not
-// listed (so not registered with the SDK) through aeat_mcp_call, which runs
-// it as the tool's own handler: the same path, and the SDK's own handling of
-// the result (input requests, an empty content), as any call.
-func (s *Server) callUnlisted(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		ctr, ok := req.(*mcp.CallToolRequest)
-		if method != "tools/call" || !ok || ctr.Params == nil || s.tools[ctr.Params.Name] == nil || s.catalog.lists(ctr.Params.Name) {
-			return next(ctx, method, req)
-		}
-		args := ctr.Params.Arguments
-		if len(bytes.TrimSpace(args)) == 0 {
-			args = nil
-		}
-		wrapped, err := json.Marshal(struct {
-			Tool      string          `json:"tool"`
-			Arguments json.RawMessage `json:"arguments,omitempty"`
-		}{ctr.Params.Name, args})
-		if err != nil { // arguments the SDK read as JSON always encode
-			return next(ctx, method, req)
-		}
-		params := *ctr.Params
-		params.Name, params.Arguments = ToolCall, wrapped
-		routed := *ctr
-		routed.Params = &params
-		return next(ctx, method, &routed)
+// throughCall is a direct tools/call of a served tool the catalog surface
+// does not list (so not registered with the SDK) made a call of
+// aeat_mcp_call, which runs it with the tool's own handler (route). No
+// arguments, or null, are none, as for a direct call. False for arguments
+// that are no object: aeat_mcp_call would refuse them as its own, and the
+// tool's own handler must, as it would a direct call's.
+func throughCall(ctr *mcp.CallToolRequest) (*mcp.CallToolRequest, bool) {
+	args := bytes.TrimSpace(ctr.Params.Arguments)
+	switch {
+	case len(args) == 0 || string(args) == "null":
+		args = nil
+	case args[0] != '{':
+		return nil, false
 	}
+	wrapped, err := json.Marshal(struct {
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments,omitempty"`
+	}{ctr.Params.Name, args})
+	if err != nil { // not JSON: the tool's own handler says so
+		return nil, false
+	}
+	params := *ctr.Params
+	params.Name, params.Arguments = ToolCall, wrapped
+	routed := *ctr
+	routed.Params = &params
+	return &routed, true
 }
 
 // catalogInstructions is what the instructions add on the catalog surface.
@@ -193,44 +177,6 @@ func (s *Server) catalogInstructions() string {
 	listed := len(Listed(s.cfg))
 	return fmt.Sprintf(" Only %d of the %d tools are listed: %s finds the others by words (name, title, description, parameters) "+
 		"and %s calls any of them by name, exactly as a direct call would.", listed, len(s.Tools()), ToolFind, ToolCall)
-}
-
-// catalogArgs are the arguments of aeat_mcp_find and aeat_mcp_call.
-type catalogArgs struct {
-	Query     *string         `json:"query"`
-	Limit     *int            `json:"limit"`
-	Tool      *string         `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-// decodeCatalogArgs reads a catalog built-in's arguments strictly: an
-// unknown or mistyped one is a ValidationError naming it.
-func decodeCatalogArgs(raw json.RawMessage, into *catalogArgs, allowed ...string) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return &annotations.ValidationError{Msg: "arguments must be an object: " + err.Error()}
-	}
-	for k := range fields {
-		known := false
-		for _, a := range allowed {
-			known = known || k == a
-		}
-		if !known {
-			return &annotations.ValidationError{Field: k, Msg: "unknown argument; this tool takes " + strings.Join(allowed, ", ")}
-		}
-	}
-	if err := json.Unmarshal(raw, into); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return &annotations.ValidationError{Field: te.Field, Msg: fmt.Sprintf("must be %s, not %s", te.Type, te.Value)}
-		}
-		return &annotations.ValidationError{Msg: err.Error()}
-	}
-	return nil
 }
 
 // foundTool is one tool in aeat_mcp_find's answer.
@@ -261,35 +207,22 @@ type findAnswer struct {
 }
 
 // find is aeat_mcp_find.
-func (s *Server) find(_ context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-	rq := s.newRequest(&annotations.Tool{Name: ToolFind}, req)
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = rq.panicked(p), nil
-		}
-	}()
-	var a catalogArgs
-	if err := decodeCatalogArgs(req.Params.Arguments, &a, "query", "limit"); err != nil {
-		return rq.invalid(err), nil
+func (s *Server) find(_ context.Context, rq *request, args annotations.Args) *mcp.CallToolResult {
+	query, _ := args.Text("query") // required: Validate saw it
+	if len(words(query)) == 0 {
+		return rq.invalid(&annotations.ValidationError{Field: "query", Msg: fmt.Sprintf("%q has no word to look for in tool names, titles, descriptions or parameters", query)})
 	}
 	limit := defaultFindLimit
-	switch {
-	case a.Query == nil:
-		return rq.invalid(&annotations.ValidationError{Field: "query", Msg: "missing: give words for what the tool should do"}), nil
-	case len(words(*a.Query)) == 0:
-		return rq.invalid(&annotations.ValidationError{Field: "query", Msg: fmt.Sprintf("%q has no word to look for in tool names, titles, descriptions or parameters", *a.Query)}), nil
-	case a.Limit != nil && (*a.Limit < 1 || *a.Limit > maxFindLimit):
-		return rq.invalid(&annotations.ValidationError{Field: "limit", Msg: fmt.Sprintf("must be from 1 to %d, not %d", maxFindLimit, *a.Limit)}), nil
-	case a.Limit != nil:
-		limit = *a.Limit
+	if n, ok := args.Number("limit"); ok {
+		limit = int(n) // an integer from 1 to maxFindLimit (Validate)
 	}
-	answer := s.findTools(*a.Query, limit)
+	answer := s.findTools(query, limit)
 	// The answer is JSON for a model to read: it is cut by whole tools,
 	// never in the middle, to stay within --max-result-bytes.
 	for {
 		text, _ := json.Marshal(answer)
 		if len(text) <= s.cfg.MaxResultBytes || len(answer.Tools) == 0 {
-			return rq.finish(CodeOK, string(text), answer), nil
+			return rq.finish(CodeOK, string(text), answer)
 		}
 		answer.Tools = answer.Tools[:len(answer.Tools)-1]
 		answer.Left++
@@ -321,30 +254,28 @@ func (s *Server) findTools(query string, limit int) findAnswer {
 // of the direct path is done twice or differently here. Only what a direct
 // call could not get wrong is checked first: that the tool is one this
 // server serves.
-func (s *Server) callThrough(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	rq := s.newRequest(&annotations.Tool{Name: ToolCall}, req) // a 2025-11-25 task is owed even to a refusal (owed)
-	var a catalogArgs
-	if err := decodeCatalogArgs(req.Params.Arguments, &a, "tool", "arguments"); err != nil {
-		return rq.owed(rq.invalid(err)), nil
-	}
-	if a.Tool == nil {
-		return rq.owed(rq.invalid(&annotations.ValidationError{Field: "tool", Msg: "missing: the name of the tool to call (" + ToolFind + " finds it)"})), nil
-	}
-	name := *a.Tool
-	t := s.tools[name]
+func (s *Server) callThrough(ctx context.Context, rq *request, args annotations.Args) *mcp.CallToolResult {
+	name, _ := args.Text("tool") // required: Validate saw it
+	st, served := s.registry[name]
 	switch {
-	case t != nil:
+	case served && !st.tool.Builtin():
 	case s.hidden[name] != nil:
-		return rq.owed(s.hiddenRefusal(s.hidden[name], req)), nil
-	case strings.HasPrefix(name, annotations.ReservedPrefix):
-		return rq.owed(rq.invalid(&annotations.ValidationError{Field: "tool", Msg: fmt.Sprintf("%q is one of aeat-mcp's own tools: call it directly", name)})), nil
+		return s.hiddenRefusal(s.hidden[name], rq.req)
+	case served:
+		return rq.invalid(&annotations.ValidationError{Field: "tool", Msg: fmt.Sprintf("%q is one of aeat-mcp's own tools: call it directly", name)})
 	default:
-		return rq.owed(rq.invalid(&annotations.ValidationError{Field: "tool", Msg: fmt.Sprintf("no tool %q is served here; %s finds the tools there are", name, ToolFind)})), nil
+		return rq.invalid(&annotations.ValidationError{Field: "tool", Msg: fmt.Sprintf("no tool %q is served here; %s finds the tools there are", name, ToolFind)})
 	}
-	params := *req.Params
-	params.Name = t.Name
-	params.Arguments = a.Arguments
-	inner := *req
+	// The inner arguments as the client wrote them: Validate read the
+	// request's arguments as an object with no other keys.
+	var own struct {
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(rq.args, &own)
+	params := *rq.req.Params
+	params.Name = name
+	params.Arguments = own.Arguments
+	inner := *rq.req
 	inner.Params = &params
-	return s.handler(t)(ctx, &inner)
+	return s.newRequest(st.tool, &inner).answer(ctx, st.handle)
 }

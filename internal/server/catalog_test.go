@@ -170,7 +170,7 @@ func TestCatalog_Refusals(t *testing.T) {
 		{"the inner tool's unknown argument", map[string]any{"tool": "read_argv", "arguments": map[string]any{"yaer": 2025}}, "read_argv", CodeInvalidArguments, "yaer"},
 		{"the inner tool's bad value", map[string]any{"tool": "read_argv", "arguments": map[string]any{"year": "soon"}}, "read_argv", CodeInvalidArguments, "year"},
 		{"the inner tool's missing argument", map[string]any{"tool": "destroy_entry", "arguments": map[string]any{}}, "destroy_entry", CodeInvalidArguments, "id"},
-		{"arguments not an object", map[string]any{"tool": "read_argv", "arguments": "year=2025"}, "read_argv", CodeInvalidArguments, ""},
+		{"arguments not an object", map[string]any{"tool": "read_argv", "arguments": "year=2025"}, ToolCall, CodeInvalidArguments, "arguments"},
 		{"a tool --tools leaves out", map[string]any{"tool": "mutate_store"}, "mutate_store", CodeRefused, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -294,4 +294,60 @@ func TestCatalog_ProgressThroughCall(t *testing.T) {
 	handled(func() bool { return strings.Contains(strings.Join(msgs(), "\n"), "live_quick") })
 	require.NotEmpty(t, msgs(), "progress arrived")
 	assert.Contains(t, strings.Join(msgs(), "\n"), "live_quick", "about the inner tool")
+}
+
+// TestCatalog_ArgumentErrorsInTheManifestWording: aeat_mcp_find's and
+// aeat_mcp_call's own arguments are read by the validator of manifest tools
+// (annotations.Tool.Validate), so a bad one is named in the same words a
+// manifest tool's is — never a Go type name ("must be int, not number", "Go
+// value of type map[string]json.RawMessage", as their own reader said).
+func TestCatalog_ArgumentErrorsInTheManifestWording(t *testing.T) {
+	s, started := catalogServer(t, []string{"read_echo"})
+	cs := connect(t, s, "", nil)
+	for _, tc := range []struct {
+		name  string
+		tool  string
+		args  any
+		field string
+		msg   string
+		// same is a manifest tool's call refused in the same words.
+		same any
+	}{
+		{"a fraction for an integer", ToolFind, map[string]any{"query": "echo", "limit": 2.5}, "limit",
+			"must be an integer (got 2.5)", map[string]any{"year": 2.5}},
+		{"a string for an integer", ToolFind, map[string]any{"query": "echo", "limit": "3"}, "limit",
+			"must be an integer (got a string)", map[string]any{"year": "3"}},
+		{"below the minimum", ToolFind, map[string]any{"query": "echo", "limit": 0}, "limit", "must be at least 1 (got 0)", nil},
+		{"a number for a string", ToolFind, map[string]any{"query": 5}, "query",
+			"must be a string (got a number)", map[string]any{"period": 5}},
+		{"no query", ToolFind, map[string]any{}, "query", "is required", nil},
+		{"an unknown argument", ToolFind, map[string]any{"query": "echo", "max": 3}, "max",
+			"unknown argument; this tool takes query, limit", nil},
+		{"a number for the tool", ToolCall, map[string]any{"tool": 5}, "tool", "must be a string (got a number)", nil},
+		{"a string for the arguments", ToolCall, map[string]any{"tool": "read_echo", "arguments": "text=hola"}, "arguments",
+			"must be an object (got a string)", nil},
+		{"arguments not an object", ToolCall, []any{"read_echo"}, "", "arguments must be an object, not an array", []any{2025}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := callTool(t, cs, tc.tool, tc.args)
+			o := outcome(t, res)
+			assert.Equal(t, CodeInvalidArguments, o.Code, text(res))
+			assert.Equal(t, tc.tool, o.Tool)
+			if assert.NotNil(t, o.Field) {
+				assert.Equal(t, tc.field, *o.Field, text(res))
+			}
+			assert.Contains(t, text(res), tc.msg)
+			for _, goism := range []string{"int,", "Go value", "Go struct", "unmarshal", "json.RawMessage", "map["} {
+				assert.NotContains(t, text(res), goism)
+			}
+			if tc.same != nil {
+				// read_argv (year: integer, period: string) is listed on no
+				// surface here: it is reached through aeat_mcp_call, as a direct call.
+				manifest := callTool(t, cs, "read_argv", tc.same)
+				assert.Contains(t, text(manifest), tc.msg, "a manifest tool's words")
+				assert.Equal(t, "read_argv", outcome(t, manifest).Tool, "answered as the tool's own call")
+			}
+		})
+	}
+	assert.Zero(t, started.Load(), "nothing started")
 }

@@ -18,6 +18,9 @@ type Inspection struct {
 	// Hidden maps each tool it does not advertise to why: ReasonReadOnly or
 	// ReasonNotSelected.
 	Hidden map[string]string
+	// BuiltIn names aeat-mcp's own tools the server serves besides them,
+	// in the order it registers them.
+	BuiltIn []string
 	// MissingEnv names the variables the CLI needs and the server's
 	// environment lacks, every tool's together, sorted.
 	MissingEnv []string
@@ -36,7 +39,7 @@ type Inspection struct {
 
 // Inspect looks at cfg as [New] would.
 func Inspect(cfg Config) Inspection {
-	in := Inspection{Hidden: map[string]string{}, CLIError: cfg.CLIError, manifest: cfg.Manifest}
+	in := Inspection{Hidden: map[string]string{}, BuiltIn: builtinNames(cfg), CLIError: cfg.CLIError, manifest: cfg.Manifest}
 	for _, t := range cfg.Manifest.Tools {
 		if why := hiddenBecause(&cfg, t); why != "" {
 			in.Hidden[t.Name] = why

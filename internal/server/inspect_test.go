@@ -51,3 +51,20 @@ func TestInspection_Problems(t *testing.T) {
 	assert.False(t, ps[3].EveryCall())
 	assert.Equal(t, "`aeat-mcp secret set B_KEY`", ps[4].Fix)
 }
+
+// TestInspection_BuiltInIsTheRegistrys: what `aeat-mcp tools` lists as
+// built-in is read from the tool registry, so a new built-in (one entry)
+// is listed there too, on either surface.
+func TestInspection_BuiltInIsTheRegistrys(t *testing.T) {
+	for _, surface := range []string{SurfaceAll, SurfaceCatalog} {
+		s := newServer(t, func(c *Config) { c.Surface = surface })
+		var own []string
+		for name, st := range s.registry {
+			if st.tool.Builtin() {
+				own = append(own, name)
+			}
+		}
+		assert.ElementsMatch(t, own, Inspect(s.cfg).BuiltIn, surface)
+		assert.Len(t, own, map[string]int{SurfaceAll: 3, SurfaceCatalog: 5}[surface], surface)
+	}
+}

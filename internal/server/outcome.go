@@ -114,7 +114,7 @@ type ending struct {
 // tool's outcome carries its tier and ceiling, a built-in's only its name.
 func (s *Server) newEnding(t *annotations.Tool) ending {
 	o := Outcome{Tool: t.Name}
-	if !strings.HasPrefix(t.Name, annotations.ReservedPrefix) {
+	if !t.Builtin() {
 		o.Tier, o.TimeoutSeconds = string(t.Tier()), roundSeconds(t.Ceiling(s.cfg.Ceilings))
 	}
 	return ending{s: s, t: t, begin: time.Now(), o: o}

@@ -39,7 +39,7 @@ func (s *Server) Probe(ctx context.Context) *Probe {
 	p := &Probe{}
 	for _, t := range tools {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: t.Name, Arguments: json.RawMessage(`{}`)}}
-		res, _ := s.handler(t)(ctx, req) // the handler never returns an error
+		res, _ := s.handler(s.verb(t))(ctx, req) // the handler never returns an error
 		switch t.Name {
 		case annotations.HealthToolName:
 			p.Health = res

@@ -43,35 +43,14 @@ func (s *Server) newRequest(t *annotations.Tool, req *mcp.CallToolRequest) *requ
 	return rq
 }
 
-// handler is the raw SDK handler of one tool. It never returns a Go error:
-// a Go error becomes a JSON-RPC error (with code 0, in this SDK), and every
-// failure of a call is a result the model can read.
-func (s *Server) handler(t *annotations.Tool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.newRequest(t, req).answer(ctx), nil
-	}
-}
-
-// answer is the direct path of a call: its stages (call), a panic turned
-// into an "internal" result, and the task a 2025-11-25 requester is owed.
-func (rq *request) answer(ctx context.Context) (res *mcp.CallToolResult) {
-	defer func() {
-		if p := recover(); p != nil {
-			res = rq.panicked(p)
-		}
-		res = rq.owed(res)
-	}()
-	return rq.call(ctx)
-}
-
-// call takes a call through its stages: validate → join → secrets → a
-// place in the tier → gate → the run → its answer. Nothing is spawned
+// call takes a call of a verb through its stages, from its validated
+// arguments (answer, registry.go): a CLI there → join → secrets → a place
+// in the tier → gate → the run → its answer. Nothing is spawned
 // before the gate said yes. The work is a run of its own: it outlives
 // this request when the request detaches or becomes a task, and an
 // identical MUTATE or LIVE call joins it rather than starting it twice.
-func (rq *request) call(ctx context.Context) *mcp.CallToolResult {
-	args, refusal := rq.admissible()
-	if refusal != nil {
+func (rq *request) call(ctx context.Context, args annotations.Args) *mcp.CallToolResult {
+	if refusal := rq.available(); refusal != nil {
 		return refusal
 	}
 	// This request waits for its run as obs from the moment it finds or
@@ -109,20 +88,17 @@ func (rq *request) call(ctx context.Context) *mcp.CallToolResult {
 	return rq.follow(ctx, r, obs, joined)
 }
 
-// admissible validates the arguments, and refuses a call whose CLI is not
-// there or lacks a variable it needs.
-func (rq *request) admissible() (annotations.Args, *mcp.CallToolResult) {
+// available refuses a call whose CLI is not there or lacks a variable it
+// needs.
+func (rq *request) available() *mcp.CallToolResult {
 	s, t := rq.s, rq.t
-	args, err := t.Validate(rq.args)
 	switch {
-	case err != nil:
-		return args, rq.invalid(err)
 	case s.cfg.CLIPath == "":
-		return args, rq.unavailable(errString(s.cfg.CLIError))
+		return rq.unavailable(errString(s.cfg.CLIError))
 	case len(s.missingEnv[t.Name]) > 0:
-		return args, rq.missingEnv(s.missingEnv[t.Name])
+		return rq.missingEnv(s.missingEnv[t.Name])
 	}
-	return args, nil
+	return nil
 }
 
 // joinKey is what an identical call is: this tool with these exact

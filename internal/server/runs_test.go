@@ -318,7 +318,8 @@ func TestE2E_RetryThatJoinedSurvivesTheCancel(t *testing.T) {
 // overflowing or a too long wait_seconds (it used to answer at once, an
 // invitation to busy-poll), and every wrong argument of the built-in tools
 // gets an invalid_arguments result that names the field and the expected
-// JSON type — never a Go decoder's message. Against the built binary.
+// JSON type in a manifest tool's words (annotations.Tool.Validate reads
+// both) — never a Go decoder's message. Against the built binary.
 func TestE2E_BuiltinArgumentErrors(t *testing.T) {
 	cs, _ := connectBinary(t, "2025-11-25", nil, "--detach-after", "2s")
 	const id = "r-0123456789abcdef"
@@ -328,16 +329,18 @@ func TestE2E_BuiltinArgumentErrors(t *testing.T) {
 		field string
 		msg   string
 	}{
-		{ToolWait, map[string]any{"run_id": id, "wait_seconds": -1}, "wait_seconds", "must be between 0 and 2 seconds, not -1"},
-		{ToolWait, map[string]any{"run_id": id, "wait_seconds": json.RawMessage("1e400")}, "wait_seconds", "must be between 0 and 2 seconds, not 1e400"},
-		{ToolWait, map[string]any{"run_id": id, "wait_seconds": 1e19}, "wait_seconds", "must be between 0 and 2 seconds"},
-		{ToolWait, map[string]any{"run_id": id, "wait_seconds": 2.5}, "wait_seconds", "must be between 0 and 2 seconds, not 2.5"},
-		{ToolWait, map[string]any{"run_id": id, "wait_seconds": "10"}, "wait_seconds", "must be a number of seconds, not a string"},
-		{ToolWait, map[string]any{"run_id": 7}, "run_id", "must be a string (r- and 16 hex digits), not a number"},
-		{ToolCancel, map[string]any{"run_id": []any{id}}, "run_id", "must be a string (r- and 16 hex digits), not an array"},
-		{ToolCancel, map[string]any{"run_id": id, "wait_seconds": 1}, "wait_seconds", "unknown argument; aeat_mcp_cancel takes run_id"},
-		{ToolRuns, map[string]any{"run_id": id}, "run_id", "unknown argument; aeat_mcp_runs takes no arguments"},
-		{ToolWait, []any{id}, "", "the arguments must be a JSON object, not an array"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": -1}, "wait_seconds", "must be at least 0 (got -1)"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": json.RawMessage("1e400")}, "wait_seconds", "must be at most 2 (got 1e400)"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": 1e19}, "wait_seconds", "must be at most 2 (got 10000000000000000000)"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": 2.5}, "wait_seconds", "must be at most 2 (got 2.5)"},
+		{ToolWait, map[string]any{"run_id": id, "wait_seconds": "10"}, "wait_seconds", "must be a number (got a string)"},
+		{ToolWait, map[string]any{"run_id": 7}, "run_id", "must be a string (got a number)"},
+		{ToolWait, map[string]any{"run_id": "r-1"}, "run_id", `"r-1" does not match the pattern ^r-[0-9a-f]{16}$`},
+		{ToolWait, map[string]any{}, "run_id", "is required"},
+		{ToolCancel, map[string]any{"run_id": []any{id}}, "run_id", "must be a string (got an array)"},
+		{ToolCancel, map[string]any{"run_id": id, "wait_seconds": 1}, "wait_seconds", "unknown argument; this tool takes run_id"},
+		{ToolRuns, map[string]any{"run_id": id}, "run_id", "unknown argument; this tool takes no arguments"},
+		{ToolWait, []any{id}, "", "arguments must be an object, not an array"},
 	}
 	for _, tc := range tests {
 		raw, _ := json.Marshal(tc.args)

@@ -174,7 +174,10 @@ type Server struct {
 	// admitted holds a place per run of each tier, running or waiting for
 	// a slot: its capacity is the tier's slots plus MaxQueued.
 	admitted map[annotations.Tier]chan struct{}
-	tools    map[string]*annotations.Tool
+	// tools are the manifest's tools this server serves, by name.
+	tools map[string]*annotations.Tool
+	// registry is every tool it serves, built-ins included (registry.go).
+	registry map[string]serverTool
 	// outputs keeps what results cut, for resources/read (resources.go).
 	outputs outputs
 	// hidden are the manifest's tools --read-only or --tools do not
@@ -240,7 +243,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{},
+	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{}, registry: map[string]serverTool{},
 		slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
 		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{})}
 	s.questions = newQuestions(s.confirmWait)
@@ -279,9 +282,6 @@ func New(cfg Config) (*Server, error) {
 	s.catalog = newCatalog(cfg)
 	s.addTools()
 	s.addResources()
-	if s.catalog != nil {
-		s.addCatalog()
-	}
 	s.mcp.AddReceivingMiddleware(s.prepareAfterInitialize)
 	return s, nil
 }
@@ -332,29 +332,7 @@ func (s *Server) prepareAfterInitialize(next mcp.MethodHandler) mcp.MethodHandle
 	}
 }
 
-// addTools registers the tools the selection serves (on the catalog
-// surface, only those it lists: the others are reached through
-// aeat_mcp_call) and the built-ins, and refuses by name each manifest tool
-// it hides.
-func (s *Server) addTools() {
-	for _, t := range s.Tools() {
-		s.tools[t.Name] = t
-		if s.catalog.lists(t.Name) {
-			s.addTool(mcpTool(t), s.handler(t))
-		}
-	}
-	s.addBuiltins()
-	for _, t := range s.cfg.Manifest.Tools {
-		if s.tools[t.Name] == nil {
-			s.hidden[t.Name] = t
-		}
-	}
-	if len(s.hidden) > 0 {
-		s.mcp.AddReceivingMiddleware(s.refuseHidden)
-	}
-}
-
-// addTool registers a manifest tool with the SDK without the SDK's round
+// addTool registers a tool with the SDK without the SDK's round
 // trips of its input schema. go-sdk v1.8.0's Server.AddTool checks a schema
 // that is not a *jsonschema.Schema by marshalling it and decoding it into a
 // map (remarshal), then once more, whatever its type, for x-mcp-header
@@ -467,21 +445,6 @@ func (s *Server) Tools() []*annotations.Tool {
 // ReasonNotSelected, or "" when it does.
 func (s *Server) hiddenBecause(t *annotations.Tool) string { return hiddenBecause(&s.cfg, t) }
 
-// refuseHidden answers a call of a tool that --read-only or --tools hides
-// with the documented refusal (reason read_only or not_selected) rather
-// than the SDK's "unknown tool": the model learns why, and that asking
-// again will not help.
-func (s *Server) refuseHidden(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if ctr, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && ctr.Params != nil {
-			if t := s.hidden[ctr.Params.Name]; t != nil {
-				return s.hiddenRefusal(t, ctr), nil
-			}
-		}
-		return next(ctx, method, req)
-	}
-}
-
 // hiddenRefusal is the answer to a call of t, a tool --read-only or --tools
 // hides (directly, or through aeat_mcp_call).
 func (s *Server) hiddenRefusal(t *annotations.Tool, req *mcp.CallToolRequest) *mcp.CallToolResult {
@@ -490,17 +453,6 @@ func (s *Server) hiddenRefusal(t *annotations.Tool, req *mcp.CallToolRequest) *m
 		return rq.refuse(ReasonReadOnly, i18n.RefusedReadOnly)
 	}
 	return rq.refuse(ReasonNotSelected, i18n.RefusedNotSelected)
-}
-
-// taskTool reports whether a tool may run as a task: an advertised MUTATE
-// or LIVE tool (a READ call is quick, and answered as it is), and
-// aeat_mcp_call when it can reach one.
-func (s *Server) taskTool(name string) bool {
-	if name == ToolCall && s.catalog != nil {
-		return s.tasks != nil && !s.callHints().ReadOnly
-	}
-	t := s.tools[name]
-	return s.tasks != nil && t != nil && t.Tier() != annotations.Read
 }
 
 // killGrace is the SIGTERM-to-SIGKILL grace calls run with.

@@ -3,8 +3,10 @@ package server
 import (
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -18,34 +20,30 @@ var update = flag.Bool("update", false, "rewrite the tool snapshots in testdata/
 // shippedManifests are the manifests whose tools users see.
 var shippedManifests = []string{"../../examples/aeat.manifest.json", "../demo/demo.manifest.json"}
 
-// TestToolSnapshots pins what hosts see of every shipped tool — name, title,
-// description, input schema, annotations — in
-// testdata/toolsnaps/<manifest>/<tool>.json (sorted keys). A change to a
-// manifest or to schema generation shows up as a diff; `go test
-// ./internal/server -update` rewrites them. A missing snapshot fails.
+// TestToolSnapshots pins what hosts see of every tool a server of a
+// shipped manifest serves — name, title, description, input schema,
+// annotations — in testdata/toolsnaps/<manifest>/<tool>.json (sorted keys):
+// the manifest's verbs and the built-ins alike, every entry of the tool
+// registry (registry.go), as a server with the shipped defaults (flags'
+// --detach-after) on the catalog surface — the one that serves
+// aeat_mcp_find and aeat_mcp_call too — advertises them. A change to a
+// manifest, to schema generation or to a built-in shows up as a diff; `go
+// test ./internal/server -update` rewrites them. A missing snapshot fails.
 func TestToolSnapshots(t *testing.T) {
 	for _, path := range shippedManifests {
 		m, err := annotations.Load(path)
 		require.NoError(t, err)
+		s := newServer(t, func(c *Config) { c.Manifest, c.Surface, c.DetachAfter = m, SurfaceCatalog, DefaultDetachAfter })
 		dir := filepath.Join("testdata", "toolsnaps", trimExt(filepath.Base(path)))
-		for _, tl := range m.Tools {
-			t.Run(tl.Name, func(t *testing.T) {
-				checkSnapshot(t, filepath.Join(dir, tl.Name+".json"), snapshot(t, mcpTool(tl)))
+		names := slices.Sorted(maps.Keys(s.registry))
+		require.Len(t, names, len(m.Tools)+5, "every verb, the run tools, aeat_mcp_find and aeat_mcp_call")
+		for _, name := range names {
+			t.Run(name, func(t *testing.T) {
+				checkSnapshot(t, filepath.Join(dir, name+".json"), snapshot(t, mcpTool(s.registry[name].tool)))
 			})
 		}
-		checkNoStale(t, dir, len(m.Tools))
+		checkNoStale(t, dir, len(names))
 	}
-	// The built-in tools, as a server with the shipped defaults (flags'
-	// --detach-after) advertises them.
-	s := &Server{cfg: Config{DetachAfter: DefaultDetachAfter}}
-	dir := filepath.Join("testdata", "toolsnaps", "builtin")
-	builtins := s.builtinTools()
-	for _, b := range builtins {
-		t.Run(b.tool.Name, func(t *testing.T) {
-			checkSnapshot(t, filepath.Join(dir, b.tool.Name+".json"), snapshot(t, b.tool))
-		})
-	}
-	checkNoStale(t, dir, len(builtins))
 }
 
 // checkSnapshot holds got to the snapshot in file (or, with -update,

@@ -1,0 +1,163 @@
+package server
+
+import (
+	"context"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// # The tool registry
+//
+// Every tool this server serves — a manifest verb, a run tool (builtin.go),
+// a catalog tool (catalog.go) — is one [serverTool] (after
+// github-mcp-server's ServerTool): serverTools is the table, addTools the one
+// loop that registers it, handler the one wrapper every call goes through,
+// and the snapshot test the one loop that pins what hosts see of each. A
+// new built-in is one entry in the table.
+
+// serverTool is one tool this server serves.
+type serverTool struct {
+	// tool is what hosts see (mcpTool) and what the arguments are checked
+	// against (Validate): a manifest verb, or a built-in made by
+	// annotations.NewBuiltin.
+	tool *annotations.Tool
+	// handle is the tool's own work, given the arguments tool.Validate
+	// accepted.
+	handle func(ctx context.Context, rq *request, args annotations.Args) *mcp.CallToolResult
+	// task: a host that speaks MCP Tasks may have a call of it answered
+	// with a task (docs/ARCHITECTURE.md, "A task").
+	task bool
+	// listed tools are in tools/list, registered with the SDK; a served
+	// tool the catalog surface does not list is reached through
+	// aeat_mcp_call (route).
+	listed bool
+}
+
+// serverTools is the table of every tool this server serves, in the order
+// they are registered: the manifest's verbs it serves (listed or not), the
+// run tools, and on the catalog surface aeat_mcp_find and aeat_mcp_call.
+// s.tools holds the served verbs already: the catalog's tools describe them.
+func (s *Server) serverTools() []serverTool {
+	var out []serverTool
+	for _, t := range s.Tools() {
+		out = append(out, s.verb(t))
+	}
+	return append(out, s.builtinTools()...)
+}
+
+// builtinTools are the entries of aeat-mcp's own tools: the run tools, and
+// on the catalog surface aeat_mcp_find and aeat_mcp_call.
+func (s *Server) builtinTools() []serverTool {
+	out := s.runTools()
+	if s.catalog != nil {
+		out = append(out, s.catalogTools()...)
+	}
+	return out
+}
+
+// builtinNames names the built-ins a server of cfg serves, in the table's
+// order ([Inspection].BuiltIn), from the table itself: on a server that
+// is never registered, whose entries are read for their names alone.
+func builtinNames(cfg Config) []string {
+	s := &Server{cfg: cfg, catalog: newCatalog(cfg)}
+	var names []string
+	for _, st := range s.builtinTools() {
+		names = append(names, st.tool.Name)
+	}
+	return names
+}
+
+// verb is the entry of a tool that runs the CLI: a manifest verb, or
+// doctor's health probe (probe.go). A READ call is quick, and answered as
+// it is; a MUTATE or LIVE one may become a task.
+func (s *Server) verb(t *annotations.Tool) serverTool {
+	return serverTool{tool: t, task: t.Tier() != annotations.Read, listed: s.catalog.lists(t.Name),
+		handle: func(ctx context.Context, rq *request, args annotations.Args) *mcp.CallToolResult {
+			return rq.call(ctx, args)
+		}}
+}
+
+// addTools registers every tool of the table the SDK lists, and routes
+// the calls of the tools it has no handler for (route).
+func (s *Server) addTools() {
+	for _, t := range s.cfg.Manifest.Tools {
+		if s.hiddenBecause(t) == "" {
+			s.tools[t.Name] = t
+		} else {
+			s.hidden[t.Name] = t
+		}
+	}
+	for _, st := range s.serverTools() {
+		s.registry[st.tool.Name] = st
+		if st.listed {
+			s.addTool(mcpTool(st.tool), s.handler(st))
+		}
+	}
+	if len(s.hidden) > 0 || s.catalog != nil {
+		s.mcp.AddReceivingMiddleware(s.route)
+	}
+}
+
+// handler is the one SDK handler of every tool. It never returns a Go
+// error: a Go error becomes a JSON-RPC error (with code 0, in this SDK), and
+// every failure of a call is a result the model can read.
+func (s *Server) handler(st serverTool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return s.newRequest(st.tool, req).answer(ctx, st.handle), nil
+	}
+}
+
+// answer is a call from its arguments to its result, for every tool alike:
+// the arguments read strictly by the tool's own Validate (a problem is an
+// invalid_arguments result naming the field, in the same words for every
+// tool), then handle; a panic turned into an "internal" result; and the
+// task a 2025-11-25 requester is owed, even for a refusal.
+func (rq *request) answer(ctx context.Context, handle func(context.Context, *request, annotations.Args) *mcp.CallToolResult) (res *mcp.CallToolResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = rq.panicked(p)
+		}
+		res = rq.owed(res)
+	}()
+	args, err := rq.t.Validate(rq.args)
+	if err != nil {
+		return rq.invalid(err)
+	}
+	return handle(ctx, rq, args)
+}
+
+// taskTool reports whether a call of the tool called name may be answered
+// with a task (serverTool.task): the tasks transport asks it of every
+// tools/call.
+func (s *Server) taskTool(name string) bool {
+	st, ok := s.registry[name]
+	return s.tasks != nil && ok && st.task
+}
+
+// route answers the tools/call of a tool the SDK has no handler for. One
+// --read-only or --tools hides gets the documented refusal (reason
+// read_only or not_selected) rather than the SDK's "unknown tool": the
+// model learns why, and that asking again will not help. A served tool the
+// catalog surface does not list is called through aeat_mcp_call, which
+// runs it with the tool's own handler: the same path, and the SDK's own
+// handling of the result (input requests, an empty content), as any call;
+// with arguments that are no object, its own handler refuses them at once.
+func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ctr, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok || ctr.Params == nil {
+			return next(ctx, method, req)
+		}
+		if t := s.hidden[ctr.Params.Name]; t != nil {
+			return s.hiddenRefusal(t, ctr), nil
+		}
+		if st, ok := s.registry[ctr.Params.Name]; ok && !st.listed {
+			if routed, ok := throughCall(ctr); ok {
+				return next(ctx, method, routed)
+			}
+			return s.handler(st)(ctx, ctr)
+		}
+		return next(ctx, method, req)
+	}
+}
