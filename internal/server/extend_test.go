@@ -35,23 +35,29 @@ func TestAskToExtend(t *testing.T) {
 		says     string
 		minTime  time.Duration
 		ceilingS float64
+		// askWait is how long the server waits for the person: the case
+		// of nobody answering waits a short while; where the person
+		// answers at once the wait only catches a hang — on a loaded
+		// machine a question and its answer took longer than 300 ms to
+		// go round (seen as "unticked" timing out, asked 0 times).
+		askWait time.Duration
 	}{
 		// Let go once the yes extended it: the ceiling is long enough
 		// that what is left of the extension spans its exit, however
 		// slow the machine.
-		{"yes: it finishes", "live_await", 5 * time.Second, yes, CodeOK, "", 5 * time.Second, 0},
+		{"yes: it finishes", "live_await", 5 * time.Second, yes, CodeOK, "", 5 * time.Second, 0, 0},
 		{"no: stopped at once", "live_pull", time.Second, func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "decline"}, nil
-		}, CodeTimeout, "The person was asked whether to give it more time and said no.", 0, 1},
+		}, CodeTimeout, "The person was asked whether to give it more time and said no.", 0, 1, 0},
 		{"unticked", "live_pull", time.Second, func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"extend": false}}, nil
-		}, CodeTimeout, "and said no.", 0, 1},
+		}, CodeTimeout, "and said no.", 0, 1, 0},
 		{"dismissed", "live_pull", time.Second, func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
-		}, CodeTimeout, "and closed the question without answering.", 0, 1},
+		}, CodeTimeout, "and closed the question without answering.", 0, 1, 0},
 		{"the question fails", "live_pull", time.Second, func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return nil, errors.New("no dialog available")
-		}, CodeTimeout, "aeat-mcp tried to ask the person whether to give it more time, but the MCP host could not put the question.", 0, 1},
+		}, CodeTimeout, "aeat-mcp tried to ask the person whether to give it more time, but the MCP host could not put the question.", 0, 1, 0},
 		{"no answer: stopped after the wait, running meanwhile", "live_pull", time.Second, func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			// Nobody answers: the question stays open until the server
 			// stops waiting and cancels it (as a host then closes its
@@ -61,8 +67,8 @@ func TestAskToExtend(t *testing.T) {
 			case <-walkedAway:
 			}
 			return nil, context.Canceled
-		}, CodeTimeout, "and did not answer within", 1300 * time.Millisecond, 1},
-		{"yes, and the extra time runs out too", "live_pull", time.Second, yes, CodeTimeout, "already been given 1 s more", 2 * time.Second, 2},
+		}, CodeTimeout, "and did not answer within", 1300 * time.Millisecond, 1, 300 * time.Millisecond},
+		{"yes, and the extra time runs out too", "live_pull", time.Second, yes, CodeTimeout, "already been given 1 s more", 2 * time.Second, 2, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log syncBuffer
@@ -71,7 +77,10 @@ func TestAskToExtend(t *testing.T) {
 				c.Ceilings.Live = tc.ceiling
 				c.Logger = slog.New(slog.NewTextHandler(&log, nil))
 			})
-			s.askWait = 300 * time.Millisecond
+			s.askWait = proctest.HangAfter
+			if tc.askWait > 0 {
+				s.askWait = tc.askWait
+			}
 			var asked atomic.Int32
 			var prompt atomic.Value
 			cs := connect(t, s, "2025-11-25", &mcp.ClientOptions{
