@@ -55,7 +55,7 @@ func TestServerSIGKILLed(t *testing.T) {
 				killedAt := time.Now()
 				// The server is dead, so its calls' processes are re-parented to
 				// init, whose reaping pace is not ours: a zombie is dead.
-				requireDead(t, pids, proctest.HangAfter)
+				proctest.RequireGone(t, pids, proctest.HangAfter)
 				t.Logf("0 survivors %v after SIGKILL of the server", time.Since(killedAt).Round(time.Millisecond))
 			})
 		}
@@ -109,7 +109,7 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 				}
 				next.Stderr = os.Stderr
 				require.NoError(t, next.Run())
-				requireDead(t, pids, proctest.HangAfter)
+				proctest.RequireGone(t, pids, proctest.HangAfter)
 				for _, h := range homes {
 					assert.NoDirExists(t, h, "the dead server's cgroup is removed")
 				}
@@ -156,7 +156,7 @@ func TestLedger_OneDirPerUser(t *testing.T) {
 	next.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=new-runner", "HOME="+home, "TMPDIR="+t.TempDir())
 	next.Stderr = os.Stderr
 	require.NoError(t, next.Run())
-	requireDead(t, except(pids, "self"), 2*time.Second) // the leader died with the server (Pdeathsig)
+	proctest.RequireGone(t, except(pids, "self"), proctest.HangAfter) // the leader died with the server (Pdeathsig)
 	ledgers, _ := filepath.Glob(filepath.Join(dir, "*.members"))
 	assert.Empty(t, ledgers, "the dead server's ledger is swept and removed")
 }
@@ -365,31 +365,6 @@ func TestRun_Concurrent64(t *testing.T) {
 			assert.Empty(t, childrenOf(os.Getpid()), "processes left behind")
 		})
 	}
-}
-
-// requireDead is requireGone for processes we are not the parent of: dead
-// means gone or a zombie.
-func requireDead(t *testing.T, pids map[string]int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for role, pid := range pids {
-		for syscall.Kill(pid, 0) == nil && !isZombie(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s (pid %d) still running %v after the server died", role, pid, within)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-}
-
-func isZombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 0 && (f[0] == "Z" || f[0] == "X")
 }
 
 func countFDs(t *testing.T) int {

@@ -48,8 +48,7 @@ type platformConfig struct {
 
 // A Runner runs calls under the mechanisms it probed when it was made (with
 // [Options.Deferred], when it was started). It is safe for concurrent use.
-// A server makes one at start-up and closes it on the way out; [Run] uses a
-// shared one.
+// A server makes one at start-up and closes it on the way out.
 type Runner struct {
 	cfg platformConfig
 	// setUp begins the platform's set-up once; ready is closed when it is
@@ -109,22 +108,6 @@ func (r *Runner) platform() (platform, error) {
 	r.Start()
 	<-r.ready
 	return r.plat, r.platErr
-}
-
-var (
-	defaultOnce   sync.Once
-	defaultRunner *Runner
-	defaultErr    error
-)
-
-// Run runs spec on a Runner shared by the process (made on first use with
-// default [Options]).
-func Run(ctx context.Context, spec Spec) (Result, error) {
-	defaultOnce.Do(func() { defaultRunner, defaultErr = NewRunner(Options{}) })
-	if defaultErr != nil {
-		return Result{}, defaultErr
-	}
-	return defaultRunner.Run(ctx, spec)
 }
 
 // Mechanisms reports what the Runner probed and what it uses. The first call
