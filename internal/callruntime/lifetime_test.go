@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -394,4 +395,40 @@ func childrenOf(pid int) []int {
 		}
 	}
 	return out
+}
+
+// TestRun_FailedStartLeavesNothingOpen: a program that cannot start once
+// its tree and pipes exist (its working directory is missing: exec fails
+// in the child) is a *StartError, and the call leaves no descriptor and no
+// goroutine behind: start closes both ends of both pipes on that path.
+func TestRun_FailedStartLeavesNothingOpen(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "gone")
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			s := spec("ok")
+			s.Dir = missing
+			_, err := r.Run(context.Background(), s) // the Runner's own set-up happens here, before counting
+			var se *callruntime.StartError
+			require.ErrorAs(t, err, &se)
+			// With the collector off, a pipe left open stays open: an
+			// *os.File's finalizer would close it, and hide the leak.
+			defer debug.SetGCPercent(debug.SetGCPercent(-1))
+			goroutinesBefore := goleak.IgnoreCurrent()
+			fdsBefore := countFDs(t)
+			for range 20 {
+				_, err := r.Run(context.Background(), s)
+				require.ErrorAs(t, err, &se)
+				assert.Contains(t, err.Error(), fakecli)
+			}
+			// The Runner's own descriptors (a walk reading /proc) come and
+			// go meanwhile: a leak is what stays.
+			fds := countFDs(t)
+			for deadline := time.Now().Add(proctest.HangAfter); fds > fdsBefore && time.Now().Before(deadline); fds = countFDs(t) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			assert.LessOrEqual(t, fds, fdsBefore, "file descriptors leaked")
+			goleak.VerifyNone(t, goroutinesBefore)
+		})
+	}
 }
