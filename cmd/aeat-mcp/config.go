@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -167,12 +167,12 @@ func stableExecutable(exe, invoked string, lookPath func(string) (string, error)
 }
 
 // versionedRE matches a folder named like a version ("1.2.3", "v0.4.0_1").
-var versionedRE = regexp.MustCompile(`^v?\d+(\.\d+)+([._+-][0-9A-Za-z.]+)*$`)
+var versionedRE = lazyre.New(`^v?\d+(\.\d+)+([._+-][0-9A-Za-z.]+)*$`)
 
 // versioned says whether a path lies in a folder an upgrade replaces.
 func versioned(p string) bool {
 	for _, el := range strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' }) {
-		if el == "Cellar" || el == "Caskroom" || versionedRE.MatchString(el) {
+		if el == "Cellar" || el == "Caskroom" || versionedRE().MatchString(el) {
 			return true
 		}
 	}

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 )
 
@@ -143,9 +143,9 @@ func keychainStates(ctx context.Context, goos string, environ []string, m *annot
 
 // secretRE matches the names of variables that hold secrets by their
 // words: CADRUMO_SECRET_PASSPHRASE, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY.
-var secretRE = regexp.MustCompile(`(?i)(^|_)(SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|TOKEN|APIKEY|API_KEY|PRIVATE|CREDENTIALS?|PIN)(_|$)`)
+var secretRE = lazyre.New(`(?i)(^|_)(SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|TOKEN|APIKEY|API_KEY|PRIVATE|CREDENTIALS?|PIN)(_|$)`)
 
-func secretName(name string) bool { return secretRE.MatchString(name) }
+func secretName(name string) bool { return secretRE().MatchString(name) }
 
 // explain names what the entry could not carry, or left out, and for
 // each secret the one step that gives it to the server: for a keychain

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/aeatfacts"
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -54,7 +55,7 @@ func runBinaryWith(t *testing.T, bound time.Duration, env []string, args ...stri
 func serveManifest(t *testing.T, manifest string) *mcp.ClientSession {
 	t.Helper()
 	cmd := exec.Command(binaryPath(t), "--manifest", manifest, "--log-level", "error")
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv()}
 	cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "generate-e2e", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/demo"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +21,9 @@ func TestMain(m *testing.M) {
 	if demo.IsDemoCLI(os.Args[1:]) {
 		demo.Run()
 	}
+	removeCache := proctest.PrivateCache()
 	code := m.Run()
+	removeCache()
 	if built != "" {
 		os.RemoveAll(filepath.Dir(built))
 	}

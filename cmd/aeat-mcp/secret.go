@@ -6,16 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
 
-var secretNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var secretNameRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // maxSecret bounds a secret read from a pipe.
 const maxSecret = 64 << 10
@@ -61,7 +61,7 @@ variable can carry one.`,
 }
 
 func checkSecretName(name string) error {
-	if !secretNameRE.MatchString(name) {
+	if !secretNameRE().MatchString(name) {
 		return &exitError{exitUsage, fmt.Errorf("%q is not a variable name (letters, digits and _; the name the manifest gives)", name)}
 	}
 	return nil

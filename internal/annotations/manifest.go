@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -256,7 +257,7 @@ const (
 )
 
 var (
-	flagRE = regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	flagRE = lazyre.New(`^--?[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 )
 
 // ExitCode returns what the CLI's exit code means for this tool.

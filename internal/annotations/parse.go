@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/cleantext"
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 )
 
 // parser reads a manifest and collects every problem it finds, each located
@@ -38,14 +39,14 @@ type compiled struct {
 	err error
 }
 
-// flagOK is flagRE.MatchString(s), remembered.
+// flagOK is flagRE().MatchString(s), remembered.
 func (p *parser) flagOK(s string) bool {
 	ok, seen := p.flags[s]
 	if !seen {
 		if p.flags == nil {
 			p.flags = map[string]bool{}
 		}
-		ok = flagRE.MatchString(s)
+		ok = flagRE().MatchString(s)
 		p.flags[s] = ok
 	}
 	return ok
@@ -226,8 +227,8 @@ func position(data []byte, offset int64) (line, col int) {
 }
 
 var (
-	envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	envPassRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\*?$`)
+	envNameRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	envPassRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*\*?$`)
 )
 
 func (p *parser) cli(raw any) CLI {
@@ -276,17 +277,17 @@ func (p *parser) env(raw any, c *CLI) {
 	p.decode(env, "cli.env", "set", &c.Set, "an object of strings")
 	p.keychain(env, c)
 	for i, name := range c.Pass {
-		if !envPassRE.MatchString(name) {
+		if !envPassRE().MatchString(name) {
 			p.fail(fmt.Sprintf("cli.env.pass[%d]", i), "%q is not a variable name, or a prefix ending in * (\"CADRUMO_*\")", name)
 		}
 	}
 	for i, name := range c.Require {
-		if !envNameRE.MatchString(name) {
+		if !envNameRE().MatchString(name) {
 			p.fail(fmt.Sprintf("cli.env.require[%d]", i), "%q is not a variable name", name)
 		}
 	}
 	for name := range c.Set {
-		if !envNameRE.MatchString(name) {
+		if !envNameRE().MatchString(name) {
 			p.fail("cli.env.set", "%q is not a variable name", name)
 		}
 	}
@@ -431,7 +432,7 @@ func (p *parser) toolText(obj map[string]any, t *Tool) {
 
 // languageTag is what cli_help's keys look like: a BCP 47 language and
 // optional subtags ("es", "en", "pt-BR").
-var languageTag = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$`)
+var languageTag = lazyre.New(`^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$`)
 
 // cliHelp reads cli_help: the CLI's own help for the verb, by language —
 // text a model may read (aeat_mcp_find searches it), held to the same
@@ -450,7 +451,7 @@ func (p *parser) cliHelp(obj map[string]any, t *Tool) {
 	for _, lang := range slices.Sorted(maps.Keys(langs)) {
 		var text string
 		switch {
-		case !languageTag.MatchString(lang):
+		case !languageTag().MatchString(lang):
 			p.fail("cli_help."+lang, "is not a language tag (e.g. \"en\", \"es\", \"pt-BR\")")
 		case !p.text(langs, "cli_help", lang, &text):
 		case strings.TrimSpace(text) == "":
@@ -536,9 +537,9 @@ func (p *parser) stdin(obj map[string]any) *StdinSource {
 		return nil
 	}
 	switch {
-	case hasEnv && !envNameRE.MatchString(s.Env):
+	case hasEnv && !envNameRE().MatchString(s.Env):
 		p.fail("stdin.env", "%q is not a variable name", s.Env)
-	case hasKeychain && !envNameRE.MatchString(s.Keychain):
+	case hasKeychain && !envNameRE().MatchString(s.Keychain):
 		p.fail("stdin.keychain", "%q is not a variable name", s.Keychain)
 	}
 	if p.decode(o, "stdin", "json_key", &s.JSONKey, "a string") && (s.JSONKey == "" || strings.IndexByte(s.JSONKey, 0) >= 0) {

@@ -2,9 +2,10 @@ package annotations
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 )
 
 // Warm is cli.warm: start the calls of a Python CLI from a template process
@@ -83,7 +84,7 @@ func (w *Warm) TiersOrDefault() []Tier {
 	return w.Tiers
 }
 
-var hookRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+var hookRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 
 // warm parses cli.warm.
 func (p *parser) warm(raw any) *Warm {
@@ -92,7 +93,7 @@ func (p *parser) warm(raw any) *Warm {
 		return nil
 	}
 	w := &Warm{}
-	if p.require(obj, "cli.warm", "python", &w.Entry, "a string", ` ("package.module:function", the console script's entry point)`) && !hookRE.MatchString(w.Entry) {
+	if p.require(obj, "cli.warm", "python", &w.Entry, "a string", ` ("package.module:function", the console script's entry point)`) && !hookRE().MatchString(w.Entry) {
 		p.fail("cli.warm.python", "%q is not \"package.module:function\"", w.Entry)
 	}
 	p.decode(obj, "cli.warm", "interpreter", &w.Interpreter, "a string")
@@ -101,7 +102,7 @@ func (p *parser) warm(raw any) *Warm {
 	}
 	p.decode(obj, "cli.warm", "reset", &w.Reset, "a list of \"module:function\"")
 	for i, h := range w.Reset {
-		if !hookRE.MatchString(h) {
+		if !hookRE().MatchString(h) {
 			p.fail(fmt.Sprintf("cli.warm.reset[%d]", i), "%q is not \"module:function\"", h)
 		}
 	}
@@ -124,8 +125,8 @@ func (p *parser) warm(raw any) *Warm {
 }
 
 var (
-	moduleRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*)?$`)
-	pathRE   = regexp.MustCompile(`^[^\s]+( [^\s]+)*$`)
+	moduleRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*)?$`)
+	pathRE   = lazyre.New(`^[^\s]+( [^\s]+)*$`)
 )
 
 // preload parses cli.warm.preload: "click" or "none"; a list of modules
@@ -145,7 +146,7 @@ func (p *parser) preload(raw any, w *Warm) {
 	case map[string]any:
 		for path, list := range v {
 			f := fmt.Sprintf("%s[%q]", field, path)
-			if path != AllVerbs && !pathRE.MatchString(path) {
+			if path != AllVerbs && !pathRE().MatchString(path) {
 				p.fail(f, "%q is not a command path (the words of a tool's command, one space apart) nor %q (every verb)", path, AllVerbs)
 				continue
 			}
@@ -170,7 +171,7 @@ func (p *parser) preloadList(items []any, field, path string, w *Warm) {
 			p.fail(f, "must be a string: \"module\", \"module:function\" or %q", PreloadClick)
 		case name == PreloadClick:
 			w.Preload = PreloadClick
-		case !moduleRE.MatchString(name):
+		case !moduleRE().MatchString(name):
 			p.fail(f, "%q is not \"module\" nor \"module:function\"", name)
 		default:
 			if w.Modules == nil {

@@ -9,10 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 )
 
 //go:embed click_walk.py
@@ -99,7 +99,7 @@ func shebangOf(path string) ([]string, error) {
 // pipTrampoline is the second line of the console script pip writes when
 // the interpreter's path is too long (or has spaces) for a #! line:
 // #!/bin/sh, then ”'exec' "/path/to/python" "$0" "$@".
-var pipTrampoline = regexp.MustCompile(`^'''exec' (?:"([^"]+)"|(\S+)) "\$0" "\$@"`)
+var pipTrampoline = lazyre.New(`^'''exec' (?:"([^"]+)"|(\S+)) "\$0" "\$@"`)
 
 // Shebang is the interpreter a script's #! line names, with its argument
 // ("/usr/bin/env python3" is two words); for pip's /bin/sh trampoline,
@@ -116,7 +116,7 @@ func Shebang(head []byte) ([]string, error) {
 	}
 	if base := filepath.Base(fields[0]); base == "sh" || base == "bash" {
 		second, _, _ := bytes.Cut(rest, []byte("\n"))
-		m := pipTrampoline.FindSubmatch(bytes.TrimSpace(second))
+		m := pipTrampoline().FindSubmatch(bytes.TrimSpace(second))
 		if m == nil {
 			return nil, fmt.Errorf("its #! line runs %s, not Python", fields[0])
 		}

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 )
 
 // Limits of a Cobra walk: a help that lists itself must not walk forever.
@@ -520,9 +521,9 @@ var pflagTypes = map[string]struct {
 }
 
 var (
-	cobraDefaultQuoted = regexp.MustCompile(`\s*\(default ("(?:[^"\\]|\\.)*")\)$`)
-	cobraDefault       = regexp.MustCompile(`\s*\(default ([^()]*)\)$`)
-	cobraDeprecated    = regexp.MustCompile(`\s*\(DEPRECATED: .*\)$`)
+	cobraDefaultQuoted = lazyre.New(`\s*\(default ("(?:[^"\\]|\\.)*")\)$`)
+	cobraDefault       = lazyre.New(`\s*\(default ([^()]*)\)$`)
+	cobraDeprecated    = lazyre.New(`\s*\(DEPRECATED: .*\)$`)
 )
 
 // parseCobraFlag reads one line of pflag's flag usages:
@@ -562,7 +563,7 @@ func parseCobraFlag(line string) (p *Param, ok bool) {
 	if name == "help" {
 		return nil, true
 	}
-	if cobraDeprecated.MatchString(usage) {
+	if cobraDeprecated().MatchString(usage) {
 		return nil, true
 	}
 	p = &Param{Name: paramName(strings.ReplaceAll(name, "-", "_")), Kind: "option", Opts: []string{"--" + name}, Nargs: 1}
@@ -570,10 +571,10 @@ func parseCobraFlag(line string) (p *Param, ok bool) {
 		p.Opts = append(p.Opts, short)
 	}
 	var dflt string
-	if m := cobraDefaultQuoted.FindStringSubmatch(usage); m != nil {
+	if m := cobraDefaultQuoted().FindStringSubmatch(usage); m != nil {
 		dflt, _ = strconv.Unquote(m[1])
 		usage = strings.TrimSpace(usage[:len(usage)-len(m[0])])
-	} else if m := cobraDefault.FindStringSubmatch(usage); m != nil && unquotedDefault(varname, isBool) {
+	} else if m := cobraDefault().FindStringSubmatch(usage); m != nil && unquotedDefault(varname, isBool) {
 		dflt = m[1]
 		usage = strings.TrimSpace(usage[:len(usage)-len(m[0])])
 	}

@@ -1,9 +1,10 @@
 package generate
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 )
 
 // Every Cobra program (Cobra 1.0 and later) answers the machine protocol
@@ -27,14 +28,14 @@ type completion struct {
 	directive int
 }
 
-var directiveRE = regexp.MustCompile(`^:([0-9]+)$`)
+var directiveRE = lazyre.New(`^:([0-9]+)$`)
 
 // readCompletion reads an answer; ok is false when the output is not one
 // (the last line is no ":DIRECTIVE": the program does not speak the
 // protocol).
 func readCompletion(out string) (c completion, ok bool) {
 	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(out, "\r\n", "\n"), "\n"), "\n")
-	m := directiveRE.FindStringSubmatch(strings.TrimSpace(lines[len(lines)-1]))
+	m := directiveRE().FindStringSubmatch(strings.TrimSpace(lines[len(lines)-1]))
 	if m == nil {
 		return c, false
 	}

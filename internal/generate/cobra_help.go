@@ -2,9 +2,10 @@ package generate
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 )
 
 // A Cobra program's help page is printed by a template the program may
@@ -78,17 +79,17 @@ var (
 	// headingRE: an unindented line that is a few words ending in ":" —
 	// "Basic Commands (Beginner):" — or a few words in capitals — "CORE
 	// COMMANDS".
-	headingRE    = regexp.MustCompile(`^(?:([A-Z][\w ()/,-]{0,48}):|([A-Z][A-Z0-9 -]{1,48}))\s*$`)
-	commandsRE   = regexp.MustCompile(`(?i)\bcommands(?:\s*\(.*\))?$`)
-	globalsRE    = regexp.MustCompile(`Use "([^"]+)" for a list of global`)
-	listedLineRE = regexp.MustCompile(`^\s+([\w][\w.-]*):?\s+(\S.*)$`)
+	headingRE    = lazyre.New(`^(?:([A-Z][\w ()/,-]{0,48}):|([A-Z][A-Z0-9 -]{1,48}))\s*$`)
+	commandsRE   = lazyre.New(`(?i)\bcommands(?:\s*\(.*\))?$`)
+	globalsRE    = lazyre.New(`Use "([^"]+)" for a list of global`)
+	listedLineRE = lazyre.New(`^\s+([\w][\w.-]*):?\s+(\S.*)$`)
 )
 
 // heading is the kind of section a line opens, if it is a heading; known
 // says it is one of the headings help pages use (the description ends at
 // the first such).
 func heading(line string) (kind sectionKind, known, ok bool) {
-	m := headingRE.FindStringSubmatch(line)
+	m := headingRE().FindStringSubmatch(line)
 	if m == nil {
 		return 0, false, false
 	}
@@ -96,7 +97,7 @@ func heading(line string) (kind sectionKind, known, ok bool) {
 	if k, found := sectionKinds[name]; found {
 		return k, true, true
 	}
-	if commandsRE.MatchString(name) {
+	if commandsRE().MatchString(name) {
 		return sectionCommands, true, true
 	}
 	return sectionOther, false, true
@@ -111,7 +112,7 @@ func readHelp(text, program string) *helpPage {
 	kind := sectionOther
 	var last *helpFlag
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		if m := globalsRE.FindStringSubmatch(line); m != nil && started {
+		if m := globalsRE().FindStringSubmatch(line); m != nil && started {
 			h.globalsPage = strings.Fields(m[1])
 		}
 		if line != "" && line[0] != ' ' && line[0] != '\t' {
@@ -160,7 +161,7 @@ func readHelp(text, program string) *helpPage {
 				last.param.Help += sep + trimmed // a usage text of several lines
 			}
 		case sectionCommands:
-			if m := listedLineRE.FindStringSubmatch(line); m != nil {
+			if m := listedLineRE().FindStringSubmatch(line); m != nil {
 				h.commands = append(h.commands, listed{name: m[1], short: strings.TrimSpace(m[2])})
 			}
 		}
@@ -282,9 +283,9 @@ func commandWord(w string) bool {
 }
 
 var (
-	kubectlInt      = regexp.MustCompile(`^-?[0-9]+$`)
-	kubectlFloat    = regexp.MustCompile(`^-?[0-9]*\.[0-9]+$`)
-	kubectlDuration = regexp.MustCompile(durationPattern)
+	kubectlInt      = lazyre.New(`^-?[0-9]+$`)
+	kubectlFloat    = lazyre.New(`^-?[0-9]*\.[0-9]+$`)
+	kubectlDuration = lazyre.New(durationPattern)
 )
 
 // readKubectlFlag reads a flag line as kubectl prints it — "-A,
@@ -321,7 +322,7 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 		dflt, usage = rest[:end], rest[end+1:]
 	}
 	usage = strings.TrimSpace(usage)
-	if name == "help" || cobraDeprecated.MatchString(usage) {
+	if name == "help" || cobraDeprecated().MatchString(usage) {
 		return nil, true
 	}
 	f := &helpFlag{param: Param{Name: paramName(strings.ReplaceAll(name, "-", "_")), Kind: "option",
@@ -339,10 +340,10 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 		p.Type, p.IsFlag = "boolean", true
 	case dflt == "true":
 		p.Type, p.Default = "boolean", "true" // on by default: only --x=false turns it off
-	case kubectlInt.MatchString(dflt):
+	case kubectlInt().MatchString(dflt):
 		p.Type = "int"
 		p.Default = scalarValue(dflt, "int")
-	case kubectlFloat.MatchString(dflt):
+	case kubectlFloat().MatchString(dflt):
 		p.Type = "float"
 		p.Default = scalarValue(dflt, "float")
 	case strings.HasPrefix(dflt, "[") && strings.HasSuffix(dflt, "]"):
@@ -350,7 +351,7 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 		if dflt != "[]" {
 			p.Default = cobraValue(dflt, p)
 		}
-	case kubectlDuration.MatchString(dflt):
+	case kubectlDuration().MatchString(dflt):
 		p.Type, p.Default = "duration", dflt
 	default:
 		f.unread = fmt.Sprintf("--%s: could not read its type: not shown, nor readable from its default %q: taken as a string", name, dflt)
@@ -416,8 +417,8 @@ const (
 )
 
 var (
-	argNameRE = regexp.MustCompile(`^[A-Za-z][\w./-]*$`)
-	upperRE   = regexp.MustCompile(`^[A-Z][A-Z0-9_./-]*$`)
+	argNameRE = lazyre.New(`^[A-Za-z][\w./-]*$`)
+	upperRE   = lazyre.New(`^[A-Z][A-Z0-9_./-]*$`)
 )
 
 // readUsageArg reads one token of a usage line; within says it is inside
@@ -468,10 +469,10 @@ func readUsageArg(tok string, within bool) (usageArg, argKind) {
 	name := tok
 	if strings.HasPrefix(tok, "<") && strings.HasSuffix(tok, ">") {
 		name = tok[1 : len(tok)-1]
-	} else if !within && !upperRE.MatchString(tok) {
+	} else if !within && !upperRE().MatchString(tok) {
 		return a, argUnread // a bare lower-case word: a literal, or an argument?
 	}
-	if !argNameRE.MatchString(name) {
+	if !argNameRE().MatchString(name) {
 		return a, argUnread
 	}
 	a.names = []string{name}

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 )
 
 // Options are what a generation takes besides the tree.
@@ -483,7 +483,7 @@ func stringsAny(ss []string) []any {
 	return out
 }
 
-var toolIndexRE = regexp.MustCompile(`^tools\[(\d+)\]`)
+var toolIndexRE = lazyre.New(`^tools\[(\d+)\]`)
 
 // loadError is a generated manifest that does not load, said so that a
 // person can act on it: each problem names its tool, and a missing
@@ -497,7 +497,7 @@ func loadError(err error, top map[string]any, opts Options) error {
 	var lines []string
 	for _, p := range le.Problems {
 		s := p.String()
-		if m := toolIndexRE.FindStringSubmatch(p.Field); m != nil && p.Tool == "" {
+		if m := toolIndexRE().FindStringSubmatch(p.Field); m != nil && p.Tool == "" {
 			if i, _ := strconv.Atoi(m[1]); i < len(tools) {
 				s = fmt.Sprintf("tool %q: %s", tools[i].(map[string]any)["name"], s)
 			}

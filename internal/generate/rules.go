@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 )
 
 // applyRules expresses a verb's rules between options (facts cross_field)
@@ -230,7 +231,7 @@ func (c *candidate) phrase(rl map[string]any, note string) string {
 	if len(cond) > 0 {
 		s = strings.Join(cond, ", ") + ": " + s
 	}
-	if note = sourceRef.ReplaceAllString(note, ""); note != "" {
+	if note = sourceRef().ReplaceAllString(note, ""); note != "" {
 		s += " (" + c.say(strings.TrimSuffix(note, ".")) + ")"
 	}
 	return s
@@ -238,7 +239,7 @@ func (c *candidate) phrase(rl map[string]any, note string) string {
 
 // sourceRef is a note's pointer into the CLI's source ("(line 147)"),
 // which says nothing to a model.
-var sourceRef = regexp.MustCompile(`\s*\(line \d+\)`)
+var sourceRef = lazyre.New(`\s*\(line \d+\)`)
 
 // bodyOrder is the order a rule's parts are said in.
 var bodyOrder = []string{"requires", "requires_all", "requires_value", "requires_one_of", "only_with", "together",
@@ -386,12 +387,12 @@ func (c *candidate) sayAll(v any) []string {
 	return out
 }
 
-var optionRE = regexp.MustCompile(`--[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]|\b[A-Z][A-Z0-9_]+\b`)
+var optionRE = lazyre.New(`--[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]|\b[A-Z][A-Z0-9_]+\b`)
 
 // say names the options and arguments in s ("--from-year", "WORK_UNIT_ID")
 // by the params the model gives for them; others stay as written.
 func (c *candidate) say(s string) string {
-	return optionRE.ReplaceAllStringFunc(s, func(o string) string {
+	return optionRE().ReplaceAllStringFunc(s, func(o string) string {
 		if name, ok := c.opts[o]; ok && !c.params.hidden[name] {
 			return name
 		}

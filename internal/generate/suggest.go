@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
 )
 
 // Where a CLI does not classify its verbs, generate gives them the cautious
@@ -33,7 +33,7 @@ var (
 	destroyWords = words("delete remove rm destroy prune purge reset drop uninstall clean cancel revoke kill drain " +
 		"cordon taint wipe erase truncate overwrite force-push")
 	// destroyPhrases in a help text say a verb destroys.
-	destroyPhrases = regexp.MustCompile(`(?i)\b(permanently|irreversibl[ey]|cannot be undone|can't be undone)\b`)
+	destroyPhrases = lazyre.New(`(?i)\b(permanently|irreversibl[ey]|cannot be undone|can't be undone)\b`)
 )
 
 func words(s string) map[string]bool {
@@ -144,7 +144,7 @@ func read(t *annotations.Tool) (guess string, evidence []string) {
 		says[k] = true
 		evidence = append(evidence, fmt.Sprintf("help: %q", t.Title))
 	}
-	if m := destroyPhrases.FindString(t.Description); m != "" && !says[guessDestroy] {
+	if m := destroyPhrases().FindString(t.Description); m != "" && !says[guessDestroy] {
 		says[guessDestroy] = true
 		evidence = append(evidence, fmt.Sprintf("help says %q", m))
 	}

@@ -209,6 +209,12 @@ func BenchmarkStartToInitialize(b *testing.B) {
 // msToInitialize starts cmd, a server, and returns the milliseconds until
 // its answer to initialize; then it closes its stdin and waits for it.
 func msToInitialize(b *testing.B, cmd *exec.Cmd) float64 {
+	return msToInitializeThen(b, cmd, nil)
+}
+
+// msToInitializeThen is msToInitialize that calls answered (if not nil)
+// with the server's pid once the answer is read, while the server still runs.
+func msToInitializeThen(b *testing.B, cmd *exec.Cmd, answered func(pid int)) float64 {
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	t0 := time.Now()
@@ -220,6 +226,9 @@ func msToInitialize(b *testing.B, cmd *exec.Cmd) float64 {
 		b.Fatal(err)
 	}
 	d := float64(time.Since(t0)) / 1e6
+	if answered != nil {
+		answered(cmd.Process.Pid)
+	}
 	in.Close()
 	_ = cmd.Wait()
 	return d

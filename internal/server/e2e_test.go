@@ -36,7 +36,9 @@ func serverCmd(t testing.TB, env []string, args ...string) *exec.Cmd {
 // (DEFAULT_INHERITED_ENV_VARS), without which a Windows program cannot
 // find its own folders.
 func hostEnv() []string {
-	names := []string{"PATH", "HOME"}
+	// XDG_CACHE_HOME: the test run's own (proctest.PrivateCache), so the
+	// manifest cache files of temporary manifests leave with the run.
+	names := []string{"PATH", "HOME", "XDG_CACHE_HOME"}
 	if runtime.GOOS == "windows" {
 		names = []string{"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE",
 			"SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"}

@@ -39,6 +39,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("PARENT_WATCH_ROLE") != "" {
 		os.Exit(m.Run()) // a helper of TestWatchParentExit: it needs no binaries
 	}
+	removeCache := proctest.PrivateCache()
 	dir, err := os.MkdirTemp("", "server-test")
 	if err != nil {
 		panic(err)
@@ -60,6 +61,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	removeCache()
 	os.Exit(code)
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,7 +54,7 @@ func TestE2E_KeychainSecret(t *testing.T) {
 	root := aeatUser{}.setup(t) // logged out
 	store := filepath.Join(t.TempDir(), "keychain.json")
 	const master, cert = "pw", "cert-pass-7e1b9"
-	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "AEAT_MCP_TEST_KEYCHAIN=" + store}
+	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv(), "AEAT_MCP_TEST_KEYCHAIN=" + store}
 	for name, value := range map[string]string{"CADRUMO_SECRET_PASSPHRASE": master, "AEAT_CERT_PASSPHRASE": cert} {
 		set := exec.Command(bin, "--manifest", exampleManifest, "secret", "set", name)
 		set.Env = base
@@ -161,7 +162,7 @@ func TestE2E_KeychainSecretEchoedIsRedacted(t *testing.T) {
 	const master, cert = "m4ster-pässphrase-9c1", "cert-pässe-7e1b9"
 	aeatUser{profile: map[string]any{"passphrase": master}}.setup(t) // logged out: the master passphrase unlocks it
 	store := filepath.Join(t.TempDir(), "keychain.json")
-	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "AEAT_MCP_TEST_KEYCHAIN=" + store}
+	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv(), "AEAT_MCP_TEST_KEYCHAIN=" + store}
 	for name, value := range map[string]string{"CADRUMO_SECRET_PASSPHRASE": master, "AEAT_CERT_PASSPHRASE": cert} {
 		set := exec.Command(bin, "--manifest", exampleManifest, "secret", "set", name)
 		set.Env = base
@@ -307,7 +308,7 @@ func TestE2E_KeychainSecretWithNUL(t *testing.T) {
 	  "cli": {"command": %q, "env": {"keychain": [{"name": "NUL_SECRET"}]}},
 	  "tools": [{"name": "read_ok", "title": "OK", "description": "Prints ok.", "command": ["ok"],
 	    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}}]}`, fakecli)), 0o644))
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "AEAT_MCP_TEST_KEYCHAIN=" + store}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv(), "AEAT_MCP_TEST_KEYCHAIN=" + store}
 
 	cmd := exec.Command(bin, "--manifest", manifest)
 	cmd.Env = env

@@ -1,6 +1,9 @@
 package server
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // The two languages the real aeat speaks, for aeat_mcp_find (rank.go): its
 // verbs are English words (list, pull, remove), its help is Spanish or
@@ -276,9 +279,10 @@ var phrases = map[[2]string]string{
 	{"entornos", "prueba"}:  "sandbox",
 }
 
-// synonyms is each word's fellows in its groups, built once from
-// synonymGroups.
-var synonyms = func() map[string][]string {
+// synonyms is each word's fellows in its groups, built from synonymGroups
+// at the first query (not at package init, which every start pays before
+// it can answer initialize).
+var synonyms = sync.OnceValue(func() map[string][]string {
 	out := map[string][]string{}
 	for _, g := range synonymGroups {
 		for _, w := range g {
@@ -290,15 +294,15 @@ var synonyms = func() map[string][]string {
 		}
 	}
 	return out
-}()
+})
 
 // related is each word's nearly-same words, from relatedVerbs: every word
-// of one group with every word of the other.
-var related = func() map[string][]string {
-	out := map[string][]string{}
+// of one group with every word of the other; built at the first query.
+var related = sync.OnceValue(func() map[string][]string {
+	out, syn := map[string][]string{}, synonyms()
 	for _, pair := range relatedVerbs {
-		a := append([]string{pair[0]}, synonyms[pair[0]]...)
-		b := append([]string{pair[1]}, synonyms[pair[1]]...)
+		a := append([]string{pair[0]}, syn[pair[0]]...)
+		b := append([]string{pair[1]}, syn[pair[1]]...)
 		for _, w := range a {
 			out[w] = append(out[w], b...)
 		}
@@ -307,4 +311,4 @@ var related = func() map[string][]string {
 		}
 	}
 	return out
-}()
+})

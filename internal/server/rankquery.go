@@ -47,8 +47,8 @@ func newRankQuery(text string) rankQuery {
 			}
 		}
 		add(1, w)
-		add(matchSynonym, synonyms[w]...)
-		add(matchRelated, related[w]...)
+		add(matchSynonym, synonyms()[w]...)
+		add(matchRelated, related()[w]...)
 	}
 	return q
 }

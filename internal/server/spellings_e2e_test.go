@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -64,7 +65,7 @@ func TestE2E_SecretInEverySpelling(t *testing.T) {
 		t.Run(secret[:10], func(t *testing.T) {
 			printed := filepath.Join(t.TempDir(), "printed.json")
 			cmd := exec.Command(binary, "--manifest", spellingsManifest(t, python, printed), "--log-level", "debug")
-			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "AEAT_TEST_SECRET=" + secret}
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv(), "AEAT_TEST_SECRET=" + secret}
 			rs := &rawServer{cmd: cmd}
 			rs.in, err = cmd.StdinPipe()
 			require.NoError(t, err)

@@ -165,7 +165,7 @@ func startWarmServerWith(t *testing.T, bin string, env []string, f *warmFixture,
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"--manifest", f.manifest, "--log-level", "info", "--timeout-read", "5m",
 		"--kill-grace", "300ms", "--max-memory", "200"}, args...)...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv()}, env...)
 	log := &syncBuffer{}
 	cmd.Stderr = log
 	client := mcp.NewClient(&mcp.Implementation{Name: "warm-e2e", Version: "1"}, nil)
@@ -273,7 +273,7 @@ func TestE2E_WarmServerEnds(t *testing.T) {
 func TestE2E_WarmOff(t *testing.T) {
 	f := newWarmFixture(t)
 	cmd := exec.Command(binary, "--manifest", f.manifest, "--warm=false", "--log-level", "info")
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv()}
 	log := &syncBuffer{}
 	cmd.Stderr = log
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
@@ -296,7 +296,7 @@ func TestE2E_WarmKeychainSecret(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "keychain.json")
 	f := newWarmFixture(t, name)
 	set := exec.Command(bin, "--manifest", f.manifest, "secret", "set", name)
-	set.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "AEAT_MCP_TEST_KEYCHAIN=" + store}
+	set.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv(), "AEAT_MCP_TEST_KEYCHAIN=" + store}
 	set.Stdin = strings.NewReader(secret + "\n")
 	out, err := set.CombinedOutput()
 	require.NoError(t, err, string(out))
