@@ -80,7 +80,7 @@ func (o *options) register(fs *pflag.FlagSet, goos string) {
 	fs.StringVar(&o.manifest, "manifest", "", "the manifest file")
 	fs.BoolVar(&o.demo, "demo", false, "serve the built-in demo CLI and manifest (no other set-up needed)")
 	fs.StringVar(&o.cli, "cli", "", "path of the CLI, overriding the manifest's cli.command")
-	fs.StringVar(&o.lang, "lang", "", "language of messages: en, es, ca, gl, eu (default from AEAT_MCP_LANG, LC_ALL, LC_MESSAGES, LANG)")
+	fs.StringVar(&o.lang, "lang", "", "language of messages: "+i18n.OfferedList()+" (default from AEAT_MCP_LANG, LC_ALL, LC_MESSAGES, LANG)")
 	fs.DurationVar(&o.timeoutRead, "timeout-read", annotations.DefaultReadTimeout, "ceiling of READ tools (local reads)")
 	fs.DurationVar(&o.timeoutMutate, "timeout-mutate", annotations.DefaultMutateTimeout, "ceiling of MUTATE tools (local changes)")
 	fs.DurationVar(&o.timeoutLive, "timeout-live", annotations.DefaultLiveTimeout, "ceiling of LIVE tools (the portal, a browser)")
@@ -392,7 +392,7 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		return nil, err
 	}
 	if o.lang != "" && !i18n.Offered(o.lang) {
-		logger.Warn("--lang is not a language aeat-mcp offers; messages are in English", "lang", o.lang, "offered", "en, es, ca, gl, eu")
+		logger.Warn("--lang is not a language aeat-mcp offers; messages are in English", "lang", o.lang, "offered", i18n.OfferedList())
 	}
 	for _, w := range st.manifest.Warnings {
 		logger.Warn("manifest", "warning", w)

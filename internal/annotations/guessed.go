@@ -2,6 +2,7 @@ package annotations
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -72,11 +73,11 @@ func guessedWarnings(tools []*Tool) []string {
 		count[key]++
 	}
 	var out []string
-	for _, key := range sortedKeys(bySet) {
+	for _, key := range slices.Sorted(maps.Keys(bySet)) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "hints guessed for %d tools (%s): cautious values, not the CLI's word — check each against the CLI and set its annotations (generate --overrides):", count[key], key)
 		groups := bySet[key]
-		for _, g := range sortedKeys(groups) {
+		for _, g := range slices.Sorted(maps.Keys(groups)) {
 			names := groups[g]
 			sort.Strings(names)
 			fmt.Fprintf(&b, "\n  %s: %s", g, strings.Join(names, ", "))

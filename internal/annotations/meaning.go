@@ -2,6 +2,7 @@ package annotations
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -307,7 +308,7 @@ func (p *parser) errorCodes(obj map[string]any, field string) map[string][]Error
 		return nil
 	}
 	out := map[string][]ErrorCode{}
-	for _, code := range sortedKeys(entries) {
+	for _, code := range slices.Sorted(maps.Keys(entries)) {
 		f := field + "." + code
 		if strings.TrimSpace(code) == "" || strings.IndexByte(code, 0) >= 0 {
 			p.fail(f, "an error code must be a non-empty string")
@@ -353,7 +354,7 @@ func (p *parser) errorCode(raw any, f string) (ErrorCode, bool) {
 	var match map[string]any
 	if p.decode(o, f, "match", &match, "an object of JSON Pointers to values ({\"/error/context/reason\": [\"absent\"]})") {
 		ec.Match = map[Pointer][]any{}
-		for _, ptr := range sortedKeys(match) {
+		for _, ptr := range slices.Sorted(maps.Keys(match)) {
 			mf := f + ".match." + ptr
 			if !validPointer(ptr) {
 				p.fail(mf, "%q is not a JSON Pointer (RFC 6901: \"/a/b\")", ptr)

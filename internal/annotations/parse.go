@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -305,7 +306,7 @@ func (p *parser) exitCodes(obj map[string]any, field string) map[int]ExitCode {
 		return nil
 	}
 	out := map[int]ExitCode{}
-	for _, key := range sortedKeys(entries) {
+	for _, key := range slices.Sorted(maps.Keys(entries)) {
 		f := join(field, key)
 		code, err := strconv.ParseUint(key, 10, 32)
 		if err != nil || code == 0 || key != strconv.FormatUint(code, 10) {
@@ -351,15 +352,6 @@ func (p *parser) okWhen(e map[string]any, f string) OKWhen {
 	}
 	p.fail(f+".ok", "must be true, false or %q (a success only when stdout holds the result)", OKWithStdout)
 	return OKNever
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 var toolKeys = []string{"name", "title", "description", "command", "annotations", "params", "output",
@@ -456,7 +448,7 @@ func (p *parser) cliHelp(obj map[string]any, t *Tool) {
 		return
 	}
 	t.CLIHelp = map[string]string{}
-	for _, lang := range sortedKeys(langs) {
+	for _, lang := range slices.Sorted(maps.Keys(langs)) {
 		var text string
 		switch {
 		case !languageTag().MatchString(lang):
@@ -619,7 +611,7 @@ func (p *parser) confirm(raw any, t *Tool) Confirm {
 	var skip map[string]any
 	if p.decode(o, "confirm", "skip_when", &skip, "an object of parameter values") {
 		c.SkipWhen = map[string]any{}
-		for _, name := range sortedKeys(skip) {
+		for _, name := range slices.Sorted(maps.Keys(skip)) {
 			f := "confirm.skip_when." + name
 			prm, ok := t.byName[name]
 			if !ok {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -104,5 +105,5 @@ func TestCloneRefusedMode(t *testing.T) {
 	s := spec("tree daemon,setsid", "exit 0")
 	res := run(t, r, s)
 	assert.True(t, res.TreeDead)
-	requireDead(t, reportedPids(res.Stdout.Text(nil)), 0)
+	proctest.RequireGone(t, reportedPids(res.Stdout.Text(nil)), 0)
 }

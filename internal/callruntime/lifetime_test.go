@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,7 +56,7 @@ func TestServerSIGKILLed(t *testing.T) {
 				killedAt := time.Now()
 				// The server is dead, so its calls' processes are re-parented to
 				// init, whose reaping pace is not ours: a zombie is dead.
-				requireDead(t, pids, proctest.HangAfter)
+				proctest.RequireGone(t, pids, proctest.HangAfter)
 				t.Logf("0 survivors %v after SIGKILL of the server", time.Since(killedAt).Round(time.Millisecond))
 			})
 		}
@@ -109,7 +110,7 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 				}
 				next.Stderr = os.Stderr
 				require.NoError(t, next.Run())
-				requireDead(t, pids, proctest.HangAfter)
+				proctest.RequireGone(t, pids, proctest.HangAfter)
 				for _, h := range homes {
 					assert.NoDirExists(t, h, "the dead server's cgroup is removed")
 				}
@@ -156,7 +157,7 @@ func TestLedger_OneDirPerUser(t *testing.T) {
 	next.Env = append(os.Environ(), "CALLRUNTIME_TEST_HELPER=new-runner", "HOME="+home, "TMPDIR="+t.TempDir())
 	next.Stderr = os.Stderr
 	require.NoError(t, next.Run())
-	requireDead(t, except(pids, "self"), 2*time.Second) // the leader died with the server (Pdeathsig)
+	proctest.RequireGone(t, except(pids, "self"), proctest.HangAfter) // the leader died with the server (Pdeathsig)
 	ledgers, _ := filepath.Glob(filepath.Join(dir, "*.members"))
 	assert.Empty(t, ledgers, "the dead server's ledger is swept and removed")
 }
@@ -367,31 +368,6 @@ func TestRun_Concurrent64(t *testing.T) {
 	}
 }
 
-// requireDead is requireGone for processes we are not the parent of: dead
-// means gone or a zombie.
-func requireDead(t *testing.T, pids map[string]int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for role, pid := range pids {
-		for syscall.Kill(pid, 0) == nil && !isZombie(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s (pid %d) still running %v after the server died", role, pid, within)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-}
-
-func isZombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 0 && (f[0] == "Z" || f[0] == "X")
-}
-
 func countFDs(t *testing.T) int {
 	t.Helper()
 	ents, err := os.ReadDir("/proc/self/fd")
@@ -419,4 +395,40 @@ func childrenOf(pid int) []int {
 		}
 	}
 	return out
+}
+
+// TestRun_FailedStartLeavesNothingOpen: a program that cannot start once
+// its tree and pipes exist (its working directory is missing: exec fails
+// in the child) is a *StartError, and the call leaves no descriptor and no
+// goroutine behind: start closes both ends of both pipes on that path.
+func TestRun_FailedStartLeavesNothingOpen(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "gone")
+	for _, m := range modes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			r := newRunner(t, m.disable...)
+			s := spec("ok")
+			s.Dir = missing
+			_, err := r.Run(context.Background(), s) // the Runner's own set-up happens here, before counting
+			var se *callruntime.StartError
+			require.ErrorAs(t, err, &se)
+			// With the collector off, a pipe left open stays open: an
+			// *os.File's finalizer would close it, and hide the leak.
+			defer debug.SetGCPercent(debug.SetGCPercent(-1))
+			goroutinesBefore := goleak.IgnoreCurrent()
+			fdsBefore := countFDs(t)
+			for range 20 {
+				_, err := r.Run(context.Background(), s)
+				require.ErrorAs(t, err, &se)
+				assert.Contains(t, err.Error(), fakecli)
+			}
+			// The Runner's own descriptors (a walk reading /proc) come and
+			// go meanwhile: a leak is what stays.
+			fds := countFDs(t)
+			for deadline := time.Now().Add(proctest.HangAfter); fds > fdsBefore && time.Now().Before(deadline); fds = countFDs(t) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			assert.LessOrEqual(t, fds, fdsBefore, "file descriptors leaked")
+			goleak.VerifyNone(t, goroutinesBefore)
+		})
+	}
 }

@@ -48,8 +48,7 @@ type platformConfig struct {
 
 // A Runner runs calls under the mechanisms it probed when it was made (with
 // [Options.Deferred], when it was started). It is safe for concurrent use.
-// A server makes one at start-up and closes it on the way out; [Run] uses a
-// shared one.
+// A server makes one at start-up and closes it on the way out.
 type Runner struct {
 	cfg platformConfig
 	// setUp begins the platform's set-up once; ready is closed when it is
@@ -109,22 +108,6 @@ func (r *Runner) platform() (platform, error) {
 	r.Start()
 	<-r.ready
 	return r.plat, r.platErr
-}
-
-var (
-	defaultOnce   sync.Once
-	defaultRunner *Runner
-	defaultErr    error
-)
-
-// Run runs spec on a Runner shared by the process (made on first use with
-// default [Options]).
-func Run(ctx context.Context, spec Spec) (Result, error) {
-	defaultOnce.Do(func() { defaultRunner, defaultErr = NewRunner(Options{}) })
-	if defaultErr != nil {
-		return Result{}, defaultErr
-	}
-	return defaultRunner.Run(ctx, spec)
 }
 
 // Mechanisms reports what the Runner probed and what it uses. The first call
@@ -301,11 +284,28 @@ func nullDevice() io.Reader {
 	return devNull
 }
 
-// supervision is the state of one Run.
+// supervision is the state of one Run. [supervision.run] is its four steps,
+// as x/tools' gocommand runs `go`: start the program in its tree, watch
+// until it ends or must be ended, stop what is left of the tree, collect
+// the result. The fields below the first three are set by start.
 type supervision struct {
 	spec    Spec
 	begin   time.Time
 	secrets *SecretRedactor // of spec.Secrets; nil when none
+
+	t          tree
+	outR, errR *os.File // our ends of the call's stdout and stderr
+	// exited is closed when the leader has exited (not yet reaped: its
+	// pid, and group, stay the call's while the tree is stopped); closing
+	// reap lets it be reaped, and reaped then gives how it ended.
+	exited, reap chan struct{}
+	reaped       chan ExitStatus
+	// stopFollow ends the walks that follow the call (a no-op where the
+	// tree is not found by walking).
+	stopFollow     func()
+	readers        sync.WaitGroup // the two pipe readers
+	stdout, stderr *headTail
+	disp           *dispatcher // of spec.OnLine; nil when none
 }
 
 // readersBackstop bounds how long Run waits for the pipes to close once the
@@ -314,188 +314,213 @@ type supervision struct {
 const readersBackstop = 2 * time.Second
 
 func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
-	spec := s.spec
-	grace := spec.KillGrace
-	if grace <= 0 {
-		grace = DefaultKillGrace
+	outW, errW, err := s.open(p)
+	if err != nil {
+		return Result{}, err
 	}
+	defer s.t.release()
+	if err := s.start(outW, errW); err != nil {
+		return Result{}, err
+	}
+	peak, cause := s.watch(ctx)
+	dead, state, cause := s.stop(cause)
+	return s.collect(cause, dead, state, peak), nil
+}
 
+// open makes the call's tree and its two pipes; it returns the pipes'
+// write ends, for the program. On failure nothing is left open.
+func (s *supervision) open(p platform) (outW, errW *os.File, err error) {
 	outR, outW, err := newPipe()
 	if err != nil {
-		return Result{}, fmt.Errorf("creating stdout pipe: %w", err)
+		return nil, nil, fmt.Errorf("creating stdout pipe: %w", err)
 	}
 	errR, errW, err := newPipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		return Result{}, fmt.Errorf("creating stderr pipe: %w", err)
+		return nil, nil, fmt.Errorf("creating stderr pipe: %w", err)
 	}
-
-	t, err := p.newTree(&spec)
+	t, err := p.newTree(&s.spec)
 	if err != nil {
 		for _, f := range []*os.File{outR, outW, errR, errW} {
 			f.Close()
 		}
-		return Result{}, err
+		return nil, nil, err
 	}
-	defer t.release()
+	s.t, s.outR, s.errR = t, outR, errR
+	return outW, errW, nil
+}
 
-	newCmd := func() *exec.Cmd {
-		env := spec.Env
-		if env == nil {
-			env = []string{} // nil would inherit the server's environment
-		}
-		cmd := &exec.Cmd{
-			Path:   spec.Path,
-			Args:   append([]string{spec.Path}, spec.Args...),
-			Env:    env,
-			Dir:    spec.Dir,
-			Stdin:  nullDevice(), // our stdin is the JSON-RPC pipe
-			Stdout: outW,
-			Stderr: errW,
-		}
-		if spec.Stdin != nil {
-			// exec writes it from a goroutine of its own and closes the
-			// pipe; Wait waits for that goroutine, which a CLI that never
-			// reads could hold up once the pipe is full: the tree is dead
-			// by then, but a descriptor passed outside it is bounded too.
-			cmd.Stdin = bytes.NewReader(spec.Stdin)
-			cmd.WaitDelay = readersBackstop
-		}
-		return cmd
-	}
-
-	// The program is forked on the spawner thread (spawn_linux.go: its
-	// Pdeathsig must not fire when a goroutine's thread exits), or by
-	// spec.Adopt (adopt.go); the leader goroutine then owns the child
-	// until it is reaped.
-	var lead leader
-	if spec.Adopt != nil {
-		lead.adoptee, err = adopt(t, &spec, outW, errW)
-	} else {
-		lead.cmd, err = spawn(func() (*exec.Cmd, error) { return t.start(newCmd) })
-		if h, ok := t.(holder); ok && err == nil {
-			err = h.letGo(lead.cmd)
-		}
-	}
+// start starts the program in the tree, writing to outW and errW (closed
+// here: the program holds its own copies), then what follows it while it
+// runs: the walks, the leader's waiter and the pipe readers. When the
+// program cannot start, the read ends are closed too and the error is
+// typed (*AdoptError or *StartError).
+func (s *supervision) start(outW, errW *os.File) error {
+	lead, err := s.launch(outW, errW)
 	outW.Close()
 	errW.Close()
 	if err != nil {
-		outR.Close()
-		errR.Close()
+		s.outR.Close()
+		s.errR.Close()
 		var ae *AdoptError
 		if errors.As(err, &ae) {
-			return Result{}, err
+			return err
 		}
-		return Result{}, &StartError{Path: spec.Path, Err: err}
+		return &StartError{Path: s.spec.Path, Err: err}
 	}
-	// Walks follow the call while it runs where the tree is found by
-	// walking (see followWalks); they end before the tree is stopped.
-	var followDone chan struct{}
-	stopFollow := func() {}
-	if f, ok := t.(follower); ok {
-		followCtx, cancel := context.WithCancel(context.Background())
-		followDone = make(chan struct{})
-		go func() { defer close(followDone); f.follow(followCtx) }()
-		stopFollow = func() { cancel(); <-followDone }
+	s.stopFollow = func() {}
+	if f, ok := s.t.(follower); ok {
+		// Walks follow the call while it runs where the tree is found by
+		// walking (see followWalks); they end before the tree is stopped.
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); f.follow(ctx) }()
+		s.stopFollow = func() { cancel(); <-done }
 	}
-	exited := make(chan struct{})
-	reap := make(chan struct{})
-	reaped := make(chan ExitStatus, 1)
+	s.exited, s.reap, s.reaped = make(chan struct{}), make(chan struct{}), make(chan ExitStatus, 1)
 	go func() {
-		lead.waitExit(t)
-		close(exited)
-		<-reap
-		reaped <- lead.reap()
+		lead.waitExit(s.t)
+		close(s.exited)
+		<-s.reap
+		s.reaped <- lead.reap()
 	}()
-
-	var disp *dispatcher
-	if spec.OnLine != nil {
-		disp = newDispatcher(spec.OnLine)
+	if s.spec.OnLine != nil {
+		s.disp = newDispatcher(s.spec.OnLine)
 	}
-	stdout := newHeadTail(spec.MaxStdout)
-	stderr := newHeadTail(spec.MaxStderr)
-	var readers sync.WaitGroup
-	readers.Add(2)
-	go s.read(&readers, outR, Stdout, stdout, disp)
-	go s.read(&readers, errR, Stderr, stderr, disp)
+	s.stdout, s.stderr = newHeadTail(s.spec.MaxStdout), newHeadTail(s.spec.MaxStderr)
+	s.readers.Add(2)
+	go s.read(&s.readers, s.outR, Stdout, s.stdout, s.disp)
+	go s.read(&s.readers, s.errR, Stderr, s.stderr, s.disp)
+	return nil
+}
 
+// launch forks the program on the spawner thread (spawn_linux.go: its
+// Pdeathsig must not fire when a goroutine's thread exits), or has
+// spec.Adopt start it (adopt.go). The leader goroutine then owns the child
+// until it is reaped.
+func (s *supervision) launch(outW, errW *os.File) (leader, error) {
+	var lead leader
+	var err error
+	if s.spec.Adopt != nil {
+		lead.adoptee, err = adopt(s.t, &s.spec, outW, errW)
+		return lead, err
+	}
+	lead.cmd, err = spawn(func() (*exec.Cmd, error) {
+		return s.t.start(func() *exec.Cmd { return s.command(outW, errW) })
+	})
+	if h, ok := s.t.(holder); ok && err == nil {
+		err = h.letGo(lead.cmd)
+	}
+	return lead, err
+}
+
+// command is the program as exec starts it: never through a shell, with
+// exactly spec.Env, stdin from spec.Stdin or the null device.
+func (s *supervision) command(outW, errW *os.File) *exec.Cmd {
+	spec := &s.spec
+	env := spec.Env
+	if env == nil {
+		env = []string{} // nil would inherit the server's environment
+	}
+	cmd := &exec.Cmd{
+		Path:   spec.Path,
+		Args:   append([]string{spec.Path}, spec.Args...),
+		Env:    env,
+		Dir:    spec.Dir,
+		Stdin:  nullDevice(), // our stdin is the JSON-RPC pipe
+		Stdout: outW,
+		Stderr: errW,
+	}
+	if spec.Stdin != nil {
+		// exec writes it from a goroutine of its own and closes the
+		// pipe; Wait waits for that goroutine, which a CLI that never
+		// reads could hold up once the pipe is full: the tree is dead
+		// by then, but a descriptor passed outside it is bounded too.
+		cmd.Stdin = bytes.NewReader(spec.Stdin)
+		cmd.WaitDelay = readersBackstop
+	}
+	return cmd
+}
+
+// watch waits until the leader exits (cause nil), ctx ends (its cause) or
+// the tree goes over its memory limit (ErrResourceExceeded), watching the
+// tree's memory where the kernel does not; peak is the most it saw. The
+// walks that follow the call have ended when it returns.
+func (s *supervision) watch(ctx context.Context) (peak int64, cause error) {
 	memCtx, stopMem := context.WithCancel(context.Background())
-	var peak int64
 	var memDone chan struct{}
 	overLimit := make(chan struct{})
-	if spec.MemoryLimit > 0 && !t.kernelMemoryLimit() {
+	if s.spec.MemoryLimit > 0 && !s.t.kernelMemoryLimit() {
 		memDone = make(chan struct{})
 		go func() {
 			defer close(memDone)
-			peak = watchMemory(memCtx, t, spec.MemoryLimit, overLimit)
+			peak = watchMemory(memCtx, s.t, s.spec.MemoryLimit, overLimit)
 		}()
 	}
-
-	var cause error
 	select {
-	case <-exited:
+	case <-s.exited:
 	case <-ctx.Done():
 		cause = context.Cause(ctx)
 	case <-overLimit:
 		cause = ErrResourceExceeded
-	case <-t.exceeded():
+	case <-s.t.exceeded():
 		cause = ErrResourceExceeded
 	}
-	stopFollow()
+	s.stopFollow()
 	stopMem()
 	if memDone != nil {
 		<-memDone
 	}
+	return peak, cause
+}
 
-	dead := false
+// stop ends the tree for cause — nil when the program exited by itself,
+// and anything it left running is stopped as politely as on a timeout —
+// then reaps the leader. dead is whether every member was seen gone; the
+// cause returned is cause, or ErrResourceExceeded when the program exited
+// because the kernel killed part of the tree for its memory.
+func (s *supervision) stop(cause error) (dead bool, state ExitStatus, _ error) {
+	grace := s.spec.KillGrace
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
 	switch {
 	case cause == nil:
-		// The program exited by itself. Anything it left running is
-		// stopped as politely as on a timeout.
-		dead = t.stop(grace, true)
+		dead = s.t.stop(grace, true)
 	case errors.Is(cause, ErrResourceExceeded):
-		dead = t.stop(0, false)
+		dead = s.t.stop(0, false)
 	default:
-		dead = t.stop(capGrace(grace, cause), false)
+		dead = s.t.stop(capGrace(grace, cause), false)
 	}
-	<-exited
-	if cause == nil && t.oomKilled() {
+	<-s.exited
+	if cause == nil && s.t.oomKilled() {
 		cause = ErrResourceExceeded
 	}
-	close(reap)
-	state := <-reaped
+	close(s.reap)
+	state = <-s.reaped
 	if dead {
-		dead = t.settle()
+		dead = s.t.settle()
 	}
+	return dead, state, cause
+}
 
-	readersDone := make(chan struct{})
-	go func() { readers.Wait(); close(readersDone) }()
-	backstop := time.NewTimer(readersBackstop)
-	select {
-	case <-readersDone:
-	case <-backstop.C:
-		// Something outside the tree still holds a pipe: closing our ends
-		// stops the readers.
+// collect waits for the pipe readers (see readersBackstop) and makes the
+// call's Result. A tree seen dead whose pipes someone outside it still
+// held is not confirmed dead.
+func (s *supervision) collect(cause error, dead bool, state ExitStatus, peak int64) Result {
+	if !s.drain() {
 		dead = false
 	}
-	backstop.Stop()
-	outR.Close()
-	errR.Close()
-	<-readersDone
-	if disp != nil {
-		disp.close()
-	}
-
 	res := Result{
 		ExitCode: -1,
-		Stdout:   stdout.output(),
-		Stderr:   stderr.output(),
-		TreeDead: dead && t.confirms(),
-		Tree:     t.name(),
+		Stdout:   s.stdout.output(),
+		Stderr:   s.stderr.output(),
+		TreeDead: dead && s.t.confirms(),
+		Tree:     s.t.name(),
 		PeakRSS:  peak,
+		Signal:   state.Signal,
 	}
-	res.Signal = state.Signal
 	switch {
 	case cause != nil:
 		res.End = endOf(cause)
@@ -506,7 +531,32 @@ func (s *supervision) run(ctx context.Context, p platform) (Result, error) {
 		res.ExitCode = state.Code
 	}
 	res.Duration = time.Since(s.begin)
-	return res, nil
+	return res
+}
+
+// drain waits for both readers to reach the end of their pipes, up to
+// readersBackstop; then it closes our ends, which stops readers still held
+// up, and waits for them. It reports whether the pipes closed by themselves.
+func (s *supervision) drain() bool {
+	done := make(chan struct{})
+	go func() { s.readers.Wait(); close(done) }()
+	backstop := time.NewTimer(readersBackstop)
+	defer backstop.Stop()
+	closed := true
+	select {
+	case <-done:
+	case <-backstop.C:
+		// Something outside the tree still holds a pipe: closing our ends
+		// stops the readers.
+		closed = false
+	}
+	s.outR.Close()
+	s.errR.Close()
+	<-done
+	if s.disp != nil {
+		s.disp.close()
+	}
+	return closed
 }
 
 // read drains one pipe through the stream's filter into its capture and its

@@ -696,7 +696,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				require.NoError(t, g.open())
 				res := <-done
 				assert.Equal(t, callruntime.Exited, res.End)
-				requireDead(t, pids, proctest.HangAfter)
+				proctest.RequireGone(t, pids, proctest.HangAfter)
 			})
 			t.Run("a parent honouring SIGTERM, a setsid child ignoring it", func(t *testing.T) {
 				s := spec("pid", "tree stubborn-setsid", "hang")
@@ -708,7 +708,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				defer proctest.KillAfterFailure(t, pids)
 				require.Len(t, pids, 2, res.Stdout.Text(nil))
 				assert.Equal(t, callruntime.Cancelled, res.End)
-				requireDead(t, pids, proctest.HangAfter)
+				proctest.RequireGone(t, pids, proctest.HangAfter)
 			})
 			t.Run("a fork-and-setsid loop", func(t *testing.T) {
 				s := spec("pid", "tree forkloop", "hang")
@@ -722,7 +722,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 					require.Contains(t, pids, role, res.Stdout.Text(nil)) // others may have been stopped before they printed
 				}
 				assert.Equal(t, callruntime.Cancelled, res.End)
-				requireDead(t, pids, proctest.HangAfter)
+				proctest.RequireGone(t, pids, proctest.HangAfter)
 				t.Logf("%d processes of a forking tree, none left", len(pids))
 			})
 		})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -319,7 +320,7 @@ func (c *candidate) applyStdin(f *Facts, path, program string, notes *[]string) 
 		if v.Path != path {
 			continue
 		}
-		keys := sortedKeys(v.Shape)
+		keys := slices.Sorted(maps.Keys(v.Shape))
 		if len(keys) != 1 {
 			c.leftOut = "reads several secrets on stdin (" + strings.Join(keys, ", ") + "): run it in a terminal"
 			return ""

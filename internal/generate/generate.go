@@ -3,6 +3,7 @@ package generate
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -250,7 +251,7 @@ func assemble(cands []*candidate, res *Result) []any {
 			}
 		}
 	}
-	for _, why := range sortedKeys(leftOut) {
+	for _, why := range slices.Sorted(maps.Keys(leftOut)) {
 		res.Notes = append(res.Notes, fmt.Sprintf("left out (%s): %s", why, strings.Join(leftOut[why], ", ")))
 	}
 	return tools
@@ -480,15 +481,6 @@ func stringsAny(ss []string) []any {
 		out[i] = s
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 var toolIndexRE = lazyre.New(`^tools\[(\d+)\]`)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -447,7 +448,7 @@ func sameNames(cands []*candidate) []string {
 		}
 	}
 	var problems []string
-	for _, name := range sortedKeys(by) {
+	for _, name := range slices.Sorted(maps.Keys(by)) {
 		if verbs := by[name]; len(verbs) > 1 {
 			problems = append(problems, fmt.Sprintf("tool name %q is given to %s: rename the overrides' tool", name, strings.Join(verbs, " and ")))
 		}

@@ -43,104 +43,203 @@ type mapped struct {
 // sees; flask's eager --app takes a value, and stays), options that
 // take several values per occurrence (a manifest writes one token per
 // value), and what the CLI hides (unless an override brings it back).
+//
+// Which params there are is [shapeOf]'s; each manifest key is one entry of
+// [paramKeys], so a key generate learns to write is one entry there.
 func mapParam(p Param) mapped {
-	if p.Eager && p.ExposeValue != nil && !*p.ExposeValue && (p.IsFlag || p.Count) {
-		return mapped{} // --help, --version: they act, they give no value
+	s, refused := shapeOf(p)
+	if refused != nil {
+		return *refused
 	}
-	name := paramName(p.Name)
-	if name == "" && p.Kind == "option" {
-		name = optName(longOpt(p.Opts))
-	}
-	if name == "" {
-		return mapped{note: fmt.Sprintf("param %q: no name to give it", strings.Join(p.Opts, "/"))}
-	}
-	nargs := p.Nargs
-	if nargs == 0 {
-		nargs = 1
-	}
-	flagLike := p.Kind == "option" && (p.IsFlag || p.Count)
-	if flagLike {
-		if f := confirmFlag(p); f != "" {
-			return mapped{confirm: f}
+	m := map[string]any{"name": s.name}
+	for _, k := range paramKeys {
+		if v, ok := k.value(s); ok {
+			m[k.key] = v
 		}
 	}
-	if p.Kind == "option" && nargs != 1 && !flagLike {
-		return mapped{note: fmt.Sprintf("option %s takes %d values at once: a manifest writes one value per --flag=value token", longOpt(p.Opts), nargs)}
-	}
-	m := map[string]any{"name": name}
-	var note string
-	t, known := paramTypes[p.Type]
-	switch {
-	case flagLike:
-		t = paramType{manifest: "boolean"}
-	case !known:
-		t = paramType{manifest: "string"}
-		note = fmt.Sprintf("param %s: type %q is not one generate knows: a string, the CLI checks it", name, p.Type)
-	}
-	array := !flagLike && (p.Multiple || p.Kind == "argument" && nargs != 1)
-	if t.manifest == "boolean" && !flagLike {
-		// A boolean that takes a value (--x true, or an argument): the
-		// manifest's booleans are a flag's presence.
-		t = paramType{manifest: "string"}
-		m["enum"] = []any{"true", "false"}
-	}
-	if array {
-		m["type"], m["items"] = "array", t.manifest
-	} else {
-		m["type"] = t.manifest
-	}
-	if t.pattern != "" {
-		m["pattern"] = t.pattern
-	}
-	if len(p.Choices) > 0 && !flagLike {
-		enum := make([]any, len(p.Choices))
-		for i, c := range p.Choices {
-			enum[i] = c
-		}
-		m["type"] = "string"
-		if array {
-			m["type"], m["items"] = "array", "string"
-		}
-		m["enum"] = enum
-	}
-	if t.manifest == "integer" || t.manifest == "number" {
-		if p.Min != nil {
-			m["minimum"] = bound(*p.Min, p.MinOpen, t.manifest, +1)
-		}
-		if p.Max != nil {
-			m["maximum"] = bound(*p.Max, p.MaxOpen, t.manifest, -1)
-		}
-	}
-	if p.Kind == "argument" {
-		m["positional"] = true
-	} else {
-		m["flag"] = longOpt(p.Opts)
-		if flagLike {
-			if neg := longOpt(p.Secondary); neg != "" {
-				m["negate"] = neg
-			}
-		}
-	}
-	required := p.Required || p.Kind == "option" && p.Prompt && !flagLike
-	if required {
-		m["required"] = true
-	}
-	if p.HideInput {
-		m["sensitive"] = true
-	}
-	if h := cleanHelp(p.Help); h != "" {
-		m["description"] = h
-	}
-	if !required && p.Default != nil {
-		if machineDefault(p.Default) {
-			note = joinNotes(note, fmt.Sprintf("param %s: the CLI's default %s names this machine's home directory: left out (the CLI applies it itself)", name, compact(p.Default)))
-		} else if d, ok := fitDefault(m, p.Default); ok {
-			m["default"] = d
-		} else if !trivialDefault(p.Default) {
-			note = joinNotes(note, fmt.Sprintf("param %s: the CLI's default %s is not a value of the param; left out", name, compact(p.Default)))
-		}
+	note := s.note
+	if d := mapDefault(m, s); d != "" {
+		note = joinNotes(note, d)
 	}
 	return mapped{p: m, hidden: p.Hidden, note: note}
+}
+
+// shape is what every key of a mapped param is decided from: the tree's
+// Param and what mapParam made of it first.
+type shape struct {
+	p        Param
+	name     string
+	flagLike bool // a flag (--x, --x/--no-x) or a counting -v: a boolean
+	// typ is the param's type: boolean for a flag, string for a boolean
+	// that takes a value (boolValue: its enum is "true", "false").
+	typ       paramType
+	boolValue bool
+	array     bool   // repeatable, or an argument taking several values
+	required  bool   // as the CLI says, or an option the CLI prompts for
+	note      string // the type generate did not know
+}
+
+func (s *shape) choices() bool { return len(s.p.Choices) > 0 && !s.flagLike }
+func (s *shape) numeric() bool { return s.typ.manifest == "integer" || s.typ.manifest == "number" }
+
+// shapeOf decides what the keys are read from, or that p is no param (a
+// --help, the CLI's own --yes) or cannot be one (no name, several values
+// per occurrence): then the mapped to return instead.
+func shapeOf(p Param) (*shape, *mapped) {
+	if eagerAction(p) {
+		return nil, &mapped{}
+	}
+	name := nameOf(p)
+	if name == "" {
+		return nil, &mapped{note: fmt.Sprintf("param %q: no name to give it", strings.Join(p.Opts, "/"))}
+	}
+	s := &shape{p: p, name: name, flagLike: p.Kind == "option" && (p.IsFlag || p.Count)}
+	if r := s.refusal(); r != nil {
+		return nil, r
+	}
+	s.array = !s.flagLike && (p.Multiple || p.Kind == "argument" && s.nargs() != 1)
+	s.typ, s.boolValue, s.note = s.typeOf()
+	s.required = p.Required || p.Kind == "option" && p.Prompt && !s.flagLike
+	return s, nil
+}
+
+// eagerAction: --help, --version: they act, they give no value (flask's
+// eager --app takes a value, and stays).
+func eagerAction(p Param) bool {
+	return p.Eager && p.ExposeValue != nil && !*p.ExposeValue && (p.IsFlag || p.Count)
+}
+
+// nameOf is the param's manifest name: the CLI's, else an option's long
+// flag's; "" when it has neither.
+func nameOf(p Param) string {
+	if name := paramName(p.Name); name != "" || p.Kind != "option" {
+		return name
+	}
+	return optName(longOpt(p.Opts))
+}
+
+// nargs is how many values one occurrence takes (-1: any number).
+func (s *shape) nargs() int {
+	if s.p.Nargs == 0 {
+		return 1
+	}
+	return s.p.Nargs
+}
+
+// refusal is the mapped of an option that is no param: the CLI's own
+// confirmation flag, or an option taking several values at once; nil for
+// any other.
+func (s *shape) refusal() *mapped {
+	if s.flagLike {
+		if f := confirmFlag(s.p); f != "" {
+			return &mapped{confirm: f}
+		}
+		return nil
+	}
+	if s.p.Kind == "option" && s.nargs() != 1 {
+		return &mapped{note: fmt.Sprintf("option %s takes %d values at once: a manifest writes one value per --flag=value token", longOpt(s.p.Opts), s.nargs())}
+	}
+	return nil
+}
+
+// typeOf is the param's type by [paramTypes]: boolean for a flag, a string
+// (with a note) for a type generate does not know, and a string whose
+// values are "true" and "false" (boolValue) for a boolean that takes a
+// value (--x true, or an argument): the manifest's booleans are a flag's
+// presence.
+func (s *shape) typeOf() (t paramType, boolValue bool, note string) {
+	if s.flagLike {
+		return paramType{manifest: "boolean"}, false, ""
+	}
+	t, known := paramTypes[s.p.Type]
+	switch {
+	case !known:
+		return paramType{manifest: "string"}, false, fmt.Sprintf("param %s: type %q is not one generate knows: a string, the CLI checks it", s.name, s.p.Type)
+	case t.manifest == "boolean":
+		return paramType{manifest: "string"}, true, ""
+	}
+	return t, false, ""
+}
+
+// paramKeys are the manifest keys a param of the tree maps to, one entry
+// each: value is the key's value, or false when the param has none.
+// "name" is always set; "default" is decided last ([mapDefault]), against
+// the others.
+var paramKeys = []struct {
+	key   string
+	value func(s *shape) (any, bool)
+}{
+	{"type", func(s *shape) (any, bool) {
+		switch {
+		case s.array:
+			return "array", true
+		case s.choices():
+			return "string", true
+		}
+		return s.typ.manifest, true
+	}},
+	{"items", func(s *shape) (any, bool) {
+		if s.choices() {
+			return "string", s.array
+		}
+		return s.typ.manifest, s.array
+	}},
+	{"enum", func(s *shape) (any, bool) {
+		switch {
+		case s.choices():
+			enum := make([]any, len(s.p.Choices))
+			for i, c := range s.p.Choices {
+				enum[i] = c
+			}
+			return enum, true
+		case s.boolValue:
+			return []any{"true", "false"}, true
+		}
+		return nil, false
+	}},
+	{"pattern", func(s *shape) (any, bool) { return s.typ.pattern, s.typ.pattern != "" }},
+	// An open integer bound moves in by one ([bound]).
+	{"minimum", func(s *shape) (any, bool) {
+		if !s.numeric() || s.p.Min == nil {
+			return nil, false
+		}
+		return bound(*s.p.Min, s.p.MinOpen, s.typ.manifest, +1), true
+	}},
+	{"maximum", func(s *shape) (any, bool) {
+		if !s.numeric() || s.p.Max == nil {
+			return nil, false
+		}
+		return bound(*s.p.Max, s.p.MaxOpen, s.typ.manifest, -1), true
+	}},
+	{"positional", func(s *shape) (any, bool) { return true, s.p.Kind == "argument" }},
+	{"flag", func(s *shape) (any, bool) { return longOpt(s.p.Opts), s.p.Kind != "argument" }},
+	{"negate", func(s *shape) (any, bool) {
+		neg := longOpt(s.p.Secondary)
+		return neg, s.p.Kind != "argument" && s.flagLike && neg != ""
+	}},
+	{"required", func(s *shape) (any, bool) { return true, s.required }},
+	// A value the CLI prompts for without echoing it is a secret.
+	{"sensitive", func(s *shape) (any, bool) { return true, s.p.HideInput }},
+	{"description", func(s *shape) (any, bool) { h := cleanHelp(s.p.Help); return h, h != "" }},
+}
+
+// mapDefault sets m's default to the CLI's where it is a value m accepts,
+// and says why it left a default out ("" when there is nothing to say: a
+// required param, no default, or a trivial one such as false).
+func mapDefault(m map[string]any, s *shape) string {
+	v := s.p.Default
+	if s.required || v == nil {
+		return ""
+	}
+	if machineDefault(v) {
+		return fmt.Sprintf("param %s: the CLI's default %s names this machine's home directory: left out (the CLI applies it itself)", s.name, compact(v))
+	}
+	if d, ok := fitDefault(m, v); ok {
+		m["default"] = d
+	} else if !trivialDefault(v) {
+		return fmt.Sprintf("param %s: the CLI's default %s is not a value of the param; left out", s.name, compact(v))
+	}
+	return ""
 }
 
 // confirmFlag is the option by which a flag says "yes, do it" ([confirmOpts],

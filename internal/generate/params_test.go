@@ -100,6 +100,16 @@ func TestMapParam(t *testing.T) {
 			`{"enum": ["es", "en"], "flag": "--lang", "name": "lang", "type": "string"}`, false, "", ""},
 		{"a name made valid", `{"name": "2fa-code", "kind": "option", "opts": ["--2fa-code"], "type": "str"}`,
 			`{"flag": "--2fa-code", "name": "_2fa_code", "type": "string"}`, false, "", ""},
+		{"an option without a name is named by its long flag", `{"name": "", "kind": "option", "opts": ["-o", "--out-dir"], "type": "str"}`,
+			`{"flag": "--out-dir", "name": "out_dir", "type": "string"}`, false, "", ""},
+		{"an argument without a name is none", `{"name": "", "kind": "argument", "opts": ["FILE"], "type": "str"}`,
+			``, false, "", `param "FILE": no name to give it`},
+		{"a boolean argument taking several values", `{"name": "flags", "kind": "argument", "type": "boolean", "nargs": -1}`,
+			`{"enum": ["true", "false"], "items": "string", "name": "flags", "positional": true, "type": "array"}`, false, "", ""},
+		{"an unknown type is a string, with a note; the CLI's default kept", `{"name": "when", "kind": "option", "opts": ["--when"], "type": "moment", "default": "now", "hidden": true}`,
+			`{"default": "now", "flag": "--when", "name": "when", "type": "string"}`, true, "", `param when: type "moment" is not one generate knows: a string, the CLI checks it`},
+		{"the CLI's own --yes is the confirm flag", `{"name": "yes", "kind": "option", "opts": ["--yes"], "type": "boolean", "is_flag": true}`,
+			``, false, "--yes", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := mapParam(treeParam(t, tc.param))

@@ -3,6 +3,7 @@ package generate
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"sort"
@@ -299,7 +300,7 @@ func (c *candidate) part(k string, v any) string {
 	}
 	obj, _ := v.(map[string]any)
 	var parts []string
-	for _, o := range sortedKeys(obj) {
+	for _, o := range slices.Sorted(maps.Keys(obj)) {
 		x := obj[o]
 		switch k {
 		case "requires_value":

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
@@ -70,6 +71,13 @@ func (s step) what() string {
 	return strings.Join(words, " ")
 }
 
+// walkRunner runs every step of every walk: one Runner for the process,
+// made on first use with the default options and never closed (a walk is
+// a command's whole work, and ends with its process).
+var walkRunner = sync.OnceValues(func() (*callruntime.Runner, error) {
+	return callruntime.NewRunner(callruntime.Options{})
+})
+
 // run runs the step. It fails when the CLI could not start, did not end by
 // itself (timeout, memory, a crash, the walk cancelled) or printed more
 // than a page; a non-zero exit is the caller's to judge.
@@ -95,7 +103,11 @@ func (s step) run(ctx context.Context) (stepOutput, error) {
 	if spec.MaxStdout == 0 {
 		spec.MaxStdout = maxPageBytes
 	}
-	res, err := callruntime.Run(ctx, spec)
+	r, err := walkRunner()
+	if err != nil {
+		return stepOutput{}, fmt.Errorf("running %s: %w", s.what(), err)
+	}
+	res, err := r.Run(ctx, spec)
 	if err != nil {
 		return stepOutput{}, fmt.Errorf("running %s: %w", s.what(), err)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -111,7 +113,7 @@ func (tx *Texts) fill(tree []Command, notes *[]string) []Command {
 		out[i] = c
 	}
 	var unused []string
-	for _, key := range sortedKeys(tx.byPath) {
+	for _, key := range slices.Sorted(maps.Keys(tx.byPath)) {
 		if !used[key] {
 			unused = append(unused, key)
 		}

@@ -99,6 +99,17 @@ var Supported = []language.Tag{language.English, language.Spanish, language.Cata
 
 var matcher = language.NewMatcher(Supported)
 
+// OfferedList names the supported languages as a person types them, in
+// [Supported]'s order: "en, es, ca, gl, eu". Help and warnings quote it,
+// so a catalog added to Supported shows there too.
+func OfferedList() string {
+	names := make([]string, len(Supported))
+	for i, t := range Supported {
+		names[i] = t.String()
+	}
+	return strings.Join(names, ", ")
+}
+
 // Printer formats messages in one language.
 type Printer struct {
 	tag     language.Tag

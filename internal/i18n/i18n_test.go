@@ -3,6 +3,7 @@ package i18n
 import (
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -91,4 +92,11 @@ func TestGoldenRefusals(t *testing.T) {
 	assert.Equal(t, "ledger_list falló: la CLI terminó con el código 3.", es.Sprintf(ExitCode, "ledger_list", 3))
 	assert.Equal(t, `ledger_list no se ejecutó: el argumento "limit" no es válido: must be at least 1 (got 0). No se inició nada; corrija el argumento y vuelva a llamar.`,
 		es.Sprintf(InvalidArguments, "ledger_list", "limit", "must be at least 1 (got 0)"))
+}
+
+func TestOfferedList(t *testing.T) {
+	assert.Equal(t, "en, es, ca, gl, eu", OfferedList())
+	for _, name := range strings.Split(OfferedList(), ", ") {
+		assert.True(t, Offered(name), name)
+	}
 }

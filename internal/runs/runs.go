@@ -24,12 +24,12 @@ package runs
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/nonce"
 )
 
 // State is where a run is in its life.
@@ -439,8 +439,4 @@ func (g *Registry[R]) evict(now time.Time) {
 
 // newID is "r-" and 16 random hex digits: unguessable, so one client cannot
 // collect or cancel another's run by guessing.
-func newID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return "r-" + hex.EncodeToString(b[:])
-}
+func newID() string { return nonce.New("r-", 8) }

@@ -174,7 +174,7 @@ func TestAeat_GlobalsBeforeTheVerb(t *testing.T) {
 func TestAeat_NothingSet(t *testing.T) {
 	loggedIn(t)
 	s, started := aeatServer(t, nil)
-	assert.Empty(t, s.MissingEnv(), "nothing the CLI reads is required")
+	assert.Empty(t, union(s.missingEnv), "nothing the CLI reads is required")
 	cs := connect(t, s, "", nil)
 	for _, name := range []string{"ledger_list", "ledger_status", "profile_list", "modelo_list", "auth_status", "overview_status", "debts_list"} {
 		res := callTool(t, cs, name, nil)
@@ -377,7 +377,7 @@ func TestAeat_StdinSecret(t *testing.T) {
 		c.Keychain = kc
 		c.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
-	assert.Empty(t, s.MissingEnv())
+	assert.Empty(t, union(s.missingEnv))
 	cs := connect(t, s, "", nil)
 	res := callTool(t, cs, "certificate_secret_set", map[string]any{"name": "fnmt"})
 	require.False(t, res.IsError, text(res))

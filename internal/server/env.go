@@ -275,11 +275,6 @@ func (e envMap) value(name string) string {
 	return v
 }
 
-// MissingEnv lists the variables the CLI needs that this server lacks,
-// every tool's together. Only tests read it: validate and doctor learn the
-// same from [Inspect] (Inspection.MissingEnv), before any server is made.
-func (s *Server) MissingEnv() []string { return union(s.missingEnv) }
-
 // union is every name of a per-tool list once, sorted.
 func union(perTool map[string][]string) []string {
 	seen := map[string]bool{}

@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
 	"sync"
@@ -12,6 +10,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/cleantext"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/nonce"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -163,10 +162,12 @@ func (rq *request) binding(args annotations.Args) string {
 type questions struct {
 	mu     sync.Mutex
 	ttl    time.Duration
-	issued map[string]question
+	issued map[string]issuedQuestion
 }
 
-type question struct {
+// issuedQuestion is what a confirmation nonce was issued for, and until
+// when it may be answered.
+type issuedQuestion struct {
 	binding string
 	expires time.Time
 }
@@ -175,14 +176,12 @@ type question struct {
 const maxQuestions = 256
 
 func newQuestions(ttl time.Duration) *questions {
-	return &questions{ttl: ttl, issued: map[string]question{}}
+	return &questions{ttl: ttl, issued: map[string]issuedQuestion{}}
 }
 
 // ask issues a nonce for a question about binding.
 func (q *questions) ask(binding string) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	nonce := "q-" + hex.EncodeToString(b[:])
+	key := nonce.New("q-", 16)
 	now := time.Now()
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -197,8 +196,8 @@ func (q *questions) ask(binding string) string {
 	if len(q.issued) >= maxQuestions {
 		delete(q.issued, oldest)
 	}
-	q.issued[nonce] = question{binding: binding, expires: now.Add(q.ttl)}
-	return nonce
+	q.issued[key] = issuedQuestion{binding: binding, expires: now.Add(q.ttl)}
+	return key
 }
 
 // answer reports whether nonce is a live question about binding, and uses

@@ -3,6 +3,8 @@ package tasks
 import (
 	"sync"
 	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/nonce"
 )
 
 // Request is what a [Transport] learned of one tools/call, for the call's
@@ -103,7 +105,7 @@ func (rs *Requests) Of(meta map[string]any) *Request {
 
 // issue gives r a ticket and keeps it until forget.
 func (rs *Requests) issue(r *Request) string {
-	r.ticket = "c-" + randomHex(16)
+	r.ticket = nonce.New("c-", 16)
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.m == nil {

@@ -28,11 +28,10 @@ package tasks
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"sync"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/nonce"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -142,7 +141,7 @@ type Task struct {
 	cancelled      bool       // a V1 requester cancelled it: it stays cancelled
 	weight         int64      // ResultSize of the final result, once measured
 	throughSession int        // questions open through the session
-	pending        map[string]*question
+	pending        map[string]*pendingInput
 	changed        chan struct{} // signalled when asking or pending change
 	sentOnce       sync.Once
 	// notify writes a notification to the session of the first request
@@ -153,8 +152,9 @@ type Task struct {
 	notify func(method string, params any)
 }
 
-// question is a V2 input request waiting for its answer in tasks/update.
-type question struct {
+// pendingInput is a V2 input request waiting for its answer in
+// tasks/update.
+type pendingInput struct {
 	request map[string]any // {"method": "elicitation/create", "params": …}
 	answer  chan *mcp.ElicitResult
 }
@@ -497,14 +497,14 @@ func (t *Task) asking() (done func()) {
 // askInTask shows the question as the task's input request and waits for
 // its answer in tasks/update.
 func (t *Task) askInTask(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	key := "q-" + randomHex(8)
-	q := &question{
+	key := nonce.New("q-", 8)
+	q := &pendingInput{
 		request: map[string]any{"method": "elicitation/create", "params": params},
 		answer:  make(chan *mcp.ElicitResult, 1),
 	}
 	t.mu.Lock()
 	if t.pending == nil {
-		t.pending = map[string]*question{}
+		t.pending = map[string]*pendingInput{}
 	}
 	t.pending[key] = q
 	t.mu.Unlock()
@@ -553,10 +553,4 @@ func (t *Task) cancel() {
 
 // newID is the id of a task born finished: "t-" and 16 random hex digits,
 // unguessable like a run's.
-func newID() string { return "t-" + randomHex(8) }
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails
-	return hex.EncodeToString(b)
-}
+func newID() string { return nonce.New("t-", 8) }

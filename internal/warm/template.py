@@ -25,6 +25,9 @@
 # holds it, and the server waits for it), "X e CODE" / "X s SIGNUM"
 # (the template, once the child exited; it stays a zombie until the close),
 # "T N" (no fork: the template has N threads), "E why" (no fork).
+# The server's side of all this is protocol.go; protocol_test.go loads this
+# file under another name (it then does not serve) and decodes what the
+# _send, _line_* and _read_request functions below encode.
 
 import gc
 import json
@@ -55,7 +58,69 @@ _RNGS = []
 
 
 def _send(sock, obj):
+    """One JSON line on the control socket: the ready line, or the error."""
     sock.sendall((json.dumps(obj) + "\n").encode())
+
+
+# The call socket's lines, one function a kind (protocol.go reads them).
+
+
+def _line_forked(pid, template, born):
+    return "P %d %d %s" % (pid, template, "c" if born else "f")
+
+
+def _line_exited(code):
+    return "X e %d" % code
+
+
+def _line_signaled(signum):
+    return "X s %d" % signum
+
+
+def _line_threads(n):
+    return "T %d" % n
+
+
+def _line_refused(why):
+    return "E %s" % why
+
+
+def _ready_msg(me, threads, counted, commands, failed, mod_name, import_s, preload_s):
+    """The ready line (protocol.go, readyMsg), but for the fork canary's
+    verdict, which only a single-threaded template runs."""
+    return {
+        "ready": True,
+        "pid": me,
+        "threads": threads,
+        "thread_count": counted,
+        "open": _open_files(),
+        "commands": commands,
+        "modules": len(sys.modules),
+        "preload_failed": failed,
+        "import_ms": int(import_s * 1000),
+        "preload_ms": int(preload_s * 1000),
+        "files": _watched(mod_name),
+        "runs": "entry" if _SCRIPT_CODE is None else "script",
+    }
+
+
+def _error_msg(e):
+    """The line instead of the ready line: why the CLI could not be
+    imported (protocol.go, readyMsg's error and trace)."""
+    import traceback
+
+    return {"error": "%s: %s" % (type(e).__name__, e), "trace": traceback.format_exc()[-4000:]}
+
+
+def _send_line(sock, line):
+    sock.sendall((line + "\n").encode())
+
+
+def _read_request(go):
+    """The call's request on the go pipe: a 4-byte big-endian length, then
+    that many bytes of JSON (protocol.go, goPipeFrame)."""
+    (n,) = struct.unpack(">I", _read_exact(go, 4))
+    return json.loads(_read_exact(go, n))
 
 
 def _entry():
@@ -505,21 +570,21 @@ def _status_line(pid):
         try:
             r = waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:
-            return "X s %d" % signal.SIGKILL, True
+            return _line_signaled(signal.SIGKILL), True
         if r is None:
             return None, False
         if r.si_code == os.CLD_EXITED:
-            return "X e %d" % r.si_status, False
-        return "X s %d" % r.si_status, False
+            return _line_exited(r.si_status), False
+        return _line_signaled(r.si_status), False
     try:
         got, status = os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
-        return "X s %d" % signal.SIGKILL, True
+        return _line_signaled(signal.SIGKILL), True
     if got == 0:
         return None, False
     if os.WIFEXITED(status):
-        return "X e %d" % os.WEXITSTATUS(status), True
-    return "X s %d" % os.WTERMSIG(status), True
+        return _line_exited(os.WEXITSTATUS(status)), True
+    return _line_signaled(os.WTERMSIG(status)), True
 
 
 def serve():
@@ -544,26 +609,11 @@ def serve():
         _RNGS = _rngs()
         preloaded = time.monotonic()
         threads, counted = _threads()
-        ready = {
-            "ready": True,
-            "pid": me,
-            "threads": threads,
-            "thread_count": counted,
-            "open": _open_files(),
-            "commands": commands,
-            "modules": len(sys.modules),
-            "preload_failed": failed,
-            "import_ms": int((imported - began) * 1000),
-            "preload_ms": int((preloaded - imported) * 1000),
-            "files": _watched(mod_name),
-            "runs": "entry" if _SCRIPT_CODE is None else "script",
-        }
+        ready = _ready_msg(me, threads, counted, commands, failed, mod_name, imported - began, preloaded - imported)
         if threads == 1:
             ready["canary"], ready["canary_timed_out"] = _canary(_CFG.get("canary") or [], _CFG.get("canary_seconds") or 30)
     except BaseException as e:  # the CLI failed to import: say why, and go
-        import traceback
-
-        _send(ctrl, {"error": "%s: %s" % (type(e).__name__, e), "trace": traceback.format_exc()[-4000:]})
+        _send(ctrl, _error_msg(e))
         return None
     _load_libc()
     sys.stdout.flush()
@@ -618,7 +668,7 @@ def serve():
                         continue
                     entry[2], entry[3] = True, reaped
                     try:
-                        entry[0].sendall((line + "\n").encode())
+                        _send_line(entry[0], line)
                     except OSError:
                         pass
             elif fd == ctrl.fileno():
@@ -661,7 +711,7 @@ def _accept(sock, me, owned):
         msg, fds, _, _ = socket.recv_fds(sock, 1, 5)
     except Exception as e:
         try:
-            sock.sendall(("E reading the request: %s\n" % e).encode())
+            _send_line(sock, _line_refused("reading the request: %s" % e))
         except OSError:
             pass
         return None
@@ -669,7 +719,7 @@ def _accept(sock, me, owned):
         for fd in fds:
             os.close(fd)
         try:
-            sock.sendall(b"E expected C with 4 or 5 descriptors\n")
+            _send_line(sock, _line_refused("expected C with 4 or 5 descriptors"))
         except OSError:
             pass
         return None
@@ -677,7 +727,7 @@ def _accept(sock, me, owned):
     if threads > 1:
         for fd in fds:
             os.close(fd)
-        sock.sendall(("T %d\n" % threads).encode())
+        _send_line(sock, _line_threads(threads))
         return None
     sys.stdout.flush()
     sys.stderr.flush()
@@ -709,7 +759,7 @@ def _child_setup(fds, sock, template, owned, born):
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     try:
-        sock.sendall(("P %d %d %s\n" % (os.getpid(), template, "c" if born else "f")).encode())
+        _send_line(sock, _line_forked(os.getpid(), template, born))
     except OSError:
         os._exit(1)
     mine = sock.fileno()
@@ -722,8 +772,7 @@ def _child_setup(fds, sock, template, owned, born):
     sock.close()
     go = fds[3]
     try:
-        (n,) = struct.unpack(">I", _read_exact(go, 4))
-        req = json.loads(_read_exact(go, n))
+        req = _read_request(go)
     except (OSError, EOFError, ValueError):
         os._exit(0)  # never started: the server gave up on this call
     os.close(go)
@@ -900,13 +949,16 @@ def _exit(status, interrupted):
     os._exit(status)
 
 
-_job = serve()
-if _job is None:
-    sys.exit(0)
-_run_child(_job)
-del _job
-try:
-    _run_main()
-except BaseException as _e:  # SystemExit, as sys.exit(main()) raises it, or what main raised
-    _exit(_exit_status(_e), isinstance(_e, KeyboardInterrupt))
-_exit(0, False)
+# python -c runs this as __main__; protocol_test.go loads it under another
+# name, for the encoders above alone.
+if __name__ == "__main__":
+    _job = serve()
+    if _job is None:
+        sys.exit(0)
+    _run_child(_job)
+    del _job
+    try:
+        _run_main()
+    except BaseException as _e:  # SystemExit, as sys.exit(main()) raises it, or what main raised
+        _exit(_exit_status(_e), isinstance(_e, KeyboardInterrupt))
+    _exit(0, False)

@@ -25,33 +25,6 @@ type template struct {
 	onThreads func(int)
 }
 
-type readyMsg struct {
-	Threads        int
-	ThreadCount    string
-	Open           []openFile
-	Canary         *string
-	CanaryTimedOut bool
-	Commands       int
-	Modules        int
-	PreloadFailed  []string
-	ImportMS       int
-	PreloadMS      int
-	Files          []string
-	Runs           string
-}
-
-type openFile struct {
-	FD   int
-	What string
-}
-
-type forkRequest struct {
-	Argv   []string
-	Cwd    string
-	Env    []string
-	Record string
-}
-
 // adoptee is never made here.
 type adoptee struct{ inCgroup bool }
 

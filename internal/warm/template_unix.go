@@ -5,7 +5,6 @@ package warm
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,8 +13,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -49,42 +46,6 @@ type template struct {
 	answerWait time.Duration
 }
 
-// readyMsg is the template's first line once it imported the CLI.
-type readyMsg struct {
-	Ready   bool `json:"ready"`
-	Pid     int  `json:"pid"`
-	Threads int  `json:"threads"`
-	// ThreadCount is how Threads was counted (/proc/self/task, or on
-	// macOS pthread_is_threaded_np).
-	ThreadCount string `json:"thread_count"`
-	// Open are the descriptors the template holds besides its own, that
-	// every call would share with it (template.py, _open_files).
-	Open []openFile `json:"open"`
-	// Canary is why the fork canary failed; "" when it passed, nil when
-	// it did not run (a threaded template).
-	Canary *string `json:"canary"`
-	// CanaryTimedOut: the canary did not end within its wait — on a
-	// loaded machine that says nothing about the CLI (not a verdict).
-	CanaryTimedOut bool     `json:"canary_timed_out"`
-	Commands       int      `json:"commands"`
-	Modules        int      `json:"modules"`
-	PreloadFailed  []string `json:"preload_failed"`
-	ImportMS       int      `json:"import_ms"`
-	PreloadMS      int      `json:"preload_ms"`
-	Files          []string `json:"files"`
-	// Runs is what a call runs: "script" (the console script as
-	// __main__) or "entry" (the entry point: the script is not Python).
-	Runs  string `json:"runs"`
-	Error string `json:"error"`
-	Trace string `json:"trace"`
-}
-
-// openFile is one descriptor the template holds that a call would share.
-type openFile struct {
-	FD   int    `json:"fd"`
-	What string `json:"what"`
-}
-
 // startTemplate starts the template under r's guard and waits until it has
 // imported the CLI (or failed to, or ctx ended). answerWait bounds its
 // answers from then on.
@@ -102,9 +63,9 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 		return nil, fmt.Errorf("creating the control socket: %w", err)
 	}
 	ctrl := conn.(*net.UnixConn)
-	conf, _ := json.Marshal(map[string]any{"script": cfg.Script, "entry": cfg.Warm.Entry, "preload": cfg.Warm.Preload,
-		"modules": cfg.Warm.PreloadList(), "reset": cfg.Warm.Reset, "warmup": cfg.Warm.Warmup,
-		"os": cfg.GOOS, "canary": canarySteps(cfg.GOOS), "canary_seconds": cfg.CanaryWait.Seconds()})
+	conf, _ := json.Marshal(templateConfig{Script: cfg.Script, Entry: cfg.Warm.Entry, Preload: cfg.Warm.Preload,
+		Modules: cfg.Warm.PreloadList(), Reset: cfg.Warm.Reset, Warmup: cfg.Warm.Warmup,
+		OS: cfg.GOOS, Canary: canarySteps(cfg.GOOS), CanarySeconds: cfg.CanaryWait.Seconds()})
 	logR, logW, err := os.Pipe()
 	if err != nil {
 		ctrl.Close()
@@ -261,7 +222,7 @@ func (t *template) fork(ctx context.Context, req forkRequest, stdin, stdout, std
 	call := conn.(*net.UnixConn)
 	t.sendMu.Lock()
 	_ = t.ctrl.SetWriteDeadline(time.Now().Add(t.answerWait))
-	_, _, err = t.ctrl.WriteMsgUnix([]byte{'F'}, unix.UnixRights(fds[1]), nil)
+	_, _, err = t.ctrl.WriteMsgUnix([]byte{msgFork}, unix.UnixRights(fds[1]), nil)
 	t.sendMu.Unlock()
 	unix.Close(fds[1])
 	if err != nil {
@@ -284,7 +245,7 @@ func (t *template) fork(ctx context.Context, req forkRequest, stdin, stdout, std
 		passed = append(passed, int(cgroup.Fd()))
 	}
 	// A fresh socket's buffer takes this at once, whatever the template does.
-	_, _, err = call.WriteMsgUnix([]byte{'C'}, unix.UnixRights(passed...), nil)
+	_, _, err = call.WriteMsgUnix([]byte{msgCall}, unix.UnixRights(passed...), nil)
 	goR.Close()
 	if err != nil {
 		call.Close()
@@ -292,8 +253,7 @@ func (t *template) fork(ctx context.Context, req forkRequest, stdin, stdout, std
 		return nil, fmt.Errorf("sending the call to the template: %w", err)
 	}
 	// The request goes to the child alone, on the go pipe (Start).
-	body, _ := json.Marshal(req)
-	a := newAdoptee(ctx, t, call, goW, append(binary.BigEndian.AppendUint32(nil, uint32(len(body))), body...))
+	a := newAdoptee(ctx, t, call, goW, goPipeFrame(req))
 	go a.read()
 	go a.expectAnswer()
 	select {
@@ -306,17 +266,6 @@ func (t *template) fork(ctx context.Context, req forkRequest, stdin, stdout, std
 		return nil, err
 	}
 	return a, nil
-}
-
-// forkRequest is what a warm child is told on its go pipe, and only it:
-// the call's argv, working directory and whole environment (a secret
-// loaded at call time among them), and where to record what it loaded
-// (aeat-mcp warm record; "" for a call).
-type forkRequest struct {
-	Argv   []string `json:"argv"`
-	Cwd    string   `json:"cwd"`
-	Env    []string `json:"env"`
-	Record string   `json:"record,omitempty"`
 }
 
 // kill ends a template that stopped answering (SIGSTOP, a swap storm, a
@@ -429,39 +378,18 @@ func (a *adoptee) read() {
 	sc := bufio.NewScanner(a.conn)
 	sawP := false
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		switch f[0] {
-		case "P":
-			if len(f) >= 2 {
-				a.pid, _ = strconv.Atoi(f[1])
-			}
-			a.inCgroup = len(f) >= 4 && f[3] == "c"
+		m := parseCallMsg(sc.Text())
+		switch m.kind {
+		case lineForked:
+			a.pid, a.inCgroup = m.pid, m.inCgroup
 			sawP = true
-			if w := watchExit(a.pid); w != nil {
-				a.mu.Lock()
-				a.watch = w
-				a.mu.Unlock()
-				go func() {
-					select {
-					case <-w.gone:
-						a.markExited()
-					case <-a.done:
-					}
-				}()
-			}
+			a.followExit()
 			a.answer()
 			a.started <- nil
-		case "X":
-			if len(f) >= 3 {
-				n, _ := strconv.Atoi(f[2])
-				if f[1] == "e" {
-					a.x = callruntime.ExitStatus{Code: n}
-				} else {
-					a.x = callruntime.ExitStatus{Code: -1, Signal: unix.SignalName(syscall.Signal(n))}
-				}
+		case lineExited:
+			a.x = callruntime.ExitStatus{Code: m.code}
+			if m.signaled {
+				a.x = callruntime.ExitStatus{Code: -1, Signal: unix.SignalName(syscall.Signal(m.signum))}
 			}
 			close(a.gotX)
 			a.markExited()
@@ -469,18 +397,14 @@ func (a *adoptee) read() {
 				a.started <- errors.New("the forked child exited before it was ready")
 			}
 			return
-		case "T":
-			n := 0
-			if len(f) >= 2 {
-				n, _ = strconv.Atoi(f[1])
-			}
+		case lineThreads:
 			if a.t.onThreads != nil {
-				a.t.onThreads(n)
+				a.t.onThreads(m.threads)
 			}
-			a.started <- fmt.Errorf("%w (%d threads): forking it would be unsafe", errThreads, n)
+			a.started <- fmt.Errorf("%w (%d threads): forking it would be unsafe", errThreads, m.threads)
 			return
-		case "E":
-			a.started <- fmt.Errorf("the template refused the call: %s", strings.Join(f[1:], " "))
+		case lineRefused:
+			a.started <- fmt.Errorf("the template refused the call: %s", m.why)
 			return
 		}
 	}
@@ -492,6 +416,25 @@ func (a *adoptee) read() {
 		// end for it (the call's tree is stopped next).
 		a.markExited()
 	}
+}
+
+// followExit watches the forked child's exit where the OS can (a pidfd,
+// kqueue): the call sees it end even if its template dies first.
+func (a *adoptee) followExit() {
+	w := watchExit(a.pid)
+	if w == nil {
+		return
+	}
+	a.mu.Lock()
+	a.watch = w
+	a.mu.Unlock()
+	go func() {
+		select {
+		case <-w.gone:
+			a.markExited()
+		case <-a.done:
+		}
+	}()
 }
 
 func (a *adoptee) Pid() int                { return a.pid }
