@@ -267,7 +267,7 @@ func expandPaths(s string, cmds map[string]*Command) []string {
 		for _, alt := range strings.Split(group, "|") {
 			var words []string
 			for _, w := range strings.Fields(alt) {
-				if strings.HasPrefix(w, "--") {
+				if strings.HasPrefix(w, "-") { // an option, never a word of a verb
 					break
 				}
 				words = append(words, w)
