@@ -1,9 +1,12 @@
 package generate
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/aeatfacts"
@@ -68,4 +71,60 @@ func TestFacts_AgreeWithTheOracle(t *testing.T) {
 		assert.Equal(t, len(oracle.RulesOf(path)), len(ours.rulesOf(path)), "cross-field rules of %q", path)
 	}
 	t.Logf("%d verbs compared; generate's notes: %v", len(verbs), notes)
+}
+
+// TestTree_AgreesWithTheOracle: the same for commands.json — generate's
+// tree reader and the oracle's read every verb with the same flags,
+// classification and parameters.
+func TestTree_AgreesWithTheOracle(t *testing.T) {
+	oracle, err := aeatfacts.Commands()
+	require.NoError(t, err)
+	raw, err := os.ReadFile(filepath.Join(aeatfacts.Dir(), "commands.json"))
+	require.NoError(t, err)
+	ours, err := ParseTree(raw)
+	require.NoError(t, err)
+	seen := 0
+	for _, c := range ours {
+		path := strings.Join(c.Path, " ")
+		o := oracle[path]
+		if c.Group && o == nil {
+			continue // a group is no verb of the oracle's
+		}
+		require.NotNil(t, o, "the oracle has no verb %q", path)
+		seen++
+		assert.Equal(t, o.Hidden, c.Hidden, "%q hidden", path)
+		assert.Equal(t, o.Deprecated, c.Deprecated, "%q deprecated", path)
+		if c.Classification != nil {
+			cl := c.Classification
+			assert.Equal(t, [5]bool{o.Classification.ReadOnly, o.Classification.Destructive, o.Classification.Idempotent, o.Classification.OpenWorld, o.Classification.LiveWrite},
+				[5]bool{cl.ReadOnly, cl.Destructive, cl.Idempotent, cl.OpenWorld, cl.LiveWrite}, "%q classification", path)
+		}
+		require.Len(t, c.Params, len(o.Params), "%q params", path)
+		for i, p := range c.Params {
+			op := o.Params[i]
+			assert.Equal(t, []any{op.Name, op.Kind, op.Opts, op.Secondary, op.Type, op.Choices, op.Required, op.Multiple, op.IsFlag},
+				[]any{p.Name, p.Kind, p.Opts, p.Secondary, p.Type, p.Choices, p.Required, p.Multiple, p.IsFlag}, "%q param %d", path, i)
+			assert.Equal(t, numberText(op.Min), jsonNumberText(p.Min), "%q %s min", path, p.Name)
+			assert.Equal(t, numberText(op.Max), jsonNumberText(p.Max), "%q %s max", path, p.Name)
+		}
+	}
+	assert.Equal(t, len(oracle), seen, "every verb of the oracle read by generate")
+}
+
+func numberText(f *float64) string {
+	if f == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*f, 'g', -1, 64)
+}
+
+func jsonNumberText(n *json.Number) string {
+	if n == nil {
+		return ""
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return "unreadable " + n.String()
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
