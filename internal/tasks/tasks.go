@@ -416,7 +416,11 @@ func (t *Task) watch() {
 	select {
 	case <-t.sent:
 	case <-t.run.Done():
-		return // the requester learns the end from the handle or a poll
+		select {
+		case <-t.sent: // both: the handle went out first (writeHandle)
+		default:
+			return // the handle, read after the end, says how it ended
+		}
 	}
 	wake, unwatch := t.run.Watch()
 	defer unwatch()

@@ -93,6 +93,10 @@ type conn struct {
 	done   chan struct{}
 	once   sync.Once
 
+	// writeMu orders a task's handle before its status notifications: the
+	// handle is written under it, and so is every notification.
+	writeMu sync.Mutex
+
 	mu sync.Mutex
 	// The session's negotiation: an initialize in flight, one answered
 	// (and what it answered).
@@ -204,12 +208,21 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 // writeHandle answers a call with its task's handle; progress and status
 // notifications about the task may follow once it is written.
+//
+// The task is marked sent before its handle is read and written, under
+// writeMu: a run that ends while the handle is on its way is then told by
+// a status notification written after the handle (or by the handle itself,
+// read after the end). Marked after the write, as it was, a run that ended
+// in between — the requester already holding a "working" handle — was
+// never told at all.
 func (c *conn) writeHandle(ctx context.Context, id jsonrpc.ID, task *Task) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	task.Sent()
 	handle, err := task.Handle()
 	if err != nil {
 		return c.inner.Write(ctx, &jsonrpc.Response{ID: id, Error: internal(err)})
 	}
-	defer task.Sent()
 	return c.inner.Write(ctx, &jsonrpc.Response{ID: id, Result: handle})
 }
 
@@ -276,6 +289,8 @@ func (c *conn) notify(method string, params any) {
 		c.logger.Warn("a notification could not be encoded", "method", method, "error", err)
 		return
 	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
 	_ = c.inner.Write(context.Background(), &jsonrpc.Request{Method: method, Params: raw})
 }
 

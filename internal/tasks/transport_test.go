@@ -1,9 +1,11 @@
 package tasks
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,8 +30,9 @@ type harness struct {
 	reg      runs.Registry[*mcp.CallToolResult]
 	// seen gets the Request each call's handler found.
 	seen chan *Request
-	// release ends the runs of "pull".
+	// release ends the runs of "pull"; ran gets each run started.
 	release chan struct{}
+	ran     chan *Run
 	conn    mcp.Connection
 	next    int64
 	notes   []*jsonrpc.Request
@@ -38,9 +41,9 @@ type harness struct {
 // newHarness connects a raw client to an SDK server with the tools "pull"
 // (may run as a task) and "look" (may not), through a Transport over
 // in-memory transports; without a table when table is false.
-func newHarness(t *testing.T, table bool) *harness {
+func newHarness(t *testing.T, table bool, wrap ...func(mcp.Transport) mcp.Transport) *harness {
 	t.Helper()
-	h := &harness{requests: &Requests{}, seen: make(chan *Request, 16), release: make(chan struct{})}
+	h := &harness{requests: &Requests{}, seen: make(chan *Request, 16), release: make(chan struct{}), ran: make(chan *Run, 16)}
 	if table {
 		h.tb = NewTable(Options{})
 	}
@@ -49,7 +52,11 @@ func newHarness(t *testing.T, table bool) *harness {
 	srv.AddTool(&mcp.Tool{Name: "pull", InputSchema: schema}, h.handle)
 	srv.AddTool(&mcp.Tool{Name: "look", InputSchema: schema}, h.handle)
 	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(context.Background(), &Transport{Inner: st, Requests: h.requests, Table: h.tb,
+	var inner mcp.Transport = st
+	for _, w := range wrap {
+		inner = w(inner)
+	}
+	ss, err := srv.Connect(context.Background(), &Transport{Inner: inner, Requests: h.requests, Table: h.tb,
 		Tools: func(name string) bool { return name == "pull" }}, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { ss.Close() })
@@ -88,6 +95,7 @@ func (h *harness) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 					return textResult("cancelled", true), runs.Cancelled
 				}
 			})
+		h.ran <- r
 		rq.Answer(h.tb.Create(rq.Gen, r, rq.TTL()))
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
 	}
@@ -331,4 +339,71 @@ func TestTransport_NoTable(t *testing.T) {
 	rq := <-h.seen
 	assert.Equal(t, V1, rq.Gen)
 	assert.False(t, rq.WantsTask())
+}
+
+// TestTransport_V1StatusOfARunThatEndsAsItsHandleGoesOut: the run ends
+// while its "working" handle is being written — the requester holds a
+// handle that says working, and must be told the end. The handle was
+// marked sent only after the write, so the watcher saw the end first and
+// said nothing: the requester was never told.
+func TestTransport_V1StatusOfARunThatEndsAsItsHandleGoesOut(t *testing.T) {
+	var h *harness
+	h = newHarness(t, true, func(inner mcp.Transport) mcp.Transport {
+		return onHandle{inner, func() {
+			r := <-h.ran
+			close(h.release)
+			<-r.Done()
+		}}
+	})
+	h.initialize(t, "2025-11-25")
+	handle := h.ok(t, "tools/call", `{"name":"pull","arguments":{},"task":{}}`)
+	<-h.seen
+	task, _ := handle["task"].(map[string]any)
+	require.NotNil(t, task, "the handle: %v", handle)
+	id, _ := task["taskId"].(string)
+	completedSaid := func() bool {
+		for _, n := range h.notes {
+			var p map[string]any
+			if n.Method == MethodStatusV1 && json.Unmarshal(n.Params, &p) == nil && p["taskId"] == id && p["status"] == "completed" {
+				return true
+			}
+		}
+		return false
+	}
+	if task["status"] == "completed" {
+		return // the handle itself said it
+	}
+	for deadline := time.Now().Add(proctest.HangAfter); !completedSaid(); time.Sleep(10 * time.Millisecond) {
+		require.True(t, time.Now().Before(deadline), "the requester holds a %q handle and was never told the run completed", task["status"])
+		h.ok(t, "ping", `{}`)
+	}
+}
+
+// onHandle is a transport whose connection runs hook once a task handle
+// is written, before the write returns.
+type onHandle struct {
+	mcp.Transport
+	hook func()
+}
+
+func (o onHandle) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := o.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &onHandleConn{Connection: c, hook: o.hook}, nil
+}
+
+type onHandleConn struct {
+	mcp.Connection
+	hook func()
+	once sync.Once
+}
+
+func (c *onHandleConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	if r, ok := msg.(*jsonrpc.Response); ok && bytes.Contains(r.Result, []byte(`"taskId"`)) && !bytes.Contains(r.Result, []byte(`"tasks"`)) {
+		c.once.Do(c.hook)
+	}
+	return err
 }
