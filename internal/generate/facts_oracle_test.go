@@ -2,6 +2,7 @@ package generate
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,13 +43,7 @@ func TestFacts_AgreeWithTheOracle(t *testing.T) {
 	require.NotEmpty(t, verbs)
 	var notes []string
 	network := ours.networkOf(verbs, &notes)
-	for _, path := range slices.Sorted(func(yield func(string) bool) {
-		for p := range verbs {
-			if !yield(p) {
-				return
-			}
-		}
-	}) {
+	for _, path := range slices.Sorted(maps.Keys(verbs)) {
 		n := network[path]
 		assert.Equal(t, oracle.NetworkOf(path), n.value, "network of %q", path)
 		if !n.catchAll {
