@@ -33,3 +33,15 @@ func OnForkAsked(f func(templatePID int)) (restore func()) {
 	forkAsked = f
 	return func() { forkAsked = old }
 }
+
+// ChildUsage is what one warm child used (the X line's "r" tail).
+type ChildUsage = childUsage
+
+// OnChildUsage has f told what each warm call's child used, where its
+// template reported it. Set it before the pools it watches start, and
+// restore it after they closed.
+func OnChildUsage(f func(ChildUsage)) (restore func()) {
+	old := childUsed
+	childUsed = f
+	return func() { childUsed = old }
+}

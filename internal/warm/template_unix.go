@@ -319,6 +319,7 @@ type adoptee struct {
 	// did not have to move it there.
 	inCgroup bool
 	x        callruntime.ExitStatus
+	usage    childUsage // with x
 
 	mu    sync.Mutex
 	watch *exitWatch // nil until "P", or where there is none
@@ -391,6 +392,7 @@ func (a *adoptee) read() {
 			if m.signaled {
 				a.x = callruntime.ExitStatus{Code: -1, Signal: unix.SignalName(syscall.Signal(m.signum))}
 			}
+			a.usage = m.usage
 			close(a.gotX)
 			a.markExited()
 			if !sawP {
@@ -435,6 +437,17 @@ func (a *adoptee) followExit() {
 		case <-a.done:
 		}
 	}()
+}
+
+// used is what the child used, as the template reported it with its
+// exit; zero when it did not (yet).
+func (a *adoptee) used() childUsage {
+	select {
+	case <-a.gotX:
+		return a.usage
+	default:
+		return childUsage{}
+	}
 }
 
 func (a *adoptee) Pid() int                { return a.pid }

@@ -191,6 +191,17 @@ def alloc(mib):
     time.sleep(60)
 
 
+@cli.command()
+@click.argument("mib", type=int)
+def touch(mib):
+    """Writes to MIB fresh MiB, a page at a time, and ends: a call whose
+    page faults a test can count."""
+    held = bytearray(mib << 20)
+    for i in range(0, len(held), 4096):
+        held[i] = 1
+    click.echo("touched %d MiB" % mib)
+
+
 @cli.command("stdin")
 def stdin_():
     data = sys.stdin.read()
