@@ -1,6 +1,11 @@
 package warm
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+)
 
 // SetCheckEvery sets how often the CLI's files are looked at; tests look at
 // every call.
@@ -44,4 +49,16 @@ func OnChildUsage(f func(ChildUsage)) (restore func()) {
 	old := childUsed
 	childUsed = f
 	return func() { childUsed = old }
+}
+
+// TemplateSource is template.py, for a harness that loads it under a name
+// of its own (it then does not serve) to prepare an interpreter as the
+// template does.
+var TemplateSource = templateSource
+
+// TemplateConfig is the configuration a template of w over script gets.
+func TemplateConfig(w annotations.Warm, script string) string {
+	conf, _ := json.Marshal(templateConfig{Script: script, Entry: w.Entry, Preload: w.Preload,
+		Modules: w.PreloadList(), Reset: w.Reset, Warmup: w.Warmup})
+	return string(conf)
 }
