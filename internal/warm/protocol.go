@@ -36,6 +36,10 @@ type templateConfig struct {
 	Canary  []string   `json:"canary"`
 	// CanarySeconds is how long the fork canary may take (0: 30 s).
 	CanarySeconds float64 `json:"canary_seconds"`
+	// Unset names the variables the server added to the template's
+	// environment for its interpreter alone (templateEnv): the template
+	// removes them from os.environ before it imports the CLI.
+	Unset []string `json:"unset"`
 }
 
 // The bytes that carry descriptors (SCM_RIGHTS) to the template.

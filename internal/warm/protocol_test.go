@@ -78,7 +78,7 @@ print(json.dumps({"request": ns["_read_request"](0), "config": ns["_CFG"]}))
 // configuration (Go's templateConfig, Python's _CFG) both ways round.
 func TestProtocol_TemplateEncodesWhatGoDecodes(t *testing.T) {
 	cfg := templateConfig{Script: "/opt/cli/bin/aeat", Entry: "aeat.cli:main", Preload: "click", Modules: []string{"aeat.live"},
-		Reset: []string{"aeat.state:reset"}, Warmup: [][]string{{"--help"}}, OS: "linux", Canary: []string{"proxies"}, CanarySeconds: 12.5}
+		Reset: []string{"aeat.state:reset"}, Warmup: [][]string{{"--help"}}, OS: "linux", Canary: []string{"proxies"}, CanarySeconds: 12.5, Unset: []string{"GLIBC_TUNABLES"}}
 	conf, err := json.Marshal(cfg)
 	require.NoError(t, err)
 	req := forkRequest{Argv: []string{"ledger", "list", "--year=2025"}, Cwd: "/tmp/é", Env: []string{"A=1", "SECRET=s3 cr\"t"}, Record: "/tmp/rec.json"}

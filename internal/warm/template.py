@@ -45,6 +45,10 @@ import time
 _CTRL_FD = 3
 _CFG = json.loads(sys.argv[1])
 _SCRIPT = _CFG["script"]
+# What the server added to this interpreter's environment for it alone (an
+# allocator setting the C library read at start): never the CLI's.
+for _name in _CFG.get("unset") or []:
+    os.environ.pop(_name, None)
 # The environment the template started with: exactly a call's.
 _ENV0 = dict(os.environ)
 # What importing the CLI (and the warm-up) did to it (name -> value, None

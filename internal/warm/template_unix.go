@@ -63,17 +63,14 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 		return nil, fmt.Errorf("creating the control socket: %w", err)
 	}
 	ctrl := conn.(*net.UnixConn)
+	env, unset := templateEnv(cfg.GOOS, cfg.Env)
 	conf, _ := json.Marshal(templateConfig{Script: cfg.Script, Entry: cfg.Warm.Entry, Preload: cfg.Warm.Preload,
 		Modules: cfg.Warm.PreloadList(), Reset: cfg.Warm.Reset, Warmup: cfg.Warm.Warmup,
-		OS: cfg.GOOS, Canary: canarySteps(cfg.GOOS), CanarySeconds: cfg.CanaryWait.Seconds()})
+		OS: cfg.GOOS, Canary: canarySteps(cfg.GOOS), CanarySeconds: cfg.CanaryWait.Seconds(), Unset: unset})
 	logR, logW, err := os.Pipe()
 	if err != nil {
 		ctrl.Close()
 		return nil, err
-	}
-	env := cfg.Env
-	if env == nil {
-		env = []string{}
 	}
 	cmd := &exec.Cmd{
 		Path:       cfg.Python,

@@ -2,6 +2,8 @@ package warm_test
 
 import (
 	"context"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -25,7 +27,8 @@ func TestWarmReportsWhatEachChildUsed(t *testing.T) {
 		seen = append(seen, u)
 		mu.Unlock()
 	}))
-	s := newSetup(t, annotations.Warm{}, baseEnv("0.2"))
+	// Without huge pages, whatever the machine: a fault per 4 KiB page.
+	s := newSetup(t, annotations.Warm{}, baseEnv("0.2", "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"))
 	st := s.settled(t)
 	require.Equal(t, warm.On, st.State, st.Reason)
 	used := func(args ...string) warm.ChildUsage {
@@ -51,4 +54,36 @@ func TestWarmReportsWhatEachChildUsed(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, big.MinFlt, int64(mib<<20/4096), "a fault per fresh page at least")
 	assert.Less(t, small.MinFlt, big.MinFlt-int64(mib<<20/4096), "hello faulted less than the pages touch wrote")
+}
+
+// TestWarmHugePages: a warm child's large allocations are backed by
+// transparent huge pages where the kernel offers them (the template's
+// interpreter runs with glibc.malloc.hugetlb=1, templateEnv), so writing
+// 64 fresh MiB faults far fewer times than once per 4 KiB page; where the
+// kernel does not, as before.
+func TestWarmHugePages(t *testing.T) {
+	thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	offered := err == nil && !strings.Contains(string(thp), "[never]")
+	var mu sync.Mutex
+	var seen []warm.ChildUsage
+	t.Cleanup(warm.OnChildUsage(func(u warm.ChildUsage) {
+		mu.Lock()
+		seen = append(seen, u)
+		mu.Unlock()
+	}))
+	s := newSetup(t, annotations.Warm{}, baseEnv("0.2"))
+	st := s.settled(t)
+	require.Equal(t, warm.On, st.State, st.Reason)
+	res := s.run(t, context.Background(), s.spec("touch", "64"))
+	require.Equal(t, "touched 64 MiB\n", string(res.Stdout.Head), "stderr: %s", res.Stderr.Head)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, seen, 1)
+	pages := int64(64 << 20 / 4096)
+	t.Logf("transparent huge pages %q: touch 64 MiB faulted %d times", strings.TrimSpace(string(thp)), seen[0].MinFlt)
+	if offered {
+		assert.Less(t, seen[0].MinFlt, pages/2, "64 MiB in 2 MiB pages")
+	} else {
+		assert.GreaterOrEqual(t, seen[0].MinFlt, pages, "no huge pages here: a fault per 4 KiB page")
+	}
 }

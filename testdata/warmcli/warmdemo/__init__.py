@@ -13,6 +13,8 @@ import threading
 import time
 
 IMPORT_PID = os.getpid()
+# The environment the import saw: a warm template's must be a call's.
+IMPORT_ENV = dict(os.environ)
 IMPORTS = int(os.environ.get("WARMDEMO_IMPORTS", "0")) + 1
 time.sleep(float(os.environ.get("WARMDEMO_IMPORT_SECONDS", "1")))
 if os.environ.get("WARMDEMO_KILLED_IN_TEMPLATE") == "1" and hasattr(sys.modules.get("__main__"), "_CFG"):
@@ -117,6 +119,13 @@ def whoami():
 @click.argument("name")
 def env_(name):
     click.echo(os.environ.get(name, ""))
+
+
+@cli.command()
+@click.argument("name")
+def importenv(name):
+    """NAME's value as the CLI's import saw it."""
+    click.echo(IMPORT_ENV.get(name, ""))
 
 
 @cli.command()
