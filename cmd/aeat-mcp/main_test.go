@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,13 +42,19 @@ func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 // own (memKeychain.use), a terminal.
 func runOn(t *testing.T, adjust func(*system), stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runUntil(t.Context(), adjust, stdin, args...)
+}
+
+// runUntil is runOn under ctx: ending it is telling aeat-mcp to stop, as
+// main's signals do.
+func runUntil(ctx context.Context, adjust func(*system), stdin string, args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
 	sys := osSystem(0, "", nil) // 0: the server in this process watches no parent
 	sys.stdin, sys.stdout, sys.stderr = strings.NewReader(stdin), &out, &errOut
 	if adjust != nil {
 		adjust(sys)
 	}
-	code = run(t.Context(), sys, args)
+	code = run(ctx, sys, args)
 	return code, out.String(), errOut.String()
 }
 
