@@ -1,5 +1,3 @@
-//go:build linux
-
 package main
 
 import (
@@ -157,3 +155,6 @@ func TestLang_Unsupported(t *testing.T) {
 	_, _, stderr = runCmd(t, "", "--demo", "--lang", "es_ES.UTF-8", "--log-level", "warn")
 	assert.NotContains(t, stderr, "not a language")
 }
+
+// built is the aeat-mcp binaryPath built, removed after the tests.
+var built string
