@@ -105,7 +105,7 @@ func runCall(ctx context.Context, opts *options, co *callOptions, name string, s
 		// until its tree is gone, then the person is told.
 		st.close()
 		fmt.Fprintln(stderr, opts.printer().Sprintf(i18n.Cancelled, name))
-		return &exitError{exitInterrupted, nil}
+		return stopped(ctx)
 	}
 	if err != nil {
 		return &exitError{exitFailure, err}

@@ -16,8 +16,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // a call failed (call) or a command could not do its job
 	exitUsage   = 2 // bad flags, or a manifest that does not load
-	// exitInterrupted: a stop (Ctrl-C, SIGTERM) cut the command short, as
-	// shells report a process ended by SIGINT.
+	// exitInterrupted: Ctrl-C cut the command short, as shells report a
+	// process ended by SIGINT; another stop signal is 128 + its number
+	// (stopCode).
 	exitInterrupted = 130
 )
 
@@ -47,11 +48,37 @@ func main() {
 	// The one place signals are wired: a stop (Ctrl-C, SIGTERM, a hang-up)
 	// cancels the context every command runs under, and each command that
 	// blocks ends on it its own way (serve stops serving and exits 0, call
-	// cancels its call, the others stop what they run and exit 130).
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
+	// cancels its call, the others stop what they run and exit as the
+	// signal would have ended them: stopCode).
+	ctx, stop := notifyStop(context.Background())
 	code := run(ctx, sys, os.Args[1:])
 	stop()
 	os.Exit(code)
+}
+
+// stopSignal is why the context of [notifyStop] ended: the signal that
+// told aeat-mcp to stop (context.Cause), so the exit code can say which.
+type stopSignal struct{ os.Signal }
+
+func (s stopSignal) Error() string { return s.String() + " received" }
+
+// notifyStop is signal.NotifyContext with the signal kept as a typed
+// cause (NotifyContext's own cause is an unexported string).
+func notifyStop(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, stopSignals()...)
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(stopSignal{s})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(context.Canceled)
+	}
 }
 
 // stopSignals are the signals that stop aeat-mcp: Ctrl-C, SIGTERM (what
@@ -89,15 +116,27 @@ func run(ctx context.Context, sys *system, args []string) int {
 	return exitUsage
 }
 
-// errStopped ends a command that a stop signal cut short (doctor's
-// probe, generate's walk, warm record's call): exit 130, as a shell
-// reports a command Ctrl-C ended, with nothing more to say.
-var errStopped = &exitError{exitInterrupted, nil}
-
-// stopped is errStopped once ctx has ended, else nil.
+// stopped ends a command that a stop cut short (doctor's probe,
+// generate's walk, warm record's call, a keychain wait) with the exit code
+// a shell reports for a process that signal ended, and nothing more to
+// say; nil while ctx runs.
 func stopped(ctx context.Context) error {
-	if ctx.Err() != nil {
-		return errStopped
+	if ctx.Err() == nil {
+		return nil
 	}
-	return nil
+	return &exitError{code: stopCode(ctx)}
+}
+
+// stopCode is 128 + the number of the signal that ended ctx — 130 for
+// Ctrl-C, 143 for SIGTERM, 129 for a hang-up — as a shell reports a
+// process that signal killed; 130 when ctx ended without one (a test's
+// cancel).
+func stopCode(ctx context.Context) int {
+	var s stopSignal
+	if errors.As(context.Cause(ctx), &s) {
+		if n, ok := s.Signal.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return exitInterrupted
 }

@@ -79,8 +79,9 @@ func runSecretSet(ctx context.Context, opts *options, name string, stdin io.Read
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
+	var stop *exitError
 	switch err := untilStopped(ctx, func() error { return opts.keychain().Set(name, value) }); {
-	case errors.Is(err, errStopped):
+	case errors.As(err, &stop):
 		return err
 	case err != nil:
 		return &exitError{exitFailure, fmt.Errorf("storing %s: %w\nwithout a keychain, set %s in the \"env\" block of this server in the host's MCP config instead", name, err, name)}
@@ -123,8 +124,9 @@ func runSecretDelete(ctx context.Context, opts *options, name string, stdout io.
 	if err := checkSecretName(name); err != nil {
 		return err
 	}
+	var stop *exitError
 	switch err := untilStopped(ctx, func() error { return opts.keychain().Delete(name) }); {
-	case errors.Is(err, errStopped):
+	case errors.As(err, &stop):
 		return err
 	case errors.Is(err, keychain.ErrNotFound):
 		fmt.Fprintf(stdout, "%s was not in the OS keychain\n", name)
@@ -138,7 +140,8 @@ func runSecretDelete(ctx context.Context, opts *options, name string, stdout io.
 
 // untilStopped runs op — a keychain's store or delete, which may wait
 // minutes for a person to unlock it — until it returns or ctx ends
-// (errStopped): a stop is not held up by it, and op ends with the process.
+// (stopped's exit): a stop is not held up by it, and op ends with the
+// process.
 func untilStopped(ctx context.Context, op func() error) error {
 	done := make(chan error, 1)
 	go func() { done <- op() }()
@@ -146,7 +149,7 @@ func untilStopped(ctx context.Context, op func() error) error {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
-		return errStopped
+		return stopped(ctx)
 	}
 }
 

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
+	"os"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestLookupIn: the flags' environment twins and the language are read
@@ -38,4 +42,26 @@ func TestMachine(t *testing.T) {
 	assert.Equal(t, "/home/ana", sys.machine("darwin").home)
 	assert.Equal(t, "C:\\Users\\ana", sys.machine("windows").home)
 	assert.Equal(t, "/cfg", sys.machine("linux").getenv("CLAUDE_CONFIG_DIR"))
+}
+
+// A command a stop cut short exits as a shell reports a process that
+// signal ended: the signal is the cause of main's context.
+func TestStopCode(t *testing.T) {
+	for _, tc := range []struct {
+		cause error
+		want  int
+	}{
+		{stopSignal{os.Interrupt}, 130},
+		{stopSignal{syscall.SIGTERM}, 143},
+		{stopSignal{syscall.SIGHUP}, 129},
+		{context.Canceled, exitInterrupted},
+	} {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		cancel(tc.cause)
+		assert.Equal(t, tc.want, stopCode(ctx), "%v", tc.cause)
+		var ee *exitError
+		require.ErrorAs(t, stopped(ctx), &ee)
+		assert.Equal(t, tc.want, ee.code)
+	}
+	assert.NoError(t, stopped(t.Context()))
 }
