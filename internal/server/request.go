@@ -160,7 +160,7 @@ func (p *place) leave() {
 func (rq *request) start(key string, join bool, pl *place, obs *observer, argv []string, in inputs) (r *run, joined bool) {
 	s, t := rq.s, rq.t
 	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings), Observer: obs}
-	r, joined = s.runs.Start(s.lifetime, spec, func(ctx context.Context, r *run) (*mcp.CallToolResult, runs.State) {
+	r, joined = s.runs.Start(s.lifetime, spec, func(ctx context.Context, r *run) (*mcp.CallToolResult, runs.Phase) {
 		defer pl.release()
 		return rq.newWork(r, argv, in).do(ctx)
 	})

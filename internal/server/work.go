@@ -53,14 +53,14 @@ func (rq *request) newWork(r *run, argv []string, in inputs) *work {
 // server goes away, and says the state the run ends in. A panic becomes an
 // "internal" result: the run has its own goroutine, which no handler's
 // recover covers, and a panic here would take the server down.
-func (w *work) do(ctx context.Context) (res *mcp.CallToolResult, st runs.State) {
+func (w *work) do(ctx context.Context) (res *mcp.CallToolResult, st runs.Phase) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, st = w.panicked(p), CodeInternal.RunState()
+			res, st = w.panicked(p), CodeInternal.RunPhase()
 		}
 	}()
 	res = w.execute(ctx)
-	return res, w.o.Code.RunState()
+	return res, w.o.Code.RunPhase()
 }
 
 // execute is the work itself. The ceiling starts now, and time spent

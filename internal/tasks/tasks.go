@@ -39,7 +39,19 @@ import (
 // Run is a call's work, as the server's run registry holds it.
 type Run = runs.Run[*mcp.CallToolResult]
 
-// taskStatus is a task's status on the wire.
+// taskStatus is a task's status on the wire, as the protocol names it —
+// not the run's phase ([runs.Phase]), from which it is made in one place,
+// [Task.snap]:
+//
+//	the task was cancelled (tasks/cancel)      → cancelled
+//	run Cancelled                              → cancelled
+//	run Completed or Failed, result isError    → the generation's errorStatus
+//	                                             (2025-11-25 failed, 2026-07-28 completed)
+//	run Completed or Failed, no isError        → completed
+//	run Working, a question open               → input_required
+//	run Working                                → working
+//
+// A task born finished (no run started) keeps the status it was born with.
 type taskStatus string
 
 // The statuses of both generations.
@@ -376,7 +388,7 @@ func (t *Task) snap() snapshot {
 			if done {
 				s.result = res
 			}
-		case done && t.run.State() == runs.Cancelled:
+		case done && t.run.Phase() == runs.Cancelled:
 			s.status, s.result = statusCancelled, res
 		case done:
 			s.status, s.result = t.terminalStatus(res), res

@@ -87,7 +87,7 @@ func (h *harness) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		res = textResult("refused", true)
 	case req.Params.Name == "pull" && rq.WantsTask():
 		r, _ := h.reg.Start(context.Background(), runs.Spec{Tool: "pull", Tier: "live", Ceiling: time.Minute},
-			func(ctx context.Context, _ *Run) (*mcp.CallToolResult, runs.State) {
+			func(ctx context.Context, _ *Run) (*mcp.CallToolResult, runs.Phase) {
 				select {
 				case <-h.release:
 					return textResult("pulled", false), runs.Completed
