@@ -162,7 +162,7 @@ func (rq *request) start(key string, join bool, pl *place, obs *observer, argv [
 	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings), Observer: obs}
 	r, joined = s.runs.Start(s.lifetime, spec, func(ctx context.Context, r *run) (*mcp.CallToolResult, runs.Phase) {
 		defer pl.release()
-		return rq.newWork(r, argv, in).do(ctx)
+		return rq.newWork(r, argv, in).runGuarded(ctx)
 	})
 	pl.run = !joined
 	if joined {
