@@ -135,7 +135,9 @@ type place struct {
 	run bool
 }
 
-// admit takes the call's place, or refuses the call (busy).
+// admit takes the call's place in its tier, or refuses the call (busy):
+// admission to the tier. (A JSON-RPC request's own id is
+// stdioConn.registerInbound's.)
 func (rq *request) admit() (*place, *mcp.CallToolResult) {
 	ch := rq.s.admitted[rq.t.Tier()]
 	select {
