@@ -76,8 +76,8 @@ func (rq *request) call(ctx context.Context, args annotations.Args) *mcp.CallToo
 	}
 	defer pl.leave()
 	pass := rq.gate(ctx, args)
-	if pass.answer != nil {
-		return pass.answer
+	if pass.stop != nil {
+		return pass.stop
 	}
 	if pass.confirmed {
 		if inv, err = rq.t.Render(args, true); err != nil {

@@ -107,7 +107,7 @@ type Options struct {
 // Table holds the tasks of every session of a server: a task's id is its
 // run's, and a run is the server's, whichever session started it. What is
 // a session's — where a task's status notifications go — is kept with the
-// task, learnt from the request it answered ([Request.Answer]).
+// task, learnt from the request it was assigned to ([Request.Assign]).
 type Table struct {
 	opts Options
 
@@ -167,8 +167,8 @@ type Task struct {
 // pendingInput is a V2 input request waiting for its answer in
 // tasks/update.
 type pendingInput struct {
-	request map[string]any // {"method": "elicitation/create", "params": …}
-	answer  chan *mcp.ElicitResult
+	request  map[string]any // {"method": "elicitation/create", "params": …}
+	response chan *mcp.ElicitResult
 }
 
 // Create makes the task of run for a requester of generation gen, with the
@@ -481,13 +481,13 @@ func (t *Task) signal() {
 
 // Ask puts a question to the task's requester and returns the answer, or
 // ctx's error when ctx ends first (the run ended, or no answer in time) —
-// the way its generation asks ([Generation.AsksInAnswer]): a 2026-07-28
+// the way its generation asks ([Generation.AsksInResult]): a 2026-07-28
 // task turns input_required, tasks/get shows the question under a key of
 // its own, and the answer comes in tasks/update; a 2025-11-25 task is
 // input_required while the question goes through the session (elicit,
 // elicitation/create), tied to the task by the related-task key.
 func (t *Task) Ask(ctx context.Context, elicit func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error), params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	if t.Gen.AsksInAnswer() {
+	if t.Gen.AsksInResult() {
 		return t.askInTask(ctx, params)
 	}
 	params.Meta = mcp.Meta{RelatedTaskKey: map[string]string{"taskId": t.ID}}
@@ -515,8 +515,8 @@ func (t *Task) asking() (done func()) {
 func (t *Task) askInTask(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	key := nonce.New("q-", 8)
 	q := &pendingInput{
-		request: map[string]any{"method": "elicitation/create", "params": params},
-		answer:  make(chan *mcp.ElicitResult, 1),
+		request:  map[string]any{"method": "elicitation/create", "params": params},
+		response: make(chan *mcp.ElicitResult, 1),
 	}
 	t.mu.Lock()
 	if t.pending == nil {
@@ -532,16 +532,16 @@ func (t *Task) askInTask(ctx context.Context, params *mcp.ElicitParams) (*mcp.El
 		t.signal()
 	}()
 	select {
-	case a := <-q.answer:
+	case a := <-q.response:
 		return a, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 }
 
-// answer delivers an answer to the open question key; false when no such
+// respond delivers an input response (tasks/update) to the open question key; false when no such
 // question is open (never asked, answered already, or withdrawn).
-func (t *Task) answer(key string, a *mcp.ElicitResult) bool {
+func (t *Task) respond(key string, a *mcp.ElicitResult) bool {
 	t.mu.Lock()
 	q, ok := t.pending[key]
 	if ok {
@@ -549,7 +549,7 @@ func (t *Task) answer(key string, a *mcp.ElicitResult) bool {
 	}
 	t.mu.Unlock()
 	if ok {
-		q.answer <- a
+		q.response <- a
 	}
 	return ok
 }

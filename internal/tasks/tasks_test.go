@@ -129,7 +129,7 @@ func TestTask_V1Lifecycle(t *testing.T) {
 		r := start(&g, 10*time.Second, 3*time.Second, textResult("done", false))
 		task := tb.Create(V1, r, 0)
 		assert.Same(t, task, tb.Create(V1, r, 0), "a joined run keeps its task")
-		rq.Answer(task)
+		rq.Assign(task)
 		task.Sent()
 		id := fmt.Sprintf(`{"taskId":%q}`, task.ID)
 

@@ -96,11 +96,11 @@ func (h *harness) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 				}
 			})
 		h.ran <- r
-		rq.Answer(h.tb.Create(rq.Gen, r, rq.TTL()))
+		rq.Assign(h.tb.Create(rq.Gen, r, rq.TTL()))
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
 	}
 	if rq.Owed() {
-		rq.Answer(h.tb.Finished(rq.Gen, res, rq.TTL()))
+		rq.Assign(h.tb.Finished(rq.Gen, res, rq.TTL()))
 	}
 	return res, nil
 }
