@@ -243,122 +243,175 @@ func verbOf(t *annotations.Tool) string {
 // calls it would run).
 func checkRules(t *testing.T, f *aeatfacts.Facts, tl *annotations.Tool, path string) {
 	t.Helper()
-	byOpt := map[string]*annotations.Param{} // by flag, negation, or argument name as help writes it
+	c := newRuleCheck(t, tl, path)
+	for _, r := range f.RulesOf(path) {
+		c.rule(r.Rule)
+	}
+	for _, p := range tl.Params {
+		for _, q := range p.Requires {
+			assert.True(t, c.justified[[2]string{p.Name, q}], "%s: %s requires %s, which no rule of the CLI says (a call the CLI would run is refused)", path, p.Name, q)
+		}
+	}
+}
+
+// ruleCheck holds one tool to the cross-field rules of its verb.
+type ruleCheck struct {
+	t     *testing.T
+	tl    *annotations.Tool
+	path  string
+	byOpt map[string]*annotations.Param // by flag, negation, or argument name as help writes it
+	text  string                        // the tool's descriptions, lower case
+	// justified: param → param it may require, as some rule says.
+	justified map[[2]string]bool
+}
+
+func newRuleCheck(t *testing.T, tl *annotations.Tool, path string) *ruleCheck {
+	c := &ruleCheck{t: t, tl: tl, path: path, byOpt: map[string]*annotations.Param{}, justified: map[[2]string]bool{}}
 	for i := range tl.Params {
 		p := &tl.Params[i]
 		switch {
 		case p.Positional:
-			byOpt[strings.ToUpper(p.Name)] = p
+			c.byOpt[strings.ToUpper(p.Name)] = p
 		case p.Flag != "":
-			byOpt[p.Flag] = p
+			c.byOpt[p.Flag] = p
 			if p.Negate != "" {
-				byOpt[p.Negate] = p
+				c.byOpt[p.Negate] = p
 			}
 		}
 	}
-	text := strings.ToLower(tl.Description)
+	c.text = strings.ToLower(tl.Description)
 	for _, p := range tl.Params {
-		text += " " + strings.ToLower(p.Description)
+		c.text += " " + strings.ToLower(p.Description)
 	}
-	justified := map[[2]string]bool{} // param → param it may require
-	requires := func(a, b string) {
-		pa, pb := byOpt[a], byOpt[b]
-		if pa == nil || pb == nil || pa.Default != nil || pb.Default != nil {
-			return // the tool does not offer one of them, or one is always given
-		}
-		justified[[2]string{pa.Name, pb.Name}] = true
-		assert.Contains(t, pa.Requires, pb.Name, "%s: %s needs %s (requires)", path, pa.Name, pb.Name)
+	return c
+}
+
+// requires holds that the param of option a requires b's — unless the
+// tool does not offer one of them, or one is always given.
+func (c *ruleCheck) requires(a, b string) {
+	pa, pb := c.byOpt[a], c.byOpt[b]
+	if pa == nil || pb == nil || pa.Default != nil || pb.Default != nil {
+		return
 	}
-	said := func(opts ...string) {
-		for _, o := range opts {
-			if p := byOpt[o]; p != nil {
-				assert.Contains(t, text, p.Name, "%s: the descriptions say the rule about %s", path, p.Name)
+	c.justified[[2]string{pa.Name, pb.Name}] = true
+	assert.Contains(c.t, pa.Requires, pb.Name, "%s: %s needs %s (requires)", c.path, pa.Name, pb.Name)
+}
+
+// said holds that the descriptions name the params of opts.
+func (c *ruleCheck) said(opts ...string) {
+	for _, o := range opts {
+		if p := c.byOpt[o]; p != nil {
+			assert.Contains(c.t, c.text, p.Name, "%s: the descriptions say the rule about %s", c.path, p.Name)
+		}
+	}
+}
+
+// rule holds the tool to one rule, part by part.
+func (c *ruleCheck) rule(rl map[string]any) {
+	req := strs(rl["requires"])
+	_, reqList := rl["requires"].([]any)
+	confirm := reqList && len(req) > 0 && !slices.ContainsFunc(req, func(o string) bool { return o != "--yes" && o != "--confirm" })
+	if confirm {
+		c.confirmation(rl, req)
+	}
+	if tg := strs(rl["together"]); len(tg) == 2 {
+		c.requires(tg[0], tg[1])
+		c.requires(tg[1], tg[0])
+	}
+	c.onlyWith(rl)
+	if !confirm && reqList {
+		c.requirement(rl, req)
+	}
+	c.valueRange(rl)
+	// Whatever else the rule says, about whichever options: the texts
+	// say it (a manifest has no excludes, exactly-one-of or order).
+	rest := maps.Clone(rl)
+	if confirm { // the confirmation, and when it applies, is the server's to ask
+		for _, k := range []string{"requires", "unless", "if", "if_absent", "if_any"} {
+			delete(rest, k)
+		}
+	}
+	c.said(ruleOptions(rest)...)
+}
+
+// confirmation: a rule that requires only --yes/--confirm is the CLI's own
+// confirmation, the tool's confirm.flag; a dry run (unless) asks nobody.
+func (c *ruleCheck) confirmation(rl map[string]any, req []string) {
+	assert.Contains(c.t, aliases(c.t, c.path, req[0]), c.tl.Confirm.Flag, "%s: the CLI's own confirmation is confirm.flag", c.path)
+	assert.True(c.t, c.tl.Hints.Destructive, "%s: a person confirms it: destructive", c.path)
+	if u, ok := rl["unless"].(string); ok {
+		dry := c.byOpt[u]
+		if assert.NotNil(c.t, dry, "%s: the tool offers %s", c.path, u) {
+			assert.Equal(c.t, true, c.tl.Confirm.SkipWhen[dry.Name], "%s: a dry run asks nobody", c.path)
+		}
+	}
+}
+
+// onlyWith: options allowed only with others (filed pull: single mode
+// only) require them, and "exactly one" is said.
+func (c *ruleCheck) onlyWith(rl map[string]any) {
+	only, ok := rl["only_with"].(map[string]any)
+	if !ok {
+		return
+	}
+	for _, trigger := range strs(rl["if_any"]) {
+		for o, want := range only {
+			if want == "present" || want == "exactly one" {
+				c.requires(trigger, o)
+			}
+			if want == "exactly one" && c.byOpt[trigger] != nil && c.byOpt[o] != nil {
+				assert.Contains(c.t, c.text, "exactly one", "%s: %s allows exactly one %s: the descriptions say so", c.path, trigger, o)
 			}
 		}
 	}
-	for _, r := range f.RulesOf(path) {
-		rl := r.Rule
-		req := strs(rl["requires"])
-		_, reqList := rl["requires"].([]any)
-		cond, _ := rl["if"].(string)
-		conditional := rl["if"] != nil || rl["if_absent"] != nil || rl["if_any"] != nil || rl["unless"] != nil
-		confirm := reqList && len(req) > 0 && !slices.ContainsFunc(req, func(o string) bool { return o != "--yes" && o != "--confirm" })
-		if confirm {
-			assert.Contains(t, aliases(t, path, req[0]), tl.Confirm.Flag, "%s: the CLI's own confirmation is confirm.flag", path)
-			assert.True(t, tl.Hints.Destructive, "%s: a person confirms it: destructive", path)
-			if u, ok := rl["unless"].(string); ok {
-				dry := byOpt[u]
-				if assert.NotNil(t, dry, "%s: the tool offers %s", path, u) {
-					assert.Equal(t, true, tl.Confirm.SkipWhen[dry.Name], "%s: a dry run asks nobody", path)
-				}
+}
+
+// requirement: a list of options required on a condition — another
+// option (requires), the profile's state (the tool offers the way out),
+// or none (each required).
+func (c *ruleCheck) requirement(rl map[string]any, req []string) {
+	cond, _ := rl["if"].(string)
+	conditional := rl["if"] != nil || rl["if_absent"] != nil || rl["if_any"] != nil || rl["unless"] != nil
+	switch {
+	case c.byOpt[cond] != nil:
+		for _, o := range req {
+			c.requires(cond, o)
+		}
+	case cond != "" && !strings.HasPrefix(cond, "-"):
+		// A condition on the profile's state: the tool offers the way
+		// out, and says when to take it.
+		for _, o := range req {
+			assert.NotNil(c.t, c.byOpt[o], "%s: the tool offers %s (needed when %s)", c.path, o, cond)
+		}
+	case !conditional:
+		for _, o := range req {
+			if p := c.byOpt[o]; p != nil {
+				assert.True(c.t, p.Required, "%s: the CLI refuses a call without %s: required", c.path, p.Name)
 			}
 		}
-		if tg := strs(rl["together"]); len(tg) == 2 {
-			requires(tg[0], tg[1])
-			requires(tg[1], tg[0])
-		}
-		if only, ok := rl["only_with"].(map[string]any); ok { // filed pull: single mode only
-			for _, trigger := range strs(rl["if_any"]) {
-				for o, want := range only {
-					if want == "present" || want == "exactly one" {
-						requires(trigger, o)
-					}
-					if want == "exactly one" && byOpt[trigger] != nil && byOpt[o] != nil {
-						assert.Contains(t, text, "exactly one", "%s: %s allows exactly one %s: the descriptions say so", path, trigger, o)
-					}
-				}
-			}
-		}
-		switch {
-		case confirm:
-		case reqList && byOpt[cond] != nil:
-			for _, o := range req {
-				requires(cond, o)
-			}
-		case reqList && cond != "" && !strings.HasPrefix(cond, "-"):
-			// A condition on the profile's state: the tool offers the way
-			// out, and says when to take it.
-			for _, o := range req {
-				assert.NotNil(t, byOpt[o], "%s: the tool offers %s (needed when %s)", path, o, cond)
-			}
-		case reqList && !conditional:
-			for _, o := range req {
-				if p := byOpt[o]; p != nil {
-					assert.True(t, p.Required, "%s: the CLI refuses a call without %s: required", path, p.Name)
-				}
-			}
-		}
-		if vr, ok := rl["value_range"].(map[string]any); ok {
-			for o, v := range vr {
-				p := byOpt[o]
-				if p == nil {
-					continue
-				}
-				switch b := v.(type) {
-				case string: // ">0"
-					if p.Type == "integer" {
-						assert.True(t, p.Minimum != nil && *p.Minimum >= 1, "%s: %s must be > 0", path, p.Name)
-					}
-				case []any:
-					lo, _ := b[0].(float64)
-					hi, _ := b[1].(float64)
-					assert.True(t, p.Minimum != nil && *p.Minimum >= lo && p.Maximum != nil && *p.Maximum <= hi, "%s: %s from %v to %v", path, p.Name, lo, hi)
-				}
-			}
-		}
-		// Whatever else the rule says, about whichever options: the texts
-		// say it (a manifest has no excludes, exactly-one-of or order).
-		rest := maps.Clone(rl)
-		if confirm { // the confirmation, and when it applies, is the server's to ask
-			for _, k := range []string{"requires", "unless", "if", "if_absent", "if_any"} {
-				delete(rest, k)
-			}
-		}
-		said(ruleOptions(rest)...)
 	}
-	for _, p := range tl.Params {
-		for _, q := range p.Requires {
-			assert.True(t, justified[[2]string{p.Name, q}], "%s: %s requires %s, which no rule of the CLI says (a call the CLI would run is refused)", path, p.Name, q)
+}
+
+// valueRange: an option's range is its param's minimum and maximum.
+func (c *ruleCheck) valueRange(rl map[string]any) {
+	vr, ok := rl["value_range"].(map[string]any)
+	if !ok {
+		return
+	}
+	for o, v := range vr {
+		p := c.byOpt[o]
+		if p == nil {
+			continue
+		}
+		switch b := v.(type) {
+		case string: // ">0"
+			if p.Type == "integer" {
+				assert.True(c.t, p.Minimum != nil && *p.Minimum >= 1, "%s: %s must be > 0", c.path, p.Name)
+			}
+		case []any:
+			lo, _ := b[0].(float64)
+			hi, _ := b[1].(float64)
+			assert.True(c.t, p.Minimum != nil && *p.Minimum >= lo && p.Maximum != nil && *p.Maximum <= hi, "%s: %s from %v to %v", c.path, p.Name, lo, hi)
 		}
 	}
 }
