@@ -47,179 +47,195 @@ func matchesFacts(t *testing.T, f *aeatfacts.Facts, m *annotations.Manifest) {
 		}
 	}
 
-	t.Run("environment", func(t *testing.T) {
-		// facts.json: "no variable is required: every setting has a default".
-		assert.Empty(t, m.CLI.Require, "the CLI requires no variable; requiring one refuses every call of a user who set nothing")
-		for _, k := range m.CLI.Keychain {
-			assert.True(t, k.Optional, "%s: nothing is required of the CLI's environment, so no keychain variable may be either", k.Name)
-			e, ok := read[k.Name]
-			if assert.True(t, ok, "%s: the CLI reads it", k.Name) {
-				assert.True(t, e.Secret, "%s: a secret (SecretStr) of the CLI", k.Name)
-			}
-		}
-		for _, n := range m.CLI.Pass {
-			if pre, ok := strings.CutSuffix(n, "*"); ok {
-				var some bool
-				for name := range read {
-					some = some || strings.HasPrefix(name, pre)
-				}
-				assert.True(t, some, "cli.env.pass %q: no variable the CLI reads has this prefix", n)
-				continue
-			}
-			_, ok := read[n]
-			assert.True(t, ok, "cli.env.pass %q: the CLI does not read it", n)
-		}
-		for n := range m.CLI.Set {
-			_, ok := read[n]
-			assert.True(t, ok, "cli.env.set %q: the CLI does not read it", n)
-		}
-	})
-
-	t.Run("error document", func(t *testing.T) {
-		eo := m.CLI.ErrorOutput
-		require.True(t, eo.IsJSON(), "cli.args has --format json: errors are the JSON document (output.error)")
-		for _, p := range []annotations.Pointer{eo.Code, eo.Retryable, eo.Message, eo.Suggestion} {
-			key, ok := strings.CutPrefix(string(p), "/error/")
-			assert.True(t, ok && slices.Contains([]string{"code", "retryable", "message", "suggestion"}, key),
-				"%q points at one of the error document's keys (_registry.py:371)", p)
-		}
-		for code, entries := range m.CLI.ErrorCodes {
-			_, ok := f.ErrorByCode(code)
-			assert.True(t, ok, "error_codes %q is a registered error code", code)
-			for _, e := range entries {
-				assert.NotContains(t, strings.ToLower(e.Hint), "fix the arguments", "%s: %s is not about the arguments", code, e.Meaning)
-			}
-		}
-		// The login refusal (__init__.py:587): the logged-out reasons and
-		// the lapsed ones each have their entry, and nothing else matches.
-		login := m.CLI.ErrorCodes[f.Login.Refusal.ErrorCode]
-		var reasons []string
-		for _, e := range login {
-			for _, v := range e.Match["/error/context/reason"] {
-				reasons = append(reasons, fmt.Sprint(v))
-			}
-			assert.Contains(t, e.Hint, f.Login.Refusal.Suggestion, "%s: the hint names the CLI's own remedy", e.Meaning)
-			assert.Contains(t, e.Hint, fmt.Sprint(f.Login.SessionLimits.IdleMinutes.Default), "%s: and how long a session lasts", e.Meaning)
-		}
-		sort.Strings(reasons)
-		assert.Equal(t, []string{"absent", "expired_absolute", "expired_idle", "keychain_entry_missing", "malformed", "schema_version_mismatch", "tampered"}, reasons,
-			"every context.reason of the login refusal (_profile_session.py:16)")
-		// Exit codes: retryable is per code (errors_notes), so an exit
-		// entry that says retryable needs the document's flag to win.
-		for code, ec := range m.CLI.ExitCodes {
-			if ec.Retryable {
-				assert.NotEmpty(t, eo.Retryable, "exit %d: not every code of its category is retryable; the document's retryable must reach the outcome", code)
-			}
-			var inCat []string
-			for cat, c := range f.ExitCodes.Categories {
-				if c == code {
-					inCat = append(inCat, cat)
-				}
-			}
-			assert.Len(t, inCat, 1, "exit %d is an exit code of one category", code)
-		}
-	})
-
-	// Two facts of the source that facts.json does not hold, checked against
-	// the source lines cited.
-	t.Run("ledger_list, from the source", func(t *testing.T) {
-		tl := toolNamed(t, m, "ledger_list")
-		// list_manual_transactions sorts by date, then id, ascending
-		// (application/ledger/_actions_manual.py:416); --sort-order's
-		// default is asc (entrypoints/cli/_ledger_read_cli.py:778).
-		assert.Contains(t, tl.Description, "Oldest first")
-		assert.NotContains(t, strings.ToLower(tl.Description), "newest first")
-		// The filter keys and values the CLI accepts (application/review/
-		// _filter.py:130, :161; domain/transactions/_enums.py:27;
-		// application/transactions/_diagnostics.py:43).
-		filter, ok := tl.Param("filter")
-		require.True(t, ok)
-		args := func(v string) []byte { return []byte(`{"filter": ["` + v + `"]}`) }
-		for _, good := range []string{"classification=business", "classification=not_yet_processed", "status=excluded", "direction=incoming", "issue=original-file", "text=cuota"} {
-			_, err := tl.Validate(args(good))
-			assert.NoError(t, err, good)
-		}
-		for _, bad := range []string{"classification=unclassified", "status=done", "period=1T", "tag=x"} {
-			_, err := tl.Validate(args(bad))
-			assert.Error(t, err, "%s is refused by the CLI: refuse it before it runs (%s)", bad, filter.Pattern)
-		}
-	})
-
-	t.Run("health", func(t *testing.T) {
-		h := m.CLI.Health
-		require.NotNil(t, h)
-		path := strings.Join(h.Command, " ")
-		assert.Equal(t, "false", f.NetworkOf(path), "doctor's health check is local")
-		assert.False(t, f.Exempt(path), "and gated: it reports the login state")
-		assert.Equal(t, []string{"--version"}, h.Version, "aeat --version (__init__.py:132)")
-	})
-
-	t.Run("warm", func(t *testing.T) {
-		w := m.CLI.Warm
-		require.NotNil(t, w)
-		assert.Equal(t, f.Meta.Entrypoint, w.Entry, "the console script's entry point (facts.json meta.entrypoint)")
-		cmds, err := aeatfacts.Commands()
-		require.NoError(t, err)
-		require.NotEmpty(t, w.Verify)
-		for _, argv := range w.Verify {
-			path := strings.Join(argv, " ")
-			_, verb := cmds[path]
-			assert.True(t, verb, "verify %s is a verb of the CLI (commands.json)", path)
-			// Verify runs at every template start, before anyone logged
-			// in, with nothing but the server's environment: local, and
-			// exempt from the login gate, so its stdout is the verb's.
-			assert.Equal(t, "false", f.NetworkOf(path), "verify %s is local", path)
-			assert.True(t, f.Exempt(path), "verify %s runs without a login", path)
-		}
-		for _, tier := range w.TiersOrDefault() {
-			assert.NotEqual(t, annotations.Live, tier, "LIVE calls drive a browser for minutes: a fork saves nothing there")
-		}
-	})
-
+	t.Run("environment", func(t *testing.T) { factsEnvironment(t, m, read) })
+	t.Run("error document", func(t *testing.T) { factsErrorDocument(t, f, m) })
+	t.Run("ledger_list, from the source", func(t *testing.T) { factsLedgerList(t, m) })
+	t.Run("health", func(t *testing.T) { factsHealth(t, f, m) })
+	t.Run("warm", func(t *testing.T) { factsWarm(t, f, m) })
 	for _, tl := range m.Tools {
 		path := verbOf(tl)
-		t.Run(tl.Name, func(t *testing.T) {
-			net := f.NetworkOf(path)
-			switch net {
-			case "false":
-				assert.NotEqual(t, annotations.Live, tl.Tier(), "%s is local (facts.json network): no LIVE tier", path)
-				assert.False(t, tl.Hints.OpenWorld)
-				assert.Contains(t, strings.ToLower(tl.Description), "local", "the description says it is local")
-			case "true":
-				assert.Equal(t, annotations.Live, tl.Tier(), "%s reaches the network: the LIVE tier", path)
-				if strings.Contains(f.NetworkWhat(path), "browser") {
-					assert.Contains(t, tl.Description, "browser", "the description says it drives a browser")
-				} else {
-					assert.Contains(t, tl.Description, "network", "the description says it reaches the network")
-				}
-			case "conditional":
-			default:
-				t.Fatalf("facts.json does not say whether %s reaches the network", path)
-			}
-			if f.Exempt(path) {
-				assert.Contains(t, tl.Description, "without an aeat login", "an exempt verb: the model may call it before a login")
-			} else {
-				assert.Contains(t, tl.Description, "login", "the login gate applies: the description says so")
-			}
-
-			ec, has := tl.ExitCodes[2]
-			if f.ExitsTwoWithSuccess(path) {
-				assert.Equal(t, annotations.OKWithStdout, ec.OK, "%s exits 2 after a success envelope, and also for its refusals: ok \"with_stdout\"", path)
-			} else {
-				assert.False(t, has && ec.OK != annotations.OKNever, "%s never exits 2 with a success: exit 2 is a refusal", path)
-			}
-
-			shape, readsStdin := f.StdinShape(path)
-			if assert.Equal(t, readsStdin, tl.Stdin != nil, "stdin") && readsStdin {
-				assert.Contains(t, tl.Command, "--secrets-stdin")
-				keys := slices.Sorted(maps.Keys(shape))
-				assert.Equal(t, keys, []string{tl.Stdin.JSONKey}, "stdin is exactly the object the CLI reads (%s)", path)
-				assert.Empty(t, tl.Stdin.Param, "a secret never comes from the model")
-			}
-
-			checkRules(t, f, tl, path)
-		})
+		t.Run(tl.Name, func(t *testing.T) { factsTool(t, f, tl, path) })
 	}
+}
+
+// factsEnvironment: the CLI's environment — nothing required, keychain
+// variables are the CLI's secrets, pass and set name only what it reads.
+func factsEnvironment(t *testing.T, m *annotations.Manifest, read map[string]aeatfacts.EnvVar) {
+	// facts.json: "no variable is required: every setting has a default".
+	assert.Empty(t, m.CLI.Require, "the CLI requires no variable; requiring one refuses every call of a user who set nothing")
+	for _, k := range m.CLI.Keychain {
+		assert.True(t, k.Optional, "%s: nothing is required of the CLI's environment, so no keychain variable may be either", k.Name)
+		e, ok := read[k.Name]
+		if assert.True(t, ok, "%s: the CLI reads it", k.Name) {
+			assert.True(t, e.Secret, "%s: a secret (SecretStr) of the CLI", k.Name)
+		}
+	}
+	for _, n := range m.CLI.Pass {
+		if pre, ok := strings.CutSuffix(n, "*"); ok {
+			var some bool
+			for name := range read {
+				some = some || strings.HasPrefix(name, pre)
+			}
+			assert.True(t, some, "cli.env.pass %q: no variable the CLI reads has this prefix", n)
+			continue
+		}
+		_, ok := read[n]
+		assert.True(t, ok, "cli.env.pass %q: the CLI does not read it", n)
+	}
+	for n := range m.CLI.Set {
+		_, ok := read[n]
+		assert.True(t, ok, "cli.env.set %q: the CLI does not read it", n)
+	}
+}
+
+// factsErrorDocument: the error document, its codes, the login refusal's
+// reasons and the exit codes.
+func factsErrorDocument(t *testing.T, f *aeatfacts.Facts, m *annotations.Manifest) {
+	eo := m.CLI.ErrorOutput
+	require.True(t, eo.IsJSON(), "cli.args has --format json: errors are the JSON document (output.error)")
+	for _, p := range []annotations.Pointer{eo.Code, eo.Retryable, eo.Message, eo.Suggestion} {
+		key, ok := strings.CutPrefix(string(p), "/error/")
+		assert.True(t, ok && slices.Contains([]string{"code", "retryable", "message", "suggestion"}, key),
+			"%q points at one of the error document's keys (_registry.py:371)", p)
+	}
+	for code, entries := range m.CLI.ErrorCodes {
+		_, ok := f.ErrorByCode(code)
+		assert.True(t, ok, "error_codes %q is a registered error code", code)
+		for _, e := range entries {
+			assert.NotContains(t, strings.ToLower(e.Hint), "fix the arguments", "%s: %s is not about the arguments", code, e.Meaning)
+		}
+	}
+	// The login refusal (__init__.py:587): the logged-out reasons and
+	// the lapsed ones each have their entry, and nothing else matches.
+	login := m.CLI.ErrorCodes[f.Login.Refusal.ErrorCode]
+	var reasons []string
+	for _, e := range login {
+		for _, v := range e.Match["/error/context/reason"] {
+			reasons = append(reasons, fmt.Sprint(v))
+		}
+		assert.Contains(t, e.Hint, f.Login.Refusal.Suggestion, "%s: the hint names the CLI's own remedy", e.Meaning)
+		assert.Contains(t, e.Hint, fmt.Sprint(f.Login.SessionLimits.IdleMinutes.Default), "%s: and how long a session lasts", e.Meaning)
+	}
+	sort.Strings(reasons)
+	assert.Equal(t, []string{"absent", "expired_absolute", "expired_idle", "keychain_entry_missing", "malformed", "schema_version_mismatch", "tampered"}, reasons,
+		"every context.reason of the login refusal (_profile_session.py:16)")
+	// Exit codes: retryable is per code (errors_notes), so an exit
+	// entry that says retryable needs the document's flag to win.
+	for code, ec := range m.CLI.ExitCodes {
+		if ec.Retryable {
+			assert.NotEmpty(t, eo.Retryable, "exit %d: not every code of its category is retryable; the document's retryable must reach the outcome", code)
+		}
+		var inCat []string
+		for cat, c := range f.ExitCodes.Categories {
+			if c == code {
+				inCat = append(inCat, cat)
+			}
+		}
+		assert.Len(t, inCat, 1, "exit %d is an exit code of one category", code)
+	}
+}
+
+// factsLedgerList: two facts of the source that facts.json does not hold,
+// checked against the source lines cited.
+func factsLedgerList(t *testing.T, m *annotations.Manifest) {
+	tl := toolNamed(t, m, "ledger_list")
+	// list_manual_transactions sorts by date, then id, ascending
+	// (application/ledger/_actions_manual.py:416); --sort-order's
+	// default is asc (entrypoints/cli/_ledger_read_cli.py:778).
+	assert.Contains(t, tl.Description, "Oldest first")
+	assert.NotContains(t, strings.ToLower(tl.Description), "newest first")
+	// The filter keys and values the CLI accepts (application/review/
+	// _filter.py:130, :161; domain/transactions/_enums.py:27;
+	// application/transactions/_diagnostics.py:43).
+	filter, ok := tl.Param("filter")
+	require.True(t, ok)
+	args := func(v string) []byte { return []byte(`{"filter": ["` + v + `"]}`) }
+	for _, good := range []string{"classification=business", "classification=not_yet_processed", "status=excluded", "direction=incoming", "issue=original-file", "text=cuota"} {
+		_, err := tl.Validate(args(good))
+		assert.NoError(t, err, good)
+	}
+	for _, bad := range []string{"classification=unclassified", "status=done", "period=1T", "tag=x"} {
+		_, err := tl.Validate(args(bad))
+		assert.Error(t, err, "%s is refused by the CLI: refuse it before it runs (%s)", bad, filter.Pattern)
+	}
+}
+
+// factsHealth: doctor's health check: local, gated, and the CLI's --version.
+func factsHealth(t *testing.T, f *aeatfacts.Facts, m *annotations.Manifest) {
+	h := m.CLI.Health
+	require.NotNil(t, h)
+	path := strings.Join(h.Command, " ")
+	assert.Equal(t, "false", f.NetworkOf(path), "doctor's health check is local")
+	assert.False(t, f.Exempt(path), "and gated: it reports the login state")
+	assert.Equal(t, []string{"--version"}, h.Version, "aeat --version (__init__.py:132)")
+}
+
+// factsWarm: warm start — the entry point, and verify verbs that are local
+// and need no login.
+func factsWarm(t *testing.T, f *aeatfacts.Facts, m *annotations.Manifest) {
+	w := m.CLI.Warm
+	require.NotNil(t, w)
+	assert.Equal(t, f.Meta.Entrypoint, w.Entry, "the console script's entry point (facts.json meta.entrypoint)")
+	cmds, err := aeatfacts.Commands()
+	require.NoError(t, err)
+	require.NotEmpty(t, w.Verify)
+	for _, argv := range w.Verify {
+		path := strings.Join(argv, " ")
+		_, verb := cmds[path]
+		assert.True(t, verb, "verify %s is a verb of the CLI (commands.json)", path)
+		// Verify runs at every template start, before anyone logged
+		// in, with nothing but the server's environment: local, and
+		// exempt from the login gate, so its stdout is the verb's.
+		assert.Equal(t, "false", f.NetworkOf(path), "verify %s is local", path)
+		assert.True(t, f.Exempt(path), "verify %s runs without a login", path)
+	}
+	for _, tier := range w.TiersOrDefault() {
+		assert.NotEqual(t, annotations.Live, tier, "LIVE calls drive a browser for minutes: a fork saves nothing there")
+	}
+}
+
+// factsTool holds one tool to its verb's facts: network and tier, the
+// login gate, exit 2, stdin, and the cross-field rules.
+func factsTool(t *testing.T, f *aeatfacts.Facts, tl *annotations.Tool, path string) {
+	net := f.NetworkOf(path)
+	switch net {
+	case "false":
+		assert.NotEqual(t, annotations.Live, tl.Tier(), "%s is local (facts.json network): no LIVE tier", path)
+		assert.False(t, tl.Hints.OpenWorld)
+		assert.Contains(t, strings.ToLower(tl.Description), "local", "the description says it is local")
+	case "true":
+		assert.Equal(t, annotations.Live, tl.Tier(), "%s reaches the network: the LIVE tier", path)
+		if strings.Contains(f.NetworkWhat(path), "browser") {
+			assert.Contains(t, tl.Description, "browser", "the description says it drives a browser")
+		} else {
+			assert.Contains(t, tl.Description, "network", "the description says it reaches the network")
+		}
+	case "conditional":
+	default:
+		t.Fatalf("facts.json does not say whether %s reaches the network", path)
+	}
+	if f.Exempt(path) {
+		assert.Contains(t, tl.Description, "without an aeat login", "an exempt verb: the model may call it before a login")
+	} else {
+		assert.Contains(t, tl.Description, "login", "the login gate applies: the description says so")
+	}
+
+	ec, has := tl.ExitCodes[2]
+	if f.ExitsTwoWithSuccess(path) {
+		assert.Equal(t, annotations.OKWithStdout, ec.OK, "%s exits 2 after a success envelope, and also for its refusals: ok \"with_stdout\"", path)
+	} else {
+		assert.False(t, has && ec.OK != annotations.OKNever, "%s never exits 2 with a success: exit 2 is a refusal", path)
+	}
+
+	shape, readsStdin := f.StdinShape(path)
+	if assert.Equal(t, readsStdin, tl.Stdin != nil, "stdin") && readsStdin {
+		assert.Contains(t, tl.Command, "--secrets-stdin")
+		keys := slices.Sorted(maps.Keys(shape))
+		assert.Equal(t, keys, []string{tl.Stdin.JSONKey}, "stdin is exactly the object the CLI reads (%s)", path)
+		assert.Empty(t, tl.Stdin.Param, "a secret never comes from the model")
+	}
+
+	checkRules(t, f, tl, path)
 }
 
 // verbOf is a tool's command without its fixed options.
