@@ -78,8 +78,10 @@ func (s *Server) verb(t *annotations.Tool) serverTool {
 		}}
 }
 
-// addTools registers every tool of the table the SDK lists, and routes
-// the calls of the tools it has no handler for (route).
+// addTools sorts the manifest's tools into served and hidden and builds the
+// table every call is looked up in, and routes the calls of the tools the
+// SDK has no handler for (route). Registering the listed ones with the SDK
+// is left to register: nothing initialize answers needs it.
 func (s *Server) addTools() {
 	for _, t := range s.cfg.Manifest.Tools {
 		if s.hiddenBecause(t) == "" {
@@ -91,12 +93,29 @@ func (s *Server) addTools() {
 	for _, st := range s.serverTools() {
 		s.registry[st.tool.Name] = st
 		if st.listed {
-			s.addTool(mcpTool(st.tool), s.handler(st))
+			s.listed = append(s.listed, st)
 		}
 	}
 	if len(s.hidden) > 0 || s.catalog != nil {
 		s.mcp.AddReceivingMiddleware(s.route)
 	}
+}
+
+// register registers, once, every tool the SDK lists (s.listed);
+// a caller that comes while it runs waits for it. It is the costliest part
+// of a start (each tool's SDK checks, and the first use of their codecs), and
+// nothing a host waits for before its first request after initialize needs
+// it, so it runs then ([Server.afterInitialize]): every request that reads
+// the tools — tools/list, tools/call — goes through that gate first. The
+// SDK sends notifications/tools/list_changed for a tool added to a server
+// with a session unless the tools capability says the list never changes,
+// and New says so (it never does: a new manifest takes a new process).
+func (s *Server) register() {
+	s.registerOnce.Do(func() {
+		for _, st := range s.listed {
+			s.addTool(mcpTool(st.tool), s.handler(st))
+		}
+	})
 }
 
 // handler is the one SDK handler of every tool. It never returns a Go
