@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"time"
 	"unsafe"
 )
@@ -195,29 +194,29 @@ func readCache(file, key string) (*Manifest, error) {
 }
 
 // restore rebuilds what a decoded manifest does not carry: each tool's
-// link to its cli, its params by name, and the compiled patterns (each
-// distinct one compiled once, as the parser does).
+// link to its cli, its params by name, and the patterns (each distinct one
+// shared, as the parser does, and compiled at its first use).
 func (m *Manifest) restore() {
-	patterns := map[string]*regexp.Regexp{}
-	compile := func(ps []Param) {
+	patterns := map[string]*pattern{}
+	share := func(ps []Param) {
 		for i := range ps {
 			p := &ps[i]
 			if p.Pattern == "" {
 				continue
 			}
-			re, ok := patterns[p.Pattern]
+			pat, ok := patterns[p.Pattern]
 			if !ok {
-				// It compiled when the manifest was validated.
-				re, _ = compilePattern(p.Pattern)
-				patterns[p.Pattern] = re
+				// Compiled at its first use (pattern).
+				pat = &pattern{src: p.Pattern}
+				patterns[p.Pattern] = pat
 			}
-			p.pattern = re
+			p.pattern = pat
 		}
 	}
-	compile(m.CLI.Params)
+	share(m.CLI.Params)
 	for _, t := range m.Tools {
 		t.cli = &m.CLI
-		compile(t.Params)
+		share(t.Params)
 		t.byName = make(map[string]*Param, len(t.Params))
 		for j := range t.Params {
 			t.byName[t.Params[j].Name] = &t.Params[j]
