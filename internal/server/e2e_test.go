@@ -235,9 +235,9 @@ const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"proto
 // call in one write, without waiting for the answer to initialize, gets
 // every tool in the list and the call's result — the tools are registered
 // after initialize (register), and nothing reads them before — and no
-// notifications/tools/list_changed: the tools capability says the list never
-// changes, and it does not. The whole transcript, to the server's exit, is
-// read.
+// notifications/tools/list_changed (fixedTools): the list never changes.
+// The tools capability is the SDK's, as before. The whole transcript, to
+// the server's exit, is read.
 func TestE2E_EverythingAtOnce(t *testing.T) {
 	m := loadManifest(t)
 	want := builtinNames(Config{Manifest: m})
@@ -267,7 +267,7 @@ func TestE2E_EverythingAtOnce(t *testing.T) {
 	}
 	require.Equal(t, 3, len(byID), "three answers: %s", lines)
 	caps, _ := byID["0"]["capabilities"].(map[string]any)
-	assert.Equal(t, map[string]any{}, caps["tools"], "a tools capability whose list never changes")
+	assert.Equal(t, map[string]any{"listChanged": true}, caps["tools"], "the SDK's tools capability")
 	var listed []string
 	tools, _ := byID["1"]["tools"].([]any)
 	for _, tool := range tools {

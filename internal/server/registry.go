@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -107,9 +108,9 @@ func (s *Server) addTools() {
 // nothing a host waits for before its first request after initialize needs
 // it, so it runs then ([Server.afterInitialize]): every request that reads
 // the tools — tools/list, tools/call — goes through that gate first. The
-// SDK sends notifications/tools/list_changed for a tool added to a server
-// with a session unless the tools capability says the list never changes,
-// and New says so (it never does: a new manifest takes a new process).
+// SDK announces a tool added to a server with a session
+// (notifications/tools/list_changed, 10 ms later); no host hears it
+// (fixedTools).
 func (s *Server) register() {
 	s.registerOnce.Do(func() {
 		for _, st := range s.listed {
@@ -179,4 +180,30 @@ func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// fixedTools is a transport on which the SDK's
+// notifications/tools/list_changed never reach the host. A server's tool
+// list never changes while it runs (a new manifest takes a new process);
+// the one change the SDK would announce is the registration after
+// initialize (register), which no request could see happen. The tools
+// capability stays as the SDK makes it (listChanged): a 2026-07-28 host's
+// subscriptions/listen stays open, as it did.
+type fixedTools struct{ mcp.Transport }
+
+func (t fixedTools) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return fixedToolsConn{c}, nil
+}
+
+type fixedToolsConn struct{ mcp.Connection }
+
+func (c fixedToolsConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Request); ok && !r.IsCall() && r.Method == "notifications/tools/list_changed" {
+		return nil
+	}
+	return c.Connection.Write(ctx, msg)
 }

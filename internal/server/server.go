@@ -259,10 +259,10 @@ func New(cfg Config) (*Server, error) {
 	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
 	// Runs' outputs (resources.go): the template never changes.
 	caps.Resources = &mcp.ResourceCapabilities{}
-	// The tools are registered after initialize (register), and the list
-	// never changes while a server runs: said so, the SDK sends no
-	// notifications/tools/list_changed for them.
-	caps.Tools = &mcp.ToolCapabilities{}
+	// What the SDK advertises for a server with tools, said here: none is
+	// registered yet when initialize is answered (register). No
+	// list_changed is ever sent (fixedTools).
+	caps.Tools = &mcp.ToolCapabilities{ListChanged: true}
 	if !cfg.NoTasks {
 		s.tasks = tasks.NewTable(tasks.Options{Keep: cfg.KeepResults, Grace: killGrace(cfg) + time.Second,
 			Describe: func(r *run) string { return statusText(cfg.Printer, r) }, MaxResultBytes: kept})
@@ -485,9 +485,10 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 	return s.mcp.Connect(ctx, s.transport(t), nil)
 }
 
-// transport is t with MCP Tasks composed over it.
-func (s *Server) transport(t mcp.Transport) *tasks.Transport {
-	return &tasks.Transport{Inner: t, Requests: s.requests, Table: s.tasks, Tools: s.taskTool, Logger: s.cfg.Logger}
+// transport is t with MCP Tasks composed over it, on which the tool list
+// never changes (fixedTools).
+func (s *Server) transport(t mcp.Transport) mcp.Transport {
+	return fixedTools{&tasks.Transport{Inner: t, Requests: s.requests, Table: s.tasks, Tools: s.taskTool, Logger: s.cfg.Logger}}
 }
 
 // Shutdown stops every call in flight (their trees are killed as on
