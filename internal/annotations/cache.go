@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"reflect"
 	"time"
 	"unsafe"
 )
@@ -126,7 +125,7 @@ func (c *Cache) log(level slog.Level, msg, file string, err error) {
 // binary, these Go types.
 func (c *Cache) key(data []byte) string {
 	sum := sha256.Sum256(data)
-	return "manifest " + hex.EncodeToString(sum[:]) + "\nversion " + c.Version + "\ntypes " + typesFingerprint() + "\n"
+	return "manifest " + hex.EncodeToString(sum[:]) + "\nversion " + c.Version + "\ntypes " + typesFingerprint + "\n"
 }
 
 // fileName is one file per manifest path and binary version: an edited
@@ -175,13 +174,16 @@ func readCache(file, key string) (*Manifest, error) {
 	}
 	d.readTable()
 	m := &Manifest{}
-	manifestCodec().dec(d, reflect.ValueOf(m).Elem())
+	decManifest(d, m)
 	for _, t := range m.Tools {
 		if t == nil {
 			d.fail("a nil tool")
 			break
 		}
-		t.schemaJSON = []byte(d.str())
+		// Like the strings, a slice of the file: nothing writes to it.
+		if s := d.str(); s != "" {
+			t.schemaJSON = unsafe.Slice(unsafe.StringData(s), len(s))
+		}
 	}
 	if d.err == nil && d.i != len(d.s) {
 		d.fail("bytes after the manifest")
@@ -228,7 +230,7 @@ func (m *Manifest) restore() {
 // a rename over file.
 func writeCache(dir, file, key string, m *Manifest) error {
 	e := &encoder{maps: map[string]uint64{}}
-	if err := manifestCodec().enc(e, reflect.ValueOf(m).Elem()); err != nil {
+	if err := encManifest(e, m); err != nil {
 		return err
 	}
 	for _, t := range m.Tools {

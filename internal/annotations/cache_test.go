@@ -152,8 +152,8 @@ func TestCache_PatternsCompiledAtFirstUse(t *testing.T) {
 }
 
 func TestCache_TypesAllCovered(t *testing.T) {
-	assert.NotContains(t, typesFingerprint(), "unsupported")
-	assert.Contains(t, typesFingerprint(), "annotations.Tool{")
+	assert.NotContains(t, typesFingerprint, "unsupported")
+	assert.Contains(t, typesFingerprint, "annotations.Tool{")
 }
 
 // TestCache_IgnoredWhenBroken: a cache file that is corrupt, truncated,
