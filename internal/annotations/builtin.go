@@ -23,7 +23,7 @@ func NewBuiltin(name, title, description string, hints Hints, params ...Param) *
 			panic(fmt.Sprintf("annotations: built-in %s: param %s has no type %q", name, prm.Name, prm.Type))
 		}
 		if prm.Pattern != "" {
-			prm.pattern = regexp.MustCompile(prm.Pattern)
+			prm.pattern = compiledPattern(regexp.MustCompile(prm.Pattern))
 		}
 		t.byName[prm.Name] = prm
 	}

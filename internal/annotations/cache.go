@@ -12,8 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"reflect"
-	"regexp"
 	"time"
 	"unsafe"
 )
@@ -127,7 +125,7 @@ func (c *Cache) log(level slog.Level, msg, file string, err error) {
 // binary, these Go types.
 func (c *Cache) key(data []byte) string {
 	sum := sha256.Sum256(data)
-	return "manifest " + hex.EncodeToString(sum[:]) + "\nversion " + c.Version + "\ntypes " + typesFingerprint() + "\n"
+	return "manifest " + hex.EncodeToString(sum[:]) + "\nversion " + c.Version + "\ntypes " + typesFingerprint + "\n"
 }
 
 // fileName is one file per manifest path and binary version: an edited
@@ -176,13 +174,16 @@ func readCache(file, key string) (*Manifest, error) {
 	}
 	d.readTable()
 	m := &Manifest{}
-	manifestCodec().dec(d, reflect.ValueOf(m).Elem())
+	decManifest(d, m)
 	for _, t := range m.Tools {
 		if t == nil {
 			d.fail("a nil tool")
 			break
 		}
-		t.schemaJSON = []byte(d.str())
+		// Like the strings, a slice of the file: nothing writes to it.
+		if s := d.str(); s != "" {
+			t.schemaJSON = unsafe.Slice(unsafe.StringData(s), len(s))
+		}
 	}
 	if d.err == nil && d.i != len(d.s) {
 		d.fail("bytes after the manifest")
@@ -195,29 +196,29 @@ func readCache(file, key string) (*Manifest, error) {
 }
 
 // restore rebuilds what a decoded manifest does not carry: each tool's
-// link to its cli, its params by name, and the compiled patterns (each
-// distinct one compiled once, as the parser does).
+// link to its cli, its params by name, and the patterns (each distinct one
+// shared, as the parser does, and compiled at its first use).
 func (m *Manifest) restore() {
-	patterns := map[string]*regexp.Regexp{}
-	compile := func(ps []Param) {
+	patterns := map[string]*pattern{}
+	share := func(ps []Param) {
 		for i := range ps {
 			p := &ps[i]
 			if p.Pattern == "" {
 				continue
 			}
-			re, ok := patterns[p.Pattern]
+			pat, ok := patterns[p.Pattern]
 			if !ok {
-				// It compiled when the manifest was validated.
-				re, _ = compilePattern(p.Pattern)
-				patterns[p.Pattern] = re
+				// Compiled at its first use (pattern).
+				pat = &pattern{src: p.Pattern}
+				patterns[p.Pattern] = pat
 			}
-			p.pattern = re
+			p.pattern = pat
 		}
 	}
-	compile(m.CLI.Params)
+	share(m.CLI.Params)
 	for _, t := range m.Tools {
 		t.cli = &m.CLI
-		compile(t.Params)
+		share(t.Params)
 		t.byName = make(map[string]*Param, len(t.Params))
 		for j := range t.Params {
 			t.byName[t.Params[j].Name] = &t.Params[j]
@@ -229,7 +230,7 @@ func (m *Manifest) restore() {
 // a rename over file.
 func writeCache(dir, file, key string, m *Manifest) error {
 	e := &encoder{maps: map[string]uint64{}}
-	if err := manifestCodec().enc(e, reflect.ValueOf(m).Elem()); err != nil {
+	if err := encManifest(e, m); err != nil {
 		return err
 	}
 	for _, t := range m.Tools {

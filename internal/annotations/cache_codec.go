@@ -8,19 +8,18 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"reflect"
 	"slices"
-	"strings"
-	"sync"
 )
 
+//go:generate go test -tags regen_codec -run TestCacheCodec_Generated . -args -update
+
 // The cache's binary form of a Manifest: every exported field of every
-// type it holds, in declaration order, walked once by reflection into a
-// codec per type — so a field added to a manifest type is cached without a
-// line here, and the types' shape is part of the key (typesFingerprint).
-// Unexported fields are derived state that [Manifest.restore] rebuilds
-// (and the input schemas, written after the manifest); any other
-// unexported field is refused, and the cache turns itself off.
+// type it holds, in declaration order, by a codec generated from the types
+// (cache_codec_gen.go, rewritten by TestCacheCodec_Generated -update, which
+// fails while it is stale) — a start builds nothing by reflection, and the
+// types' shape is part of the key (typesFingerprint). Unexported fields are
+// derived state that [Manifest.restore] rebuilds (and the input schemas,
+// written after the manifest); the generator refuses any other.
 //
 // Integers are varints; a string is its length and bytes; a slice or map
 // is its length plus one (0 is nil, so nil and empty stay apart); a
@@ -28,14 +27,6 @@ import (
 // (enum values, defaults, matches) is a tag and its value: what the parser
 // stores there — nil, bools, strings, json.Number, float64, and lists and
 // objects of those.
-
-// derived are the unexported fields restore (or readCache) rebuilds, and
-// Tool.builtin, false for every tool a manifest loads.
-var derived = map[string]bool{
-	"Tool.cli": true, "Tool.schemaJSON": true, "Tool.schemaMu": true, "Tool.schema": true, "Tool.byName": true,
-	"Tool.builtin":  true,
-	"Param.pattern": true,
-}
 
 // encoder writes a body in which every string is an index into a table of
 // the distinct strings: a manifest repeats the cli's hints, shared params
@@ -88,7 +79,8 @@ type decoder struct {
 	i       int
 	err     error
 	strings []string
-	maps    []reflect.Value
+	// maps are the maps read so far, each a map[K]V, for references.
+	maps []any
 }
 
 // readTable reads the string table: substrings of s, never copies.
@@ -185,84 +177,6 @@ func uvarintString(s string) (uint64, int) {
 	return 0, 0
 }
 
-type codec struct {
-	enc func(*encoder, reflect.Value) error
-	dec func(*decoder, reflect.Value)
-}
-
-var manifestCodecs = sync.OnceValues(func() (*codec, string) {
-	var fp strings.Builder
-	c, err := compileCodec(reflect.TypeFor[Manifest](), map[reflect.Type]*codec{}, &fp)
-	if err != nil {
-		// A type the codec does not know: no cache, and TestCache_CoversTheTypes says why.
-		return &codec{
-			enc: func(*encoder, reflect.Value) error { return err },
-			dec: func(d *decoder, _ reflect.Value) { d.fail("%v", err) },
-		}, "unsupported: " + err.Error()
-	}
-	return c, fp.String()
-})
-
-func manifestCodec() *codec { c, _ := manifestCodecs(); return c }
-
-// typesFingerprint is the shape of the Go types the codec walks: a file
-// written from other types is foreign.
-func typesFingerprint() string { _, fp := manifestCodecs(); return fp }
-
-var anyType = reflect.TypeFor[any]()
-
-// compileCodec builds t's codec, writing t's shape to fp.
-func compileCodec(t reflect.Type, seen map[reflect.Type]*codec, fp *strings.Builder) (*codec, error) {
-	if c, ok := seen[t]; ok {
-		fp.WriteString(t.String())
-		return c, nil
-	}
-	fp.WriteString(t.Kind().String())
-	switch t.Kind() {
-	case reflect.String:
-		return &codec{
-			enc: func(e *encoder, v reflect.Value) error { e.str(v.String()); return nil },
-			dec: func(d *decoder, v reflect.Value) { v.SetString(d.str()) },
-		}, nil
-	case reflect.Bool:
-		return &codec{
-			enc: func(e *encoder, v reflect.Value) error { e.b = append(e.b, boolByte(v.Bool())); return nil },
-			dec: func(d *decoder, v reflect.Value) { v.SetBool(d.byte() == 1) },
-		}, nil
-	case reflect.Int, reflect.Int64:
-		return &codec{
-			enc: func(e *encoder, v reflect.Value) error { e.varint(v.Int()); return nil },
-			dec: func(d *decoder, v reflect.Value) { v.SetInt(d.varint()) },
-		}, nil
-	case reflect.Float64:
-		return &codec{
-			enc: func(e *encoder, v reflect.Value) error { e.uvarint(math.Float64bits(v.Float())); return nil },
-			dec: func(d *decoder, v reflect.Value) { v.SetFloat(math.Float64frombits(d.uvarint())) },
-		}, nil
-	case reflect.Interface:
-		if t != anyType {
-			return nil, fmt.Errorf("the interface %s", t)
-		}
-		return &codec{
-			enc: func(e *encoder, v reflect.Value) error { return encodeAny(e, v.Interface()) },
-			dec: func(d *decoder, v reflect.Value) {
-				if x := decodeAny(d); x != nil {
-					v.Set(reflect.ValueOf(x))
-				}
-			},
-		}, nil
-	case reflect.Pointer:
-		return compilePointer(t, seen, fp)
-	case reflect.Slice:
-		return compileSlice(t, seen, fp)
-	case reflect.Map:
-		return compileMap(t, seen, fp)
-	case reflect.Struct:
-		return compileStruct(t, seen, fp)
-	}
-	return nil, fmt.Errorf("the type %s", t)
-}
-
 func boolByte(b bool) byte {
 	if b {
 		return 1
@@ -270,187 +184,123 @@ func boolByte(b bool) byte {
 	return 0
 }
 
-func compilePointer(t reflect.Type, seen map[reflect.Type]*codec, fp *strings.Builder) (*codec, error) {
-	elem, err := compileCodec(t.Elem(), seen, fp)
-	if err != nil {
-		return nil, err
+// encPointer and decPointer are a pointer's codec: a presence byte, and
+// the value it points to.
+func encPointer[T any](e *encoder, p *T, elem func(*encoder, *T) error) error {
+	if p == nil {
+		e.b = append(e.b, 0)
+		return nil
 	}
-	return &codec{
-		enc: func(e *encoder, v reflect.Value) error {
-			if v.IsNil() {
-				e.b = append(e.b, 0)
-				return nil
-			}
-			e.b = append(e.b, 1)
-			return elem.enc(e, v.Elem())
-		},
-		dec: func(d *decoder, v reflect.Value) {
-			if d.byte() == 1 {
-				p := reflect.New(t.Elem())
-				elem.dec(d, p.Elem())
-				v.Set(p)
-			}
-		},
-	}, nil
+	e.b = append(e.b, 1)
+	return elem(e, p)
 }
 
-func compileSlice(t reflect.Type, seen map[reflect.Type]*codec, fp *strings.Builder) (*codec, error) {
-	elem, err := compileCodec(t.Elem(), seen, fp)
-	if err != nil {
-		return nil, err
+func decPointer[T any](d *decoder, elem func(*decoder, *T)) *T {
+	if d.byte() != 1 {
+		return nil
 	}
-	return &codec{
-		enc: func(e *encoder, v reflect.Value) error {
-			if v.IsNil() {
-				e.uvarint(0)
-				return nil
-			}
-			e.uvarint(uint64(v.Len()) + 1)
-			for i := range v.Len() {
-				if err := elem.enc(e, v.Index(i)); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-		dec: func(d *decoder, v reflect.Value) {
-			n := d.length()
-			if n == 0 {
-				return
-			}
-			s := reflect.MakeSlice(t, n-1, n-1)
-			for i := range n - 1 {
-				elem.dec(d, s.Index(i))
-			}
-			v.Set(s)
-		},
-	}, nil
+	p := new(T)
+	elem(d, p)
+	return p
 }
 
-func compileMap(t reflect.Type, seen map[reflect.Type]*codec, fp *strings.Builder) (*codec, error) {
-	fp.WriteByte('[')
-	key, err := compileCodec(t.Key(), seen, fp)
-	if err != nil {
-		return nil, err
+// encSlice and decSlice are a slice's codec: its length plus one (0 is
+// nil), and its elements.
+func encSlice[T any](e *encoder, s []T, elem func(*encoder, *T) error) error {
+	if s == nil {
+		e.uvarint(0)
+		return nil
 	}
-	fp.WriteByte(']')
-	elem, err := compileCodec(t.Elem(), seen, fp)
-	if err != nil {
-		return nil, err
+	e.uvarint(uint64(len(s)) + 1)
+	for i := range s {
+		if err := elem(e, &s[i]); err != nil {
+			return err
+		}
 	}
-	contents := func(e *encoder, v reflect.Value) error {
-		e.uvarint(uint64(v.Len()))
-		keys := v.MapKeys()
-		slices.SortFunc(keys, func(a, b reflect.Value) int {
-			if a.Kind() == reflect.String {
-				return strings.Compare(a.String(), b.String())
-			}
-			return cmp.Compare(a.Int(), b.Int())
-		})
-		for _, k := range keys {
-			if err := key.enc(e, k); err != nil {
+	return nil
+}
+
+func decSlice[T any](d *decoder, elem func(*decoder, *T)) []T {
+	n := d.length()
+	if n == 0 {
+		return nil
+	}
+	s := make([]T, n-1)
+	for i := range s {
+		elem(d, &s[i])
+	}
+	return s
+}
+
+// encMap and decMap are a map's codec: 0 (nil), 1 and its contents (a new
+// map, the next id), or its id plus 2 (the same map as one written
+// before). typ names the map's type, so that equal contents of two types
+// stay two maps.
+func encMap[K cmp.Ordered, V any](e *encoder, typ string, m map[K]V, key func(*encoder, *K) error, elem func(*encoder, *V) error) error {
+	if m == nil {
+		e.uvarint(0)
+		return nil
+	}
+	contents := func(e *encoder) error {
+		e.uvarint(uint64(len(m)))
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if err := key(e, &k); err != nil {
 				return err
 			}
-			if err := elem.enc(e, v.MapIndex(k)); err != nil {
+			v := m[k]
+			if err := elem(e, &v); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	// A map is 0 (nil), 1 and its contents (a new map, the next id), or
-	// its id plus 2 (the same map as one written before).
-	return &codec{
-		enc: func(e *encoder, v reflect.Value) error {
-			if v.IsNil() {
-				e.uvarint(0)
-				return nil
-			}
-			if e.maps == nil {
-				e.uvarint(1)
-				return contents(e, v)
-			}
-			spelt := &encoder{index: e.index, strings: e.strings}
-			if err := contents(spelt, v); err != nil {
-				return err
-			}
-			e.strings = spelt.strings
-			id, seen := e.maps[t.String()+"\x00"+string(spelt.b)]
-			if seen {
-				e.uvarint(id + 2)
-				return nil
-			}
-			e.uvarint(1)
-			if err := contents(e, v); err != nil {
-				return err
-			}
-			e.maps[t.String()+"\x00"+string(spelt.b)] = uint64(len(e.maps))
-			return nil
-		},
-		dec: func(d *decoder, v reflect.Value) {
-			switch tag := d.uvarint(); tag {
-			case 0:
-			case 1:
-				n := d.length()
-				m := reflect.MakeMapWithSize(t, n)
-				for range n {
-					k, x := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
-					key.dec(d, k)
-					elem.dec(d, x)
-					m.SetMapIndex(k, x)
-				}
-				d.maps = append(d.maps, m)
-				v.Set(m)
-			default:
-				if tag-2 >= uint64(len(d.maps)) || d.maps[tag-2].Type() != t {
-					d.fail("a reference to no map of its type")
-					return
-				}
-				v.Set(d.maps[tag-2])
-			}
-		},
-	}, nil
-}
-
-func compileStruct(t reflect.Type, seen map[reflect.Type]*codec, fp *strings.Builder) (*codec, error) {
-	c := &codec{}
-	seen[t] = c
-	fp.WriteString(t.String() + "{")
-	type field struct {
-		index int
-		codec *codec
+	if e.maps == nil {
+		e.uvarint(1)
+		return contents(e)
 	}
-	var fields []field
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			if !derived[t.Name()+"."+f.Name] {
-				return nil, fmt.Errorf("the unexported field %s.%s (add it to restore and derived)", t.Name(), f.Name)
-			}
-			continue
-		}
-		fp.WriteString(f.Name + ":")
-		fc, err := compileCodec(f.Type, seen, fp)
-		if err != nil {
-			return nil, err
-		}
-		fp.WriteByte(',')
-		fields = append(fields, field{i, fc})
+	spelt := &encoder{index: e.index, strings: e.strings}
+	if err := contents(spelt); err != nil {
+		return err
 	}
-	fp.WriteByte('}')
-	c.enc = func(e *encoder, v reflect.Value) error {
-		for _, f := range fields {
-			if err := f.codec.enc(e, v.Field(f.index)); err != nil {
-				return err
-			}
-		}
+	e.strings = spelt.strings
+	id, seen := e.maps[typ+"\x00"+string(spelt.b)]
+	if seen {
+		e.uvarint(id + 2)
 		return nil
 	}
-	c.dec = func(d *decoder, v reflect.Value) {
-		for _, f := range fields {
-			f.codec.dec(d, v.Field(f.index))
-		}
+	e.uvarint(1)
+	if err := contents(e); err != nil {
+		return err
 	}
-	return c, nil
+	e.maps[typ+"\x00"+string(spelt.b)] = uint64(len(e.maps))
+	return nil
+}
+
+func decMap[K cmp.Ordered, V any](d *decoder, key func(*decoder, *K), elem func(*decoder, *V)) map[K]V {
+	switch tag := d.uvarint(); tag {
+	case 0:
+		return nil
+	case 1:
+		n := d.length()
+		m := make(map[K]V, n)
+		for range n {
+			var k K
+			var v V
+			key(d, &k)
+			elem(d, &v)
+			m[k] = v
+		}
+		d.maps = append(d.maps, m)
+		return m
+	default:
+		if tag-2 < uint64(len(d.maps)) {
+			if m, ok := d.maps[tag-2].(map[K]V); ok {
+				return m
+			}
+		}
+		d.fail("a reference to no map of its type")
+		return nil
+	}
 }
 
 // Tags of a value of type any.

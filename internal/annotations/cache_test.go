@@ -3,6 +3,7 @@ package annotations
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"hash/crc32"
 	"log/slog"
 	"os"
@@ -74,8 +75,23 @@ func loadTwice(t *testing.T, c *Cache, path string) *Manifest {
 	cached, err := c.Load(path)
 	require.NoError(t, err)
 	assertFromCache(t, c, path)
-	require.Equal(t, fresh, cached)
+	require.Equal(t, withPatterns(fresh), withPatterns(cached))
 	return cached
+}
+
+// withPatterns is m with every param's pattern compiled: a cached
+// manifest's compile at their first use, a fresh one's at load (pattern),
+// and once compiled the two must be the same.
+func withPatterns(m *Manifest) *Manifest {
+	for i := range m.CLI.Params {
+		m.CLI.Params[i].compiledPattern()
+	}
+	for _, tool := range m.Tools {
+		for i := range tool.Params {
+			tool.Params[i].compiledPattern()
+		}
+	}
+	return m
 }
 
 // assertFromCache checks that the cache file of path holds a manifest.
@@ -105,9 +121,39 @@ func TestCache_HitEqualsFreshLoad(t *testing.T) {
 	}
 }
 
+// TestCache_PatternsCompiledAtFirstUse: a manifest read from the cache
+// compiles no pattern at load — they compiled when it was validated — and
+// a value checked against one is still refused when it does not match.
+func TestCache_PatternsCompiledAtFirstUse(t *testing.T) {
+	c, _ := newCache(t, t.TempDir(), "v1")
+	path := copyManifest(t, "../../examples/aeat.manifest.json")
+	loadTwice(t, c, path)
+	m, err := c.Load(path) // a third time: loadTwice compiled its patterns
+	require.NoError(t, err)
+	assertFromCache(t, c, path)
+	var tool *Tool
+	var prm *Param
+	for _, tl := range m.Tools {
+		for i := range tl.Params {
+			if p := &tl.Params[i]; p.Pattern != "" {
+				require.NotNil(t, p.pattern, "%s.%s", tl.Name, p.Name)
+				assert.Nil(t, p.pattern.re, "%s.%s compiled at load", tl.Name, p.Name)
+				if p.Type == "string" && !p.Required && tool == nil {
+					tool, prm = tl, p
+				}
+			}
+		}
+	}
+	require.NotNil(t, tool, "a string param with a pattern")
+	_, err = tool.Validate(json.RawMessage(`{"` + prm.Name + `":"no\nsuch\nvalue"}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "does not match the pattern")
+	assert.NotNil(t, prm.pattern.re, "compiled at its first use")
+}
+
 func TestCache_TypesAllCovered(t *testing.T) {
-	assert.NotContains(t, typesFingerprint(), "unsupported")
-	assert.Contains(t, typesFingerprint(), "annotations.Tool{")
+	assert.NotContains(t, typesFingerprint, "unsupported")
+	assert.Contains(t, typesFingerprint, "annotations.Tool{")
 }
 
 // TestCache_IgnoredWhenBroken: a cache file that is corrupt, truncated,

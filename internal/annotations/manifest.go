@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -249,7 +248,7 @@ type Param struct {
 	// command line.
 	Stdin bool
 
-	pattern *regexp.Regexp
+	pattern *pattern
 }
 
 // Output kinds.

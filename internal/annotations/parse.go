@@ -35,7 +35,7 @@ type parser struct {
 }
 
 type compiled struct {
-	re  *regexp.Regexp
+	pat *pattern
 	err error
 }
 
@@ -54,16 +54,19 @@ func (p *parser) flagOK(s string) bool {
 
 // pattern is compilePattern(s), remembered (a *regexp.Regexp is safe to
 // share).
-func (p *parser) pattern(s string) (*regexp.Regexp, error) {
+func (p *parser) pattern(s string) (*pattern, error) {
 	c, seen := p.patterns[s]
 	if !seen {
 		if p.patterns == nil {
 			p.patterns = map[string]compiled{}
 		}
-		c.re, c.err = compilePattern(s)
+		var re *regexp.Regexp
+		if re, c.err = compilePattern(s); c.err == nil {
+			c.pat = compiledPattern(re)
+		}
 		p.patterns[s] = c
 	}
-	return c.re, c.err
+	return c.pat, c.err
 }
 
 func (p *parser) fail(field, format string, a ...any) {

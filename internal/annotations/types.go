@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -173,7 +174,7 @@ func checkString(prm *Param, v any) error {
 	if prm.MaxLength != nil && n > *prm.MaxLength {
 		return fmt.Errorf("must be at most %d characters long (got %d)", *prm.MaxLength, n)
 	}
-	if prm.pattern != nil && !prm.pattern.MatchString(s) {
+	if re := prm.compiledPattern(); re != nil && !re.MatchString(s) {
 		if prm.Sensitive {
 			return fmt.Errorf("does not match the pattern %s", prm.Pattern)
 		}
@@ -365,8 +366,42 @@ func (prm *Param) encodeBounds(b *bytes.Buffer) {
 	}
 }
 
-// compilePattern compiles a parameter's pattern once, at load.
+// compiledPattern is prm's Pattern compiled, or nil for none.
+func (prm *Param) compiledPattern() *regexp.Regexp {
+	if prm.pattern == nil {
+		return nil
+	}
+	return prm.pattern.regexp()
+}
+
+// compilePattern compiles a parameter's pattern.
 func compilePattern(p string) (*regexp.Regexp, error) { return regexp.Compile(p) }
+
+// pattern is a param's Pattern, compiled at its first use. A manifest
+// read from the cache compiles none at load — its patterns compiled when
+// it was validated, before it was written — and a call compiles only its
+// own tool's: compiling them all was a tenth of a cached start's own work.
+// A loaded manifest's params share one per distinct pattern.
+type pattern struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// compiledPattern is the pattern of re, compiled already (a manifest being
+// validated compiles each to report a bad one).
+func compiledPattern(re *regexp.Regexp) *pattern {
+	p := &pattern{src: re.String()}
+	p.once.Do(func() { p.re = re })
+	return p
+}
+
+// regexp is the compiled pattern, or nil if it does not compile — which a
+// manifest that was validated never holds.
+func (p *pattern) regexp() *regexp.Regexp {
+	p.once.Do(func() { p.re, _ = compilePattern(p.src) })
+	return p.re
+}
 
 // numberString is a number as the client wrote it.
 func numberString(v any) string {

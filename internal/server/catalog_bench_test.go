@@ -123,16 +123,19 @@ func BenchmarkFind(b *testing.B) {
 // of medians; the target is ≤ 3 ms with a warm cache. cpu-ms-* are the
 // medians of each server process's CPU time (user + system, start to
 // exit): on a loaded machine wall time mostly measures the wait for a
-// core, and CPU time what the server itself spent.
+// core, and CPU time what the server itself spent. With AEAT_MCP_BASELINE
+// naming an earlier build (BenchmarkStartVsNaive), its three warm starts
+// take their turns too, printed as *-base.
 func BenchmarkStartFullVsCurated(b *testing.B) {
-	warmDir := b.TempDir()
-	start := func(cacheDir, path string, args ...string) (float64, float64) {
-		cmd := exec.Command(binary, append([]string{"--manifest", path, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
+	warmDir, baseDir := b.TempDir(), b.TempDir()
+	start := func(bin, cacheDir, path string, args ...string) (float64, float64) {
+		cmd := exec.Command(bin, append([]string{"--manifest", path, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
 		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cacheDir)
 		return msToToolsList(b, cmd)
 	}
 	type variant struct {
 		name  string
+		bin   string
 		path  string
 		args  []string
 		warm  bool
@@ -142,22 +145,34 @@ func BenchmarkStartFullVsCurated(b *testing.B) {
 	var vs []*variant
 	for _, warm := range []bool{true, false} {
 		vs = append(vs,
-			&variant{name: "curated-19", path: curatedAeatManifest, warm: warm},
-			&variant{name: "full-all", path: fullAeatManifest, warm: warm},
-			&variant{name: "full-catalog", path: fullAeatManifest, args: []string{"--surface", "catalog"}, warm: warm})
+			&variant{name: "curated-19", bin: binary, path: curatedAeatManifest, warm: warm},
+			&variant{name: "full-all", bin: binary, path: fullAeatManifest, warm: warm},
+			&variant{name: "full-catalog", bin: binary, path: fullAeatManifest, args: []string{"--surface", "catalog"}, warm: warm})
 	}
-	for _, v := range vs[:3] {
-		start(warmDir, v.path, v.args...) // warm the cache
+	if base := baselineBinary(); base != "" {
+		for _, v := range vs[:3] {
+			vs = append(vs, &variant{name: v.name, bin: base, path: v.path, args: v.args, warm: true})
+		}
+	}
+	for _, v := range append(vs[:3:3], vs[6:]...) {
+		dir := warmDir
+		if v.bin != binary {
+			dir = baseDir
+		}
+		start(v.bin, dir, v.path, v.args...) // warm the cache
 	}
 	i := 0
 	for b.Loop() {
 		for k := range vs {
 			v := vs[(k+i)%len(vs)] // who goes first rotates
 			dir := warmDir
-			if !v.warm {
+			switch {
+			case !v.warm:
 				dir = b.TempDir()
+			case v.bin != binary:
+				dir = baseDir
 			}
-			wall, cpu := start(dir, v.path, v.args...)
+			wall, cpu := start(v.bin, dir, v.path, v.args...)
 			v.times, v.cpu = append(v.times, wall), append(v.cpu, cpu)
 		}
 		i++
@@ -166,6 +181,9 @@ func BenchmarkStartFullVsCurated(b *testing.B) {
 		suffix := "-cold"
 		if v.warm {
 			suffix = "-warm"
+		}
+		if v.bin != binary {
+			suffix += "-base"
 		}
 		b.ReportMetric(median(v.times), "ms-"+v.name+suffix)
 		b.ReportMetric(median(v.cpu), "cpu-ms-"+v.name+suffix)
@@ -176,6 +194,10 @@ func BenchmarkStartFullVsCurated(b *testing.B) {
 	b.ReportMetric(median(vs[2].times)-median(vs[0].times), "ms-catalog-minus-curated-warm")
 	b.ReportMetric(median(vs[4].times)-median(vs[3].times), "ms-all-minus-curated-cold")
 	b.ReportMetric(median(vs[5].times)-median(vs[3].times), "ms-catalog-minus-curated-cold")
+	if len(vs) > 6 {
+		b.ReportMetric(median(vs[7].cpu)-median(vs[6].cpu), "cpu-ms-all-minus-curated-warm-base")
+		b.ReportMetric(median(vs[8].cpu)-median(vs[6].cpu), "cpu-ms-catalog-minus-curated-warm-base")
+	}
 }
 
 // msToToolsList starts cmd, a server, and returns the milliseconds until

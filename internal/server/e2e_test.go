@@ -231,6 +231,55 @@ func errorCode(m map[string]any) float64 {
 
 const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
+// TestE2E_EverythingAtOnce: a host that sends initialize, tools/list and a
+// call in one write, without waiting for the answer to initialize, gets
+// every tool in the list and the call's result — the tools are registered
+// after initialize (register), and nothing reads them before — and no
+// notifications/tools/list_changed (fixedTools): the list never changes.
+// The tools capability is the SDK's, as before. The whole transcript, to
+// the server's exit, is read.
+func TestE2E_EverythingAtOnce(t *testing.T) {
+	m := loadManifest(t)
+	want := builtinNames(Config{Manifest: m})
+	for _, tool := range m.Tools {
+		want = append(want, tool.Name)
+	}
+	rs := startRaw(t)
+	rs.send(t, initLine+"\n"+
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_echo","arguments":{"text":"hola"}}}`)
+	require.NoError(t, rs.in.Close())
+	var lines []string
+	for {
+		line, err := rs.out.ReadString('\n')
+		if err != nil {
+			break
+		}
+		lines = append(lines, line)
+	}
+	byID := map[string]map[string]any{}
+	for _, line := range lines {
+		assert.NotContains(t, line, "list_changed")
+		var msg map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &msg), line)
+		byID[fmt.Sprint(msg["id"])], _ = msg["result"].(map[string]any)
+	}
+	require.Equal(t, 3, len(byID), "three answers: %s", lines)
+	caps, _ := byID["0"]["capabilities"].(map[string]any)
+	assert.Equal(t, map[string]any{"listChanged": true}, caps["tools"], "the SDK's tools capability")
+	var listed []string
+	tools, _ := byID["1"]["tools"].([]any)
+	for _, tool := range tools {
+		listed = append(listed, tool.(map[string]any)["name"].(string))
+	}
+	assert.ElementsMatch(t, want, listed)
+	content, _ := byID["2"]["content"].([]any)
+	require.Len(t, content, 1, "%v", byID["2"])
+	assert.Contains(t, content[0].(map[string]any)["text"], "hola")
+	assert.NotEqual(t, true, byID["2"]["isError"])
+}
+
 // TestE2E_MalformedInput: every malformed line gets the JSON-RPC error the
 // spec names, never code 0, and the server stays up and answers.
 func TestE2E_MalformedInput(t *testing.T) {

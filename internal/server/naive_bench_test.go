@@ -43,17 +43,28 @@ func naiveCmd(tb testing.TB) *exec.Cmd {
 	return cmd
 }
 
-func aeatCmd(tb testing.TB) *exec.Cmd {
+func aeatCmd(tb testing.TB) *exec.Cmd { return aeatCmdOf(tb, binary, "cache") }
+
+// aeatCmdOf starts the aeat-mcp binary bin with the bench manifest and the
+// cache directory named cache beside it: each binary its own, or two
+// builds would rewrite one cache file in turn (the key holds the
+// executable's size and mtime).
+func aeatCmdOf(tb testing.TB, bin, cache string) *exec.Cmd {
 	manifest, err := benchManifest()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	// The default log level: a host runs it so, and its per-call line is
 	// part of the cost.
-	cmd := exec.Command(binary, "--manifest", manifest)
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(filepath.Dir(manifest), "cache"))
+	cmd := exec.Command(bin, "--manifest", manifest)
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(filepath.Dir(manifest), cache))
 	return cmd
 }
+
+// baselineBinary is the aeat-mcp binary a change is measured against in the
+// same run as the change — built from an earlier commit, named by
+// AEAT_MCP_BASELINE — or "" for none.
+func baselineBinary() string { return os.Getenv("AEAT_MCP_BASELINE") }
 
 // benchManifest is the test manifest at one path for every start, with a
 // cache directory of its own beside it, as a host starts the server: from
@@ -226,29 +237,39 @@ func BenchmarkThroughputVsNaive(b *testing.B) {
 // (target ≤ 1 ms). Beside the wall time, each server's CPU time until its
 // answer (every thread's, from /proc/PID/task/*/schedstat), which a loaded
 // machine inflates far less, its minor page faults until then, and the two
-// binaries' sizes.
+// binaries' sizes. With AEAT_MCP_BASELINE naming an aeat-mcp binary built
+// from an earlier commit, that binary takes its turn in the same rotation,
+// and its figures are printed as *-base: a before and after measured in
+// the same run, at the same load.
 func BenchmarkStartVsNaive(b *testing.B) {
-	type side struct{ wall, cpu, faults []float64 }
-	var naive, aeat side
-	start := func(s *side, cmd *exec.Cmd) {
-		s.wall = append(s.wall, msToInitializeThen(b, cmd, func(pid int) {
+	type side struct {
+		cmd               func() *exec.Cmd
+		wall, cpu, faults []float64
+	}
+	naive := &side{cmd: func() *exec.Cmd { return naiveCmd(b) }}
+	aeat := &side{cmd: func() *exec.Cmd { return aeatCmd(b) }}
+	sides := []*side{naive, aeat}
+	var base *side
+	if bin := baselineBinary(); bin != "" {
+		base = &side{cmd: func() *exec.Cmd { return aeatCmdOf(b, bin, "cache-base") }}
+		sides = append(sides, base)
+	}
+	start := func(s *side) {
+		s.wall = append(s.wall, msToInitializeThen(b, s.cmd(), func(pid int) {
 			cpu, faults := startCPU(b, pid)
 			s.cpu = append(s.cpu, cpu)
 			s.faults = append(s.faults, faults)
 		}))
 	}
 	// One start of each first, untimed: the manifest cache is written, and
-	// both binaries are in the page cache, as for a host's every start.
-	msToInitialize(b, naiveCmd(b))
-	msToInitialize(b, aeatCmd(b))
+	// the binaries are in the page cache, as for a host's every start.
+	for _, s := range sides {
+		msToInitialize(b, s.cmd())
+	}
 	i := 0
 	for b.Loop() {
-		if i%2 == 0 {
-			start(&naive, naiveCmd(b))
-			start(&aeat, aeatCmd(b))
-		} else {
-			start(&aeat, aeatCmd(b))
-			start(&naive, naiveCmd(b))
+		for k := range sides {
+			start(sides[(k+i)%len(sides)]) // who goes first rotates
 		}
 		i++
 	}
@@ -262,6 +283,12 @@ func BenchmarkStartVsNaive(b *testing.B) {
 	naiveBin, _ := naiveBinary()
 	b.ReportMetric(fileMB(b, binary), "MB-aeat-binary")
 	b.ReportMetric(fileMB(b, naiveBin), "MB-naive-binary")
+	if base != nil {
+		b.ReportMetric(median(base.wall)-median(naive.wall), "ms-over-naive-base")
+		b.ReportMetric(median(base.cpu)-median(naive.cpu), "cpu-ms-over-naive-base")
+		b.ReportMetric(median(base.faults)-median(naive.faults), "faults-over-naive-base")
+		b.ReportMetric(fileMB(b, baselineBinary()), "MB-base-binary")
+	}
 }
 
 // startCPU is the CPU time pid's threads have had so far, in ms, and its

@@ -113,3 +113,27 @@ func TestAddTool_ListsTheManifestSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedTools_NoListChanged: the notification the SDK sends for the
+// tools registered after initialize never reaches the host; every other
+// message passes as it is.
+func TestFixedTools_NoListChanged(t *testing.T) {
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	server, err := fixedTools{st}.Connect(ctx)
+	require.NoError(t, err)
+	client, err := ct.Connect(ctx)
+	require.NoError(t, err)
+	wrote := make(chan error, 1)
+	go func() {
+		if err := server.Write(ctx, &jsonrpc.Request{Method: "notifications/tools/list_changed"}); err != nil {
+			wrote <- err
+			return
+		}
+		wrote <- server.Write(ctx, &jsonrpc.Request{Method: "notifications/resources/list_changed"})
+	}()
+	msg, err := client.Read(ctx)
+	require.NoError(t, err)
+	require.NoError(t, <-wrote)
+	assert.Equal(t, "notifications/resources/list_changed", msg.(*jsonrpc.Request).Method)
+}

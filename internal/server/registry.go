@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -78,8 +79,10 @@ func (s *Server) verb(t *annotations.Tool) serverTool {
 		}}
 }
 
-// addTools registers every tool of the table the SDK lists, and routes
-// the calls of the tools it has no handler for (route).
+// addTools sorts the manifest's tools into served and hidden and builds the
+// table every call is looked up in, and routes the calls of the tools the
+// SDK has no handler for (route). Registering the listed ones with the SDK
+// is left to register: nothing initialize answers needs it.
 func (s *Server) addTools() {
 	for _, t := range s.cfg.Manifest.Tools {
 		if s.hiddenBecause(t) == "" {
@@ -91,12 +94,29 @@ func (s *Server) addTools() {
 	for _, st := range s.serverTools() {
 		s.registry[st.tool.Name] = st
 		if st.listed {
-			s.addTool(mcpTool(st.tool), s.handler(st))
+			s.listed = append(s.listed, st)
 		}
 	}
 	if len(s.hidden) > 0 || s.catalog != nil {
 		s.mcp.AddReceivingMiddleware(s.route)
 	}
+}
+
+// register registers, once, every tool the SDK lists (s.listed);
+// a caller that comes while it runs waits for it. It is the costliest part
+// of a start (each tool's SDK checks, and the first use of their codecs), and
+// nothing a host waits for before its first request after initialize needs
+// it, so it runs then ([Server.afterInitialize]): every request that reads
+// the tools — tools/list, tools/call — goes through that gate first. The
+// SDK announces a tool added to a server with a session
+// (notifications/tools/list_changed, 10 ms later); no host hears it
+// (fixedTools).
+func (s *Server) register() {
+	s.registerOnce.Do(func() {
+		for _, st := range s.listed {
+			s.addTool(mcpTool(st.tool), s.handler(st))
+		}
+	})
 }
 
 // handler is the one SDK handler of every tool. It never returns a Go
@@ -160,4 +180,30 @@ func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// fixedTools is a transport on which the SDK's
+// notifications/tools/list_changed never reach the host. A server's tool
+// list never changes while it runs (a new manifest takes a new process);
+// the one change the SDK would announce is the registration after
+// initialize (register), which no request could see happen. The tools
+// capability stays as the SDK makes it (listChanged): a 2026-07-28 host's
+// subscriptions/listen stays open, as it did.
+type fixedTools struct{ mcp.Transport }
+
+func (t fixedTools) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return fixedToolsConn{c}, nil
+}
+
+type fixedToolsConn struct{ mcp.Connection }
+
+func (c fixedToolsConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Request); ok && !r.IsCall() && r.Method == "notifications/tools/list_changed" {
+		return nil
+	}
+	return c.Connection.Write(ctx, msg)
 }

@@ -176,8 +176,12 @@ type Server struct {
 	admitted map[annotations.Tier]chan struct{}
 	// tools are the manifest's tools this server serves, by name.
 	tools map[string]*annotations.Tool
-	// registry is every tool it serves, built-ins included (registry.go).
-	registry map[string]serverTool
+	// registry is every tool it serves, built-ins included (registry.go);
+	// listed are those the SDK lists, in the table's order, registered
+	// with it once (register).
+	registry     map[string]serverTool
+	listed       []serverTool
+	registerOnce sync.Once
 	// outputs keeps what results cut, for resources/read (resources.go).
 	outputs outputs
 	// hidden are the manifest's tools --read-only or --tools do not
@@ -255,6 +259,10 @@ func New(cfg Config) (*Server, error) {
 	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
 	// Runs' outputs (resources.go): the template never changes.
 	caps.Resources = &mcp.ResourceCapabilities{}
+	// What the SDK advertises for a server with tools, said here: none is
+	// registered yet when initialize is answered (register). No
+	// list_changed is ever sent (fixedTools).
+	caps.Tools = &mcp.ToolCapabilities{ListChanged: true}
 	if !cfg.NoTasks {
 		s.tasks = tasks.NewTable(tasks.Options{Keep: cfg.KeepResults, Grace: killGrace(cfg) + time.Second,
 			Describe: func(r *run) string { return statusText(cfg.Printer, r) }, MaxResultBytes: kept})
@@ -282,7 +290,7 @@ func New(cfg Config) (*Server, error) {
 	s.catalog = newCatalog(cfg)
 	s.addTools()
 	s.addResources()
-	s.mcp.AddReceivingMiddleware(s.prepareAfterInitialize)
+	s.mcp.AddReceivingMiddleware(s.afterInitialize)
 	return s, nil
 }
 
@@ -292,10 +300,12 @@ func New(cfg Config) (*Server, error) {
 // answer is work a call needs: the runner's mechanisms (its lifeline, the
 // sweeps of what dead servers left, the host's job), the sweep of dead
 // servers' scratch directories, and Config.Prepare (the warm template, the
-// start-up log). So New does none of it; prepare starts it once the host is
-// past initialize, and start — the seam every call's process goes
-// through — waits for it, so that every call, the first one issued right
-// after initialize too, gets every guarantee.
+// start-up log); nor are the tools' registration with the SDK (register).
+// So New does none of it; once the host is past initialize, register runs
+// before any request is handled and prepare starts the rest, and start —
+// the seam every call's process goes through — waits for it, so that every
+// call, the first one issued right after initialize too, gets every
+// guarantee.
 
 // prepare starts, once and on a goroutine of its own, the start-up work
 // nothing before a call needs; prepared is closed when it is done.
@@ -319,13 +329,16 @@ func (s *Server) prepare() {
 	})
 }
 
-// prepareAfterInitialize starts the start-up work at the first message
-// after initialize: a host that has our answer says so
-// (notifications/initialized), and a client that never initializes
-// (2026-07-28) sends its first request.
-func (s *Server) prepareAfterInitialize(next mcp.MethodHandler) mcp.MethodHandler {
+// afterInitialize registers the tools (register) and starts the start-up
+// work (prepare) at the first message after initialize: a host that has
+// our answer says so (notifications/initialized), and a client that never
+// initializes (2026-07-28) sends its first request. Every request passes
+// here before the SDK handles it, so none reads the tools before they are
+// all registered.
+func (s *Server) afterInitialize(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "initialize" {
+			s.register()
 			s.prepare()
 		}
 		return next(ctx, method, req)
@@ -342,7 +355,7 @@ func (s *Server) prepareAfterInitialize(next mcp.MethodHandler) mcp.MethodHandle
 // is. The SDK keeps the *mcp.Tool it is given and reads InputSchema only to
 // list it, so the tool is added with the smallest *jsonschema.Schema (no
 // type round trip; one small header check) and then given its own, before
-// any session can list it. What the SDK checks holds by construction
+// any request can list it (register). What the SDK checks holds by construction
 // (annotations.Tool.InputSchemaJSON: an object, no x-mcp-header); a schema
 // that does not start as one is added the SDK's way.
 // TestAddTool_ListsTheManifestSchemas holds the SDK to listing ours.
@@ -472,9 +485,10 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 	return s.mcp.Connect(ctx, s.transport(t), nil)
 }
 
-// transport is t with MCP Tasks composed over it.
-func (s *Server) transport(t mcp.Transport) *tasks.Transport {
-	return &tasks.Transport{Inner: t, Requests: s.requests, Table: s.tasks, Tools: s.taskTool, Logger: s.cfg.Logger}
+// transport is t with MCP Tasks composed over it, on which the tool list
+// never changes (fixedTools).
+func (s *Server) transport(t mcp.Transport) mcp.Transport {
+	return fixedTools{&tasks.Transport{Inner: t, Requests: s.requests, Table: s.tasks, Tools: s.taskTool, Logger: s.cfg.Logger}}
 }
 
 // Shutdown stops every call in flight (their trees are killed as on
