@@ -373,6 +373,45 @@ var heldOutSealed3 = []rankRequest{
 	{"disconnect Google Drive", []string{"config_google_logout"}},
 }
 
+// heldOutSealed4 are 30 more (issue 28 item 5, round five), written the
+// way a taxpayer or an accountant talks, each checked against the CLI's
+// help (testdata/aeat-cli/help.json) — committed before the verbs'
+// paraphrases (paraphrases.json) and measured once before and once after.
+var heldOutSealed4 = []rankRequest{
+	// Spanish
+	{"¿tengo alguna carta nueva de Hacienda?", []string{"notifications_pull", "app_live_notifications_latest", "app_live_notifications_list"}},
+	{"¿cuánto le debo a Hacienda?", []string{"app_live_deudas_latest", "debts_list", "app_live_deudas_view"}},
+	{"subir el extracto del banco de octubre", []string{"ledger_import"}},
+	{"¿cuándo vence lo próximo que tengo que pagar?", []string{"overview_agenda", "app_overview_calendar"}},
+	{"apuntar que ya me di de alta en el censo con el 036", []string{"app_modelo_m036_alta"}},
+	{"borrar una factura que metí dos veces", []string{"app_ledger_invoice_remove", "app_ledger_evidence_remove"}},
+	{"partir un cargo de Amazon en dos, una parte personal y otra del negocio", []string{"app_ledger_split", "app_ledger_allocate"}},
+	{"¿qué datos me faltan en el perfil para hacer el 303?", []string{"config_profile_preflight", "app_modelo_readiness"}},
+	{"hacer una copia de seguridad cifrada de todo", []string{"config_profile_archive_export"}},
+	{"cambiar la contraseña del certificado digital", []string{"certificate_secret_set"}},
+	{"¿cuánto IVA me queda por compensar?", []string{"app_modelo_iva_wallet_balance", "app_live_iva_wallet_pull"}},
+	{"¿qué tiques de compra están pendientes de revisar?", []string{"app_ledger_evidence_review_list", "app_review_queue"}},
+	{"comprobar si el NIF de un cliente europeo vale para operaciones intracomunitarias", []string{"app_live_verify_nif_iva", "app_live_verify_tgvi"}},
+	{"dejar de compartir paquetes con mi antigua asesora", []string{"config_collab_recipient_remove"}},
+	{"hacer las cuentas del 130 del segundo trimestre", []string{"app_modelo_work_calculate", "app_modelo_work_wizard"}},
+	// English
+	{"how much do I owe the tax office", []string{"app_live_deudas_latest", "debts_list", "app_live_deudas_view"}},
+	{"upload the CSV my bank gave me", []string{"ledger_import"}},
+	{"what do I have to file this month", []string{"overview_agenda", "app_overview_calendar", "app_overview_backlog"}},
+	{"I forgot to file last quarter, what is overdue", []string{"app_overview_backlog", "overview_agenda"}},
+	{"get the receipt for the VAT return I filed", []string{"justificante_pull", "app_live_justificante_list", "app_live_justificante_view"}},
+	{"undo splitting a transaction", []string{"app_ledger_merge"}},
+	{"leave this payment out of my tax return, it was never business", []string{"app_ledger_exclude"}},
+	{"put a transaction aside to deal with later", []string{"app_ledger_stash"}},
+	{"bring back a transaction I archived by mistake", []string{"app_ledger_restore"}},
+	{"who am I acting on behalf of as a representative", []string{"config_auth_apoderado_status"}},
+	{"do I have backup words in case I forget my passphrase", []string{"config_recovery_status", "config_recovery_create"}},
+	{"grab all the invoice PDFs sitting in my Drive folder", []string{"app_ledger_pull_folder"}},
+	{"when does my digital certificate expire", []string{"config_auth_certificate_check"}},
+	{"what changed in the 303 between 2024 and 2025", []string{"app_registry_diff_revisions", "app_modelo_compare"}},
+	{"make sure the browser can get to the Sede", []string{"config_repair_connectivity"}},
+}
+
 // tunedTo are the requests the ranking was tuned on (issue 28 item 5):
 // kept apart from heldOut, which says how well it does on requests it was
 // not tuned to.
@@ -459,6 +498,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed", heldOutSealed, 85},
 		{"sealed2", heldOutSealed2, 85},
 		{"sealed3", heldOutSealed3, 80},
+		{"sealed4", heldOutSealed4, 0},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
