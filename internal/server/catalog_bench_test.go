@@ -97,7 +97,7 @@ func BenchmarkFind(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	idx := newRankIndex(m.Tools)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
 	queries := []string{"ledger categories", "notificación pull", "certificate secret set", "modelo 303 review package verify"}
 	var tFind, tFloor, tRank []float64
 	i := 0

@@ -30,7 +30,7 @@ func rankNames(rs []ranked, n int) []string {
 func TestRank(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
 	for _, tc := range []struct {
 		query string
 		top   string // the first tool
@@ -60,7 +60,7 @@ func TestRank(t *testing.T) {
 		{Name: "ledger_list", Title: "List the ledger"},
 		{Name: "ledger_view", Title: "View one entry", Description: "Shows a transaction with its categories."},
 		{Name: "categories", Title: "Categories"},
-	})
+	}, nil)
 	assert.Equal(t, []string{"ledger_view", "categories", "ledger_list"}, rankNames(small.rank("ledger categories"), 3))
 }
 
@@ -131,7 +131,7 @@ func TestRank_Intent(t *testing.T) {
 		}, "show my invoices", []string{"invoice_list", "invoice_add"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := newRankIndex(tc.tools).rank(tc.query)
+			got := newRankIndex(tc.tools, nil).rank(tc.query)
 			if tc.want == nil {
 				assert.Empty(t, got)
 				return
@@ -486,7 +486,7 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 func TestRank_HeldOut(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
 	for _, set := range []struct {
 		name  string
 		reqs  []rankRequest
