@@ -412,6 +412,44 @@ var heldOutSealed4 = []rankRequest{
 	{"make sure the browser can get to the Sede", []string{"config_repair_connectivity"}},
 }
 
+// heldOutSealed5 are 30 more, written once the paraphrases were in and
+// frozen, each verb checked against the CLI's help; committed before the
+// ranking was run on them, measured once, never tuned to.
+var heldOutSealed5 = []rankRequest{
+	// Spanish
+	{"necesito meter los movimientos de la tarjeta de crédito que me bajé del banco", []string{"ledger_import"}},
+	{"¿me ha llegado algo a la dirección electrónica habilitada?", []string{"notifications_pull", "app_live_notifications_latest", "app_live_notifications_list"}},
+	{"quiero saber qué modelos me tocan como autónomo", []string{"app_overview_explain", "overview_agenda", "app_overview_calendar"}},
+	{"el ordenador que compré para el negocio, ¿cómo lo registro como bien de inversión?", []string{"app_ledger_bienes_inversion_declare"}},
+	{"la luz de casa la uso un 30% para trabajar, ¿cómo lo indico?", []string{"app_ledger_allocate", "app_ledger_ratios_set"}},
+	{"me he equivocado en el 303 que ya presenté y quiero hacer una complementaria", []string{"app_modelo_work_amend", "app_modelo_work_amend_wizard"}},
+	{"asociar el recibo de Endesa al cargo del banco", []string{"app_ledger_link", "app_ledger_attach"}},
+	{"¿cuánto tengo que pagar de IRPF este trimestre?", []string{"app_modelo_work_calculate", "app_modelo_work_wizard"}},
+	{"dar de baja en Hacienda la actividad que ya cerré", []string{"app_modelo_m036_baja"}},
+	{"añadir a mi hija recién nacida para la deducción", []string{"config_profile_descendiente_add"}},
+	{"¿la aplicación tiene acceso a Google Drive?", []string{"config_google_status", "config_google_sync_probe"}},
+	{"pasar los gastos del año a un fichero", []string{"app_ledger_export"}},
+	{"revisar que el 111 está listo antes de mandarlo", []string{"app_modelo_readiness", "app_modelo_work_verify"}},
+	{"¿en qué casilla va el alquiler del local?", []string{"app_modelo_casilla", "app_modelo_casillas"}},
+	{"borrar todo y volver a empezar desde cero con la aplicación", []string{"config_reset_start"}},
+	// English
+	{"my accountant sent back comments on the package, how do I read them", []string{"app_modelo_rp_import_feedback"}},
+	{"send my advisor the Q3 VAT return to look over", []string{"app_modelo_review_package_build", "app_modelo_rp_encrypt_for_recipient"}},
+	{"I changed banks, load the new account's movements", []string{"ledger_import"}},
+	{"is my login still valid", []string{"auth_status", "config_auth_test"}},
+	{"show me everything I spent on fuel", []string{"ledger_list"}},
+	{"remove the transaction I entered twice", []string{"ledger_remove"}},
+	{"list the kids on my profile", []string{"config_profile_descendiente_list"}},
+	{"make a new profile for my wife", []string{"config_profile_create", "config_profile_duplicate"}},
+	{"which invoices still need me to check the extracted data", []string{"app_ledger_evidence_review_list", "app_review_queue"}},
+	{"what are the deadlines for form 130", []string{"overview_agenda", "app_overview_calendar"}},
+	{"erase the Google credentials from this machine", []string{"config_google_logout"}},
+	{"copy everything to my Drive as a backup", []string{"config_google_sync_push", "config_profile_archive_export"}},
+	{"the program crashed halfway through, can I pick up where it stopped", []string{"app_modelo_work_resume", "app_modelo_work_runs"}},
+	{"is the local AI model installed and working", []string{"config_provision_verify", "config_provision_report"}},
+	{"which countries have I confirmed my suppliers are in", []string{"app_ledger_counterparty_show"}},
+}
+
 // tunedTo are the requests the ranking was tuned on (issue 28 item 5):
 // kept apart from heldOut, which says how well it does on requests it was
 // not tuned to.
@@ -499,6 +537,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed2", heldOutSealed2, 85},
 		{"sealed3", heldOutSealed3, 80},
 		{"sealed4", heldOutSealed4, 0},
+		{"sealed5", heldOutSealed5, 0},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
