@@ -43,11 +43,13 @@ var fieldWeights = [...]float64{fieldName: 6, fieldTitle: 4, fieldHelpTitle: 4, 
 
 const paraphraseWeight = 3
 
-// A request that says every word of one of a verb's paraphrases (of
-// minPhraseWords or more) asks for that verb as a person asks for it: its
-// match counts this much more.
+// A request that says the words of one of a verb's paraphrases asks for
+// that verb as a person asks for it: its match counts up to phraseWhole
+// more, in proportion to the share of the paraphrase's words it says, when
+// it says minPhraseWords of them or more (one word in common is not a
+// phrase said).
 const (
-	phraseWhole    = 0.5
+	phraseWhole    = 0.75
 	minPhraseWords = 2
 )
 
@@ -216,9 +218,9 @@ type toolMatch struct {
 	verb []float64
 	// extra is how many words of the tool's command no query word matched.
 	extra int
-	// phrase: the query says all the words of one of the tool's
-	// paraphrases.
-	phrase bool
+	// phrase is how much of the best of the tool's paraphrases the query
+	// says: the share of its words, when minPhraseWords or more (0: none).
+	phrase float64
 }
 
 // match is how every tool matched q.
@@ -244,9 +246,17 @@ func (idx rankIndex) match(q rankQuery) []toolMatch {
 				m.extra++
 			}
 		}
-		m.phrase = slices.ContainsFunc(e.phrases, func(p []rankWord) bool {
-			return !slices.ContainsFunc(p, func(w rankWord) bool { return !q.matches(w) })
-		})
+		for _, p := range e.phrases {
+			n := 0
+			for _, w := range p {
+				if q.matches(w) {
+					n++
+				}
+			}
+			if n >= minPhraseWords {
+				m.phrase = max(m.phrase, float64(n)/float64(len(p)))
+			}
+		}
 		out[i] = m
 	}
 	return out
@@ -301,9 +311,7 @@ func (idx rankIndex) rank(text string) []ranked {
 			r.coverage *= verbDisagrees
 		}
 		r.coverage /= 1 + extraWordCost*float64(m.extra)
-		if m.phrase {
-			r.coverage *= 1 + phraseWhole
-		}
+		r.coverage *= 1 + phraseWhole*m.phrase
 		if q.whole != "" && strings.Contains(t.Name, q.whole) {
 			r.score += fieldWeights[fieldName] // the words, in order, in the name
 		}
