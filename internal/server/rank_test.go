@@ -450,6 +450,45 @@ var heldOutSealed5 = []rankRequest{
 	{"which countries have I confirmed my suppliers are in", []string{"app_ledger_counterparty_show"}},
 }
 
+// heldOutSealed6 are 30 more, written once the second round of
+// paraphrases (and the share of a paraphrase a request says) was in and
+// frozen, each verb checked against the CLI's help; committed before the
+// ranking was run on them, measured once, never tuned to.
+var heldOutSealed6 = []rankRequest{
+	// Spanish
+	{"¿qué me queda por hacer antes de presentar el IVA del trimestre?", []string{"app_overview_prepare", "app_modelo_readiness", "app_overview_pipeline", "app_modelo_requires"}},
+	{"quiero ver el borrador de la renta que me ha hecho Hacienda", []string{"app_live_borrador_100_latest", "app_live_borrador_100_view", "app_live_borrador_100_list"}},
+	{"tengo que actualizar mi dirección fiscal", []string{"config_profile_edit", "app_modelo_m036_modificacion"}},
+	{"¿está caducado mi certificado de la FNMT?", []string{"config_auth_certificate_check"}},
+	{"guardar el PDF de una factura de un proveedor", []string{"app_ledger_evidence_add"}},
+	{"¿qué normativa aplica a esta casilla?", []string{"app_modelo_casilla", "app_registry_citations_view"}},
+	{"juntar otra vez las dos partes de un movimiento que dividí", []string{"app_ledger_merge"}},
+	{"hacer sitio en el disco", []string{"config_storage_reclaim"}},
+	{"cambiar a otro certificado digital para entrar", []string{"config_auth_certificate_select"}},
+	{"que se categoricen solos los movimientos que faltan", []string{"app_ledger_rule_apply"}},
+	{"¿cuántas facturas tengo registradas?", []string{"app_ledger_invoice_list", "app_ledger_evidence_list"}},
+	{"bajar de Hacienda los datos censales para rellenar mi perfil", []string{"config_profile_censo_pull"}},
+	{"comparar si presentamos la renta juntos o por separado", []string{"app_modelo_work_compare_taxation"}},
+	{"quiero ver los trámites que tengo abiertos con la Agencia", []string{"app_live_expedientes_latest", "app_live_expedientes_pull", "app_live_expedientes_list"}},
+	{"dejar aparcado un cargo hasta que hable con el banco", []string{"app_ledger_stash"}},
+	// English
+	{"what's left to do before I can submit the quarterly VAT", []string{"app_overview_prepare", "app_modelo_readiness", "app_overview_pipeline", "app_modelo_requires"}},
+	{"show me the tax office's pre-filled income tax draft", []string{"app_live_borrador_100_latest", "app_live_borrador_100_view", "app_live_borrador_100_list"}},
+	{"I moved house, update my address", []string{"config_profile_edit", "app_modelo_m036_modificacion"}},
+	{"take a photo of a receipt and store it", []string{"app_ledger_evidence_add"}},
+	{"how do I tell the app that Uber rides are always travel expenses", []string{"app_ledger_rule_add"}},
+	{"which law says this box is calculated this way", []string{"app_modelo_casilla", "app_registry_citations_view"}},
+	{"archive the test copy I made last week", []string{"config_profile_sandbox_archive"}},
+	{"print the list of every form the tool knows", []string{"modelo_list", "app_modelo_support_matrix"}},
+	{"add my accountant's key so I can send her files", []string{"config_collab_recipient_add"}},
+	{"what did the tax agency say in that letter from March", []string{"app_live_notifications_view", "app_live_notifications_list"}},
+	{"rename my sole-trader profile", []string{"config_profile_rename"}},
+	{"delete the old profile of my late father", []string{"config_profile_delete"}},
+	{"apply my auto-categorize rules now", []string{"app_ledger_rule_apply"}},
+	{"download the proof that I filed the 130", []string{"justificante_pull"}},
+	{"what am I allowed to do on behalf of my clients", []string{"config_auth_apoderado_scopes_list", "config_auth_apoderado_status"}},
+}
+
 // tunedTo are the requests the ranking was tuned on (issue 28 item 5):
 // kept apart from heldOut, which says how well it does on requests it was
 // not tuned to.
@@ -538,6 +577,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed3", heldOutSealed3, 80},
 		{"sealed4", heldOutSealed4, 0},
 		{"sealed5", heldOutSealed5, 0},
+		{"sealed6", heldOutSealed6, 0},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
