@@ -558,6 +558,24 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // the misses left are mostly words the CLI's help never uses
 // ("disconnect", "paid in cash", "ficheros cifrados").
 //
+// Then paraphrases, what a person says for each verb (paraphrases.json),
+// written after all the sets above had been seen, so those are tuned to:
+//
+//   - round five (the paraphrases, weight 3, a whole one said counts 1.5×):
+//     heldOutSealed4, written and committed before it, 21 of 30 before and
+//     27 (90 %) after; heldOutSealed5, written after it, 19 of 30 (the
+//     ranking before paraphrases: 15);
+//   - round six tuned to all 221 (198 more everyday phrases, a paraphrase
+//     said in part counts in part): heldOutSealed6, written before it was
+//     run, 28 of 30 (93.3 %) (round five's ranking 27, the ranking before
+//     paraphrases 20).
+//
+// So on the 90 requests of sets 4 to 6, each measured with the ranking it
+// was held out from: 74 of 90 (82.2 %), against 56 of 90 (62.2 %) for
+// the ranking before paraphrases. Every set was written by the engineer
+// who wrote the paraphrases, which flatters them; set 5 (63.3 %) is the
+// fairest sign of what a request in words nobody foresaw finds.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -572,12 +590,12 @@ func TestRank_HeldOut(t *testing.T) {
 		{"tuned to", tunedTo, 85},
 		{"held out, written before", heldOut, 90},
 		{"held out, written after", heldOutLater, 90},
-		{"sealed", heldOutSealed, 85},
-		{"sealed2", heldOutSealed2, 85},
-		{"sealed3", heldOutSealed3, 80},
-		{"sealed4", heldOutSealed4, 0},
-		{"sealed5", heldOutSealed5, 0},
-		{"sealed6", heldOutSealed6, 0},
+		{"sealed", heldOutSealed, 90},
+		{"sealed2", heldOutSealed2, 90},
+		{"sealed3", heldOutSealed3, 90},
+		{"sealed4", heldOutSealed4, 85},
+		{"sealed5", heldOutSealed5, 90},
+		{"sealed6", heldOutSealed6, 85},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
