@@ -1,4 +1,4 @@
-//go:build linux
+//go:build !windows
 
 package main
 
@@ -33,6 +33,46 @@ func TestPreloadObject(t *testing.T) {
 // manifest preloads already (the record is whole each time). Only read-only
 // tools run.
 func TestWarmRecord(t *testing.T) {
+	dir := filepath.Dir(warmCLI(t))
+	read := `{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
+	write := `{"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
+	manifest := func(preload string) string {
+		p := filepath.Join(t.TempDir(), "m.json")
+		m := `{"version": 1, "cli": {"command": "` + filepath.Join(dir, "warmdemo-cli") + `",
+		  "env": {"set": {"WARMDEMO_IMPORT_SECONDS": "0"}},
+		  "warm": {"python": "warmdemo:main", "preload": ` + preload + `}},
+		  "tools": [{"name": "stats", "title": "t", "description": "d", "command": ["stats"], "annotations": ` + read + `},
+		            {"name": "hello", "title": "t", "description": "d", "command": ["hello"], "annotations": ` + read + `},
+		            {"name": "exit_one", "title": "t", "description": "d", "command": ["exit"], "annotations": ` + write + `}]}`
+		require.NoError(t, os.WriteFile(p, []byte(m), 0o644))
+		return p
+	}
+
+	// --warm everywhere: warm start is off by default on macOS.
+	code, stdout, stderr := runCmd(t, "", "--manifest", manifest(`"click"`), "--warm", "warm", "record")
+	require.Equal(t, exitOK, code, stderr)
+	var got map[string][]string
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
+	assert.Contains(t, got["stats"], "statistics", "what stats loaded when it ran: %s", stdout)
+	assert.Equal(t, []string{"click"}, got["*"])
+	assert.Contains(t, stderr, "stats (stats): ")
+	assert.NotContains(t, stderr, "exit_one", "a tool that changes state is not run")
+
+	code, stdout, stderr = runCmd(t, "", "--manifest", manifest(`{"*": ["click"], "stats": ["statistics"]}`), "--warm", "warm", "record", "stats")
+	require.Equal(t, exitOK, code, stderr)
+	got = nil
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
+	assert.Contains(t, got["stats"], "statistics", "recorded over a template without the manifest's list, so a list recorded again is whole: %s", stdout)
+
+	code, _, stderr = runCmd(t, "", "--manifest", manifest(`"click"`), "--warm", "warm", "record", "exit_one")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "exit_one changes state: only read-only tools are recorded")
+}
+
+// warmCLI copies the warm test CLI to a temporary directory, its #! line
+// this machine's python3 with click, and returns its path.
+func warmCLI(t *testing.T) string {
+	t.Helper()
 	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
 	require.NoError(t, err, "the warm tests need python3 with click (the machine image has both)")
 	py := strings.TrimSpace(string(out))
@@ -58,36 +98,5 @@ func TestWarmRecord(t *testing.T) {
 		}
 		return os.WriteFile(filepath.Join(dir, rel), b, 0o755)
 	}))
-	read := `{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
-	write := `{"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
-	manifest := func(preload string) string {
-		p := filepath.Join(t.TempDir(), "m.json")
-		m := `{"version": 1, "cli": {"command": "` + filepath.Join(dir, "warmdemo-cli") + `",
-		  "env": {"set": {"WARMDEMO_IMPORT_SECONDS": "0"}},
-		  "warm": {"python": "warmdemo:main", "preload": ` + preload + `}},
-		  "tools": [{"name": "stats", "title": "t", "description": "d", "command": ["stats"], "annotations": ` + read + `},
-		            {"name": "hello", "title": "t", "description": "d", "command": ["hello"], "annotations": ` + read + `},
-		            {"name": "exit_one", "title": "t", "description": "d", "command": ["exit"], "annotations": ` + write + `}]}`
-		require.NoError(t, os.WriteFile(p, []byte(m), 0o644))
-		return p
-	}
-
-	code, stdout, stderr := runCmd(t, "", "--manifest", manifest(`"click"`), "warm", "record")
-	require.Equal(t, exitOK, code, stderr)
-	var got map[string][]string
-	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
-	assert.Contains(t, got["stats"], "statistics", "what stats loaded when it ran: %s", stdout)
-	assert.Equal(t, []string{"click"}, got["*"])
-	assert.Contains(t, stderr, "stats (stats): ")
-	assert.NotContains(t, stderr, "exit_one", "a tool that changes state is not run")
-
-	code, stdout, stderr = runCmd(t, "", "--manifest", manifest(`{"*": ["click"], "stats": ["statistics"]}`), "warm", "record", "stats")
-	require.Equal(t, exitOK, code, stderr)
-	got = nil
-	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
-	assert.Contains(t, got["stats"], "statistics", "recorded over a template without the manifest's list, so a list recorded again is whole: %s", stdout)
-
-	code, _, stderr = runCmd(t, "", "--manifest", manifest(`"click"`), "warm", "record", "exit_one")
-	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, "exit_one changes state: only read-only tools are recorded")
+	return filepath.Join(dir, "warmdemo-cli")
 }
