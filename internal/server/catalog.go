@@ -232,7 +232,7 @@ func (s *Server) find(_ context.Context, rq *request, args annotations.Args) *mc
 // findTools ranks the tools the server serves against query.
 func (s *Server) findTools(query string, limit int) findAnswer {
 	cat := s.catalog
-	cat.indexOnce.Do(func() { cat.index = newRankIndex(s.Tools()) })
+	cat.indexOnce.Do(func() { cat.index = newRankIndex(s.Tools(), paraphrasesFor(s.cfg.Manifest.CLI.Command)) })
 	hits := cat.index.rank(query)
 	answer := findAnswer{Tools: []foundTool{}, Matched: len(hits)}
 	for i, h := range hits {

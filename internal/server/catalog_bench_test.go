@@ -83,7 +83,7 @@ func BenchmarkToolsListSurfaces(b *testing.B) {
 // BenchmarkFind: aeat_mcp_find over the whole aeat's 300 tools, a full
 // tools/call round trip in memory, against the floor of the same round
 // trip to aeat_mcp_runs (a built-in that does next to nothing); and the
-// ranking alone.
+// ranking alone, against the same ranking without aeat's paraphrases.
 func BenchmarkFind(b *testing.B) {
 	cs := surfaceServer(b, fullAeatManifest, SurfaceCatalog)
 	call := func(name string, args any) {
@@ -97,9 +97,10 @@ func BenchmarkFind(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	idx := newRankIndex(m.Tools)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	bare := newRankIndex(m.Tools, nil) // what the paraphrases cost: the ranking without them
 	queries := []string{"ledger categories", "notificación pull", "certificate secret set", "modelo 303 review package verify"}
-	var tFind, tFloor, tRank []float64
+	var tFind, tFloor, tRank, tBare []float64
 	i := 0
 	for b.Loop() {
 		q := queries[i%len(queries)]
@@ -107,11 +108,13 @@ func BenchmarkFind(b *testing.B) {
 		tFind = append(tFind, timedMS(func() { call(ToolFind, map[string]any{"query": q, "limit": 10}) }))
 		tFloor = append(tFloor, timedMS(func() { call(ToolRuns, map[string]any{}) }))
 		tRank = append(tRank, timedMS(func() { idx.rank(q) }))
+		tBare = append(tBare, timedMS(func() { bare.rank(q) }))
 	}
 	b.ReportMetric(median(tFind)*1000, "µs-find")
 	b.ReportMetric(median(tFloor)*1000, "µs-runs-floor")
 	b.ReportMetric(median(tRank)*1000, "µs-rank-only")
 	b.ReportMetric(median(tFind)/median(tFloor), "x-floor")
+	b.ReportMetric(median(tRank)/median(tBare), "x-rank-without-paraphrases")
 }
 
 // BenchmarkStartFullVsCurated: what a host waits for, from spawning the

@@ -10,8 +10,9 @@ import (
 )
 
 // How aeat_mcp_find ranks tools (docs/catalog.md): a query's words against
-// each tool's name, title, param names, description and the CLI's own help
-// in every language it speaks (cli_help) — a small scoring function over
+// each tool's name, title, param names, description, the CLI's own help
+// in every language it speaks (cli_help) and, for aeat, what a person says
+// when they want the verb (rankparaphrases.go) — a small scoring function over
 // words, no index service. A word counts once, at the best field it
 // matches. Tools that match more of the query rank first, each word
 // counting by how rare it is among the tools (a word every tool has says
@@ -34,7 +35,23 @@ import (
 // are: its first sentence as the title (which is, in the manifest's
 // language, that very sentence), the rest as the description — so that a
 // request in Spanish is worth what the same request in English is.
-var fieldWeights = [...]float64{fieldName: 6, fieldTitle: 4, fieldHelpTitle: 4, fieldParams: 2, fieldDescription: 1, fieldHelp: 1}
+//
+// A paraphrase (rankparaphrases.go) says what a person wants when they
+// want the verb, so its words weigh as the help's first sentence does,
+// less a little: the help is the CLI's own, a paraphrase one way to say it.
+var fieldWeights = [...]float64{fieldName: 6, fieldTitle: 4, fieldHelpTitle: 4, fieldParaphrase: paraphraseWeight, fieldParams: 2, fieldDescription: 1, fieldHelp: 1}
+
+const paraphraseWeight = 3
+
+// A request that says the words of one of a verb's paraphrases asks for
+// that verb as a person asks for it: its match counts up to phraseWhole
+// more, in proportion to the share of the paraphrase's words it says, when
+// it says minPhraseWords of them or more (one word in common is not a
+// phrase said).
+const (
+	phraseWhole    = 0.75
+	minPhraseWords = 2
+)
 
 const (
 	fieldName = iota
@@ -42,6 +59,9 @@ const (
 	// fieldHelpTitle is the first sentence of the CLI's own help in every
 	// language it speaks (cli_help); fieldHelp the rest.
 	fieldHelpTitle
+	// fieldParaphrase is what a person says when they want the verb, in
+	// each language the CLI speaks (paraphrases.json).
+	fieldParaphrase
 	fieldParams
 	fieldDescription
 	fieldHelp
@@ -113,12 +133,16 @@ type rankEntry struct {
 	// "review", "package", "encrypt", "recipient"); verb those of its last
 	// element, what the tool does.
 	command, verb []rankWord
+	// phrases are the words of each of its paraphrases, apart.
+	phrases [][]rankWord
 }
 
 // rankIndex holds the words of the tools a catalog can reach.
 type rankIndex []rankEntry
 
-func newRankIndex(tools []*annotations.Tool) rankIndex {
+// newRankIndex indexes tools; paraphrases are their CLI's verbs' phrases
+// (paraphrasesFor), by command path, nil when it has none.
+func newRankIndex(tools []*annotations.Tool, paraphrases map[string]verbParaphrases) rankIndex {
 	idx := make(rankIndex, 0, len(tools))
 	for _, t := range tools {
 		var e rankEntry
@@ -132,6 +156,11 @@ func newRankIndex(tools []*annotations.Tool) rankIndex {
 			e.verb = stemmed(words(path[len(path)-1]))
 		}
 		e.command = stemmed(dedupe(command))
+		for _, p := range paraphrases[strings.Join(path, " ")].all() {
+			if ws := words(p); len(ws) >= minPhraseWords {
+				e.phrases = append(e.phrases, stemmed(ws))
+			}
+		}
 		var params, helpTitle, help []string
 		for _, p := range t.Params {
 			params = append(params, words(p.Name)...)
@@ -147,6 +176,7 @@ func newRankIndex(tools []*annotations.Tool) rankIndex {
 			fieldName:        dedupe(append(words(t.Name), command...)),
 			fieldTitle:       words(t.Title),
 			fieldHelpTitle:   dedupe(helpTitle),
+			fieldParaphrase:  phraseWords(paraphrases[strings.Join(path, " ")].all()),
 			fieldParams:      dedupe(params),
 			fieldDescription: words(t.Description),
 			fieldHelp:        dedupe(help),
@@ -188,6 +218,9 @@ type toolMatch struct {
 	verb []float64
 	// extra is how many words of the tool's command no query word matched.
 	extra int
+	// phrase is how much of the best of the tool's paraphrases the query
+	// says: the share of its words, when minPhraseWords or more (0: none).
+	phrase float64
 }
 
 // match is how every tool matched q.
@@ -211,6 +244,17 @@ func (idx rankIndex) match(q rankQuery) []toolMatch {
 		for _, w := range e.command {
 			if !q.matches(w) {
 				m.extra++
+			}
+		}
+		for _, p := range e.phrases {
+			n := 0
+			for _, w := range p {
+				if q.matches(w) {
+					n++
+				}
+			}
+			if n >= minPhraseWords {
+				m.phrase = max(m.phrase, float64(n)/float64(len(p)))
 			}
 		}
 		out[i] = m
@@ -267,6 +311,7 @@ func (idx rankIndex) rank(text string) []ranked {
 			r.coverage *= verbDisagrees
 		}
 		r.coverage /= 1 + extraWordCost*float64(m.extra)
+		r.coverage *= 1 + phraseWhole*m.phrase
 		if q.whole != "" && strings.Contains(t.Name, q.whole) {
 			r.score += fieldWeights[fieldName] // the words, in order, in the name
 		}

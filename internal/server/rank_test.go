@@ -30,7 +30,7 @@ func rankNames(rs []ranked, n int) []string {
 func TestRank(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
 	for _, tc := range []struct {
 		query string
 		top   string // the first tool
@@ -60,7 +60,7 @@ func TestRank(t *testing.T) {
 		{Name: "ledger_list", Title: "List the ledger"},
 		{Name: "ledger_view", Title: "View one entry", Description: "Shows a transaction with its categories."},
 		{Name: "categories", Title: "Categories"},
-	})
+	}, nil)
 	assert.Equal(t, []string{"ledger_view", "categories", "ledger_list"}, rankNames(small.rank("ledger categories"), 3))
 }
 
@@ -131,7 +131,7 @@ func TestRank_Intent(t *testing.T) {
 		}, "show my invoices", []string{"invoice_list", "invoice_add"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := newRankIndex(tc.tools).rank(tc.query)
+			got := newRankIndex(tc.tools, nil).rank(tc.query)
 			if tc.want == nil {
 				assert.Empty(t, got)
 				return
@@ -373,6 +373,122 @@ var heldOutSealed3 = []rankRequest{
 	{"disconnect Google Drive", []string{"config_google_logout"}},
 }
 
+// heldOutSealed4 are 30 more (issue 28 item 5, round five), written the
+// way a taxpayer or an accountant talks, each checked against the CLI's
+// help (testdata/aeat-cli/help.json) — committed before the verbs'
+// paraphrases (paraphrases.json) and measured once before and once after.
+var heldOutSealed4 = []rankRequest{
+	// Spanish
+	{"¿tengo alguna carta nueva de Hacienda?", []string{"notifications_pull", "app_live_notifications_latest", "app_live_notifications_list"}},
+	{"¿cuánto le debo a Hacienda?", []string{"app_live_deudas_latest", "debts_list", "app_live_deudas_view"}},
+	{"subir el extracto del banco de octubre", []string{"ledger_import"}},
+	{"¿cuándo vence lo próximo que tengo que pagar?", []string{"overview_agenda", "app_overview_calendar"}},
+	{"apuntar que ya me di de alta en el censo con el 036", []string{"app_modelo_m036_alta"}},
+	{"borrar una factura que metí dos veces", []string{"app_ledger_invoice_remove", "app_ledger_evidence_remove"}},
+	{"partir un cargo de Amazon en dos, una parte personal y otra del negocio", []string{"app_ledger_split", "app_ledger_allocate"}},
+	{"¿qué datos me faltan en el perfil para hacer el 303?", []string{"config_profile_preflight", "app_modelo_readiness"}},
+	{"hacer una copia de seguridad cifrada de todo", []string{"config_profile_archive_export"}},
+	{"cambiar la contraseña del certificado digital", []string{"certificate_secret_set"}},
+	{"¿cuánto IVA me queda por compensar?", []string{"app_modelo_iva_wallet_balance", "app_live_iva_wallet_pull"}},
+	{"¿qué tiques de compra están pendientes de revisar?", []string{"app_ledger_evidence_review_list", "app_review_queue"}},
+	{"comprobar si el NIF de un cliente europeo vale para operaciones intracomunitarias", []string{"app_live_verify_nif_iva", "app_live_verify_tgvi"}},
+	{"dejar de compartir paquetes con mi antigua asesora", []string{"config_collab_recipient_remove"}},
+	{"hacer las cuentas del 130 del segundo trimestre", []string{"app_modelo_work_calculate", "app_modelo_work_wizard"}},
+	// English
+	{"how much do I owe the tax office", []string{"app_live_deudas_latest", "debts_list", "app_live_deudas_view"}},
+	{"upload the CSV my bank gave me", []string{"ledger_import"}},
+	{"what do I have to file this month", []string{"overview_agenda", "app_overview_calendar", "app_overview_backlog"}},
+	{"I forgot to file last quarter, what is overdue", []string{"app_overview_backlog", "overview_agenda"}},
+	{"get the receipt for the VAT return I filed", []string{"justificante_pull", "app_live_justificante_list", "app_live_justificante_view"}},
+	{"undo splitting a transaction", []string{"app_ledger_merge"}},
+	{"leave this payment out of my tax return, it was never business", []string{"app_ledger_exclude"}},
+	{"put a transaction aside to deal with later", []string{"app_ledger_stash"}},
+	{"bring back a transaction I archived by mistake", []string{"app_ledger_restore"}},
+	{"who am I acting on behalf of as a representative", []string{"config_auth_apoderado_status"}},
+	{"do I have backup words in case I forget my passphrase", []string{"config_recovery_status", "config_recovery_create"}},
+	{"grab all the invoice PDFs sitting in my Drive folder", []string{"app_ledger_pull_folder"}},
+	{"when does my digital certificate expire", []string{"config_auth_certificate_check"}},
+	{"what changed in the 303 between 2024 and 2025", []string{"app_registry_diff_revisions", "app_modelo_compare"}},
+	{"make sure the browser can get to the Sede", []string{"config_repair_connectivity"}},
+}
+
+// heldOutSealed5 are 30 more, written once the paraphrases were in and
+// frozen, each verb checked against the CLI's help; committed before the
+// ranking was run on them, measured once, never tuned to.
+var heldOutSealed5 = []rankRequest{
+	// Spanish
+	{"necesito meter los movimientos de la tarjeta de crédito que me bajé del banco", []string{"ledger_import"}},
+	{"¿me ha llegado algo a la dirección electrónica habilitada?", []string{"notifications_pull", "app_live_notifications_latest", "app_live_notifications_list"}},
+	{"quiero saber qué modelos me tocan como autónomo", []string{"app_overview_explain", "overview_agenda", "app_overview_calendar"}},
+	{"el ordenador que compré para el negocio, ¿cómo lo registro como bien de inversión?", []string{"app_ledger_bienes_inversion_declare"}},
+	{"la luz de casa la uso un 30% para trabajar, ¿cómo lo indico?", []string{"app_ledger_allocate", "app_ledger_ratios_set"}},
+	{"me he equivocado en el 303 que ya presenté y quiero hacer una complementaria", []string{"app_modelo_work_amend", "app_modelo_work_amend_wizard"}},
+	{"asociar el recibo de Endesa al cargo del banco", []string{"app_ledger_link", "app_ledger_attach"}},
+	{"¿cuánto tengo que pagar de IRPF este trimestre?", []string{"app_modelo_work_calculate", "app_modelo_work_wizard"}},
+	{"dar de baja en Hacienda la actividad que ya cerré", []string{"app_modelo_m036_baja"}},
+	{"añadir a mi hija recién nacida para la deducción", []string{"config_profile_descendiente_add"}},
+	{"¿la aplicación tiene acceso a Google Drive?", []string{"config_google_status", "config_google_sync_probe"}},
+	{"pasar los gastos del año a un fichero", []string{"app_ledger_export"}},
+	{"revisar que el 111 está listo antes de mandarlo", []string{"app_modelo_readiness", "app_modelo_work_verify"}},
+	{"¿en qué casilla va el alquiler del local?", []string{"app_modelo_casilla", "app_modelo_casillas"}},
+	{"borrar todo y volver a empezar desde cero con la aplicación", []string{"config_reset_start"}},
+	// English
+	{"my accountant sent back comments on the package, how do I read them", []string{"app_modelo_rp_import_feedback"}},
+	{"send my advisor the Q3 VAT return to look over", []string{"app_modelo_review_package_build", "app_modelo_rp_encrypt_for_recipient"}},
+	{"I changed banks, load the new account's movements", []string{"ledger_import"}},
+	{"is my login still valid", []string{"auth_status", "config_auth_test"}},
+	{"show me everything I spent on fuel", []string{"ledger_list"}},
+	{"remove the transaction I entered twice", []string{"ledger_remove"}},
+	{"list the kids on my profile", []string{"config_profile_descendiente_list"}},
+	{"make a new profile for my wife", []string{"config_profile_create", "config_profile_duplicate"}},
+	{"which invoices still need me to check the extracted data", []string{"app_ledger_evidence_review_list", "app_review_queue"}},
+	{"what are the deadlines for form 130", []string{"overview_agenda", "app_overview_calendar"}},
+	{"erase the Google credentials from this machine", []string{"config_google_logout"}},
+	{"copy everything to my Drive as a backup", []string{"config_google_sync_push", "config_profile_archive_export"}},
+	{"the program crashed halfway through, can I pick up where it stopped", []string{"app_modelo_work_resume", "app_modelo_work_runs"}},
+	{"is the local AI model installed and working", []string{"config_provision_verify", "config_provision_report"}},
+	{"which countries have I confirmed my suppliers are in", []string{"app_ledger_counterparty_show"}},
+}
+
+// heldOutSealed6 are 30 more, written once the second round of
+// paraphrases (and the share of a paraphrase a request says) was in and
+// frozen, each verb checked against the CLI's help; committed before the
+// ranking was run on them, measured once, never tuned to.
+var heldOutSealed6 = []rankRequest{
+	// Spanish
+	{"¿qué me queda por hacer antes de presentar el IVA del trimestre?", []string{"app_overview_prepare", "app_modelo_readiness", "app_overview_pipeline", "app_modelo_requires"}},
+	{"quiero ver el borrador de la renta que me ha hecho Hacienda", []string{"app_live_borrador_100_latest", "app_live_borrador_100_view", "app_live_borrador_100_list"}},
+	{"tengo que actualizar mi dirección fiscal", []string{"config_profile_edit", "app_modelo_m036_modificacion"}},
+	{"¿está caducado mi certificado de la FNMT?", []string{"config_auth_certificate_check"}},
+	{"guardar el PDF de una factura de un proveedor", []string{"app_ledger_evidence_add"}},
+	{"¿qué normativa aplica a esta casilla?", []string{"app_modelo_casilla", "app_registry_citations_view"}},
+	{"juntar otra vez las dos partes de un movimiento que dividí", []string{"app_ledger_merge"}},
+	{"hacer sitio en el disco", []string{"config_storage_reclaim"}},
+	{"cambiar a otro certificado digital para entrar", []string{"config_auth_certificate_select"}},
+	{"que se categoricen solos los movimientos que faltan", []string{"app_ledger_rule_apply"}},
+	{"¿cuántas facturas tengo registradas?", []string{"app_ledger_invoice_list", "app_ledger_evidence_list"}},
+	{"bajar de Hacienda los datos censales para rellenar mi perfil", []string{"config_profile_censo_pull"}},
+	{"comparar si presentamos la renta juntos o por separado", []string{"app_modelo_work_compare_taxation"}},
+	{"quiero ver los trámites que tengo abiertos con la Agencia", []string{"app_live_expedientes_latest", "app_live_expedientes_pull", "app_live_expedientes_list"}},
+	{"dejar aparcado un cargo hasta que hable con el banco", []string{"app_ledger_stash"}},
+	// English
+	{"what's left to do before I can submit the quarterly VAT", []string{"app_overview_prepare", "app_modelo_readiness", "app_overview_pipeline", "app_modelo_requires"}},
+	{"show me the tax office's pre-filled income tax draft", []string{"app_live_borrador_100_latest", "app_live_borrador_100_view", "app_live_borrador_100_list"}},
+	{"I moved house, update my address", []string{"config_profile_edit", "app_modelo_m036_modificacion"}},
+	{"take a photo of a receipt and store it", []string{"app_ledger_evidence_add"}},
+	{"how do I tell the app that Uber rides are always travel expenses", []string{"app_ledger_rule_add"}},
+	{"which law says this box is calculated this way", []string{"app_modelo_casilla", "app_registry_citations_view"}},
+	{"archive the test copy I made last week", []string{"config_profile_sandbox_archive"}},
+	{"print the list of every form the tool knows", []string{"modelo_list", "app_modelo_support_matrix"}},
+	{"add my accountant's key so I can send her files", []string{"config_collab_recipient_add"}},
+	{"what did the tax agency say in that letter from March", []string{"app_live_notifications_view", "app_live_notifications_list"}},
+	{"rename my sole-trader profile", []string{"config_profile_rename"}},
+	{"delete the old profile of my late father", []string{"config_profile_delete"}},
+	{"apply my auto-categorize rules now", []string{"app_ledger_rule_apply"}},
+	{"download the proof that I filed the 130", []string{"justificante_pull"}},
+	{"what am I allowed to do on behalf of my clients", []string{"config_auth_apoderado_scopes_list", "config_auth_apoderado_status"}},
+}
+
 // tunedTo are the requests the ranking was tuned on (issue 28 item 5):
 // kept apart from heldOut, which says how well it does on requests it was
 // not tuned to.
@@ -442,12 +558,30 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // the misses left are mostly words the CLI's help never uses
 // ("disconnect", "paid in cash", "ficheros cifrados").
 //
+// Then paraphrases, what a person says for each verb (paraphrases.json),
+// written after all the sets above had been seen, so those are tuned to:
+//
+//   - round five (the paraphrases, weight 3, a whole one said counts 1.5×):
+//     heldOutSealed4, written and committed before it, 21 of 30 before and
+//     27 (90 %) after; heldOutSealed5, written after it, 19 of 30 (the
+//     ranking before paraphrases: 15);
+//   - round six tuned to all 221 (198 more everyday phrases, a paraphrase
+//     said in part counts in part): heldOutSealed6, written before it was
+//     run, 28 of 30 (93.3 %) (round five's ranking 27, the ranking before
+//     paraphrases 20).
+//
+// So on the 90 requests of sets 4 to 6, each measured with the ranking it
+// was held out from: 74 of 90 (82.2 %), against 56 of 90 (62.2 %) for
+// the ranking before paraphrases. Every set was written by the engineer
+// who wrote the paraphrases, which flatters them; set 5 (63.3 %) is the
+// fairest sign of what a request in words nobody foresaw finds.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
 	for _, set := range []struct {
 		name  string
 		reqs  []rankRequest
@@ -456,9 +590,12 @@ func TestRank_HeldOut(t *testing.T) {
 		{"tuned to", tunedTo, 85},
 		{"held out, written before", heldOut, 90},
 		{"held out, written after", heldOutLater, 90},
-		{"sealed", heldOutSealed, 85},
-		{"sealed2", heldOutSealed2, 85},
-		{"sealed3", heldOutSealed3, 80},
+		{"sealed", heldOutSealed, 90},
+		{"sealed2", heldOutSealed2, 90},
+		{"sealed3", heldOutSealed3, 90},
+		{"sealed4", heldOutSealed4, 85},
+		{"sealed5", heldOutSealed5, 90},
+		{"sealed6", heldOutSealed6, 85},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))

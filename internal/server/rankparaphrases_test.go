@@ -1,0 +1,116 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// aeatTree is the real aeat's pinned command tree.
+const aeatTree = "../../testdata/aeat-cli/commands.json"
+
+// TestParaphrases_CoverTheTree: paraphrases.json names only verbs of the
+// real aeat's pinned tree, every one of them (a leaf: a group is never
+// called), each with phrases in both languages the CLI speaks, each phrase
+// with words the ranking reads and said once.
+func TestParaphrases_CoverTheTree(t *testing.T) {
+	raw, err := os.ReadFile(aeatTree)
+	require.NoError(t, err)
+	var tree []struct {
+		Path []string `json:"path"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &tree))
+	verbs := map[string]bool{}
+	for _, v := range tree {
+		verbs[strings.Join(v.Path, " ")] = true
+	}
+	require.Len(t, verbs, 303, "the pinned tree")
+
+	ps := aeatParaphrases()
+	for verb, p := range ps {
+		assert.True(t, verbs[verb], "%q is not a verb of the real aeat (%s)", verb, aeatTree)
+		for lang, phrases := range map[string][]string{"es": p.ES, "en": p.EN} {
+			assert.GreaterOrEqual(t, len(phrases), 2, "%s: %s: at least two phrases", verb, lang)
+			seen := map[string]bool{}
+			for _, phrase := range phrases {
+				assert.NotEmpty(t, words(phrase), "%s: %s: %q has no word the ranking reads", verb, lang, phrase)
+				assert.False(t, seen[strings.ToLower(phrase)], "%s: %s: %q twice", verb, lang, phrase)
+				seen[strings.ToLower(phrase)] = true
+			}
+		}
+	}
+	for verb := range verbs {
+		assert.Contains(t, ps, verb, "a verb of the real aeat without paraphrases")
+	}
+}
+
+// TestParaphrasesFor: the phrases are aeat's, read for a manifest whose
+// program is aeat however it is named, and for no other.
+func TestParaphrasesFor(t *testing.T) {
+	for _, command := range []string{"aeat", "/usr/local/bin/aeat", `C:\Program Files\cadrumo\AEAT.EXE`, "aeat.exe", "./bin/aeat"} {
+		assert.NotEmpty(t, paraphrasesFor(command), command)
+	}
+	for _, command := range []string{"", "gh", "aeat-mcp", "/opt/aeat/bin/cadrumo", "notaeat"} {
+		assert.Nil(t, paraphrasesFor(command), command)
+	}
+}
+
+// TestRank_Paraphrases: a verb is found by what a person says for it, in
+// words its name and help never use; the more so when the request says a
+// whole paraphrase.
+func TestRank_Paraphrases(t *testing.T) {
+	tools := []*annotations.Tool{
+		{Name: "google_logout", Title: "Clear the refresh token and metadata", Command: []string{"config", "google", "logout"}},
+		{Name: "google_folder_set", Title: "Bind a Google Drive folder id", Command: []string{"config", "google", "folder", "set"}},
+		{Name: "deudas_latest", Title: "Show the most recent deudas snapshot", Command: []string{"app", "live", "deudas", "latest"}},
+		{Name: "overview_status", Title: "Show profile, ledger, and modelo readiness", Command: []string{"app", "overview", "status"}},
+	}
+	ps := map[string]verbParaphrases{
+		"config google logout":     {ES: []string{"desconectar Google Drive"}, EN: []string{"disconnect Google Drive"}},
+		"app live deudas latest":   {ES: []string{"cuánto debo a Hacienda"}, EN: []string{"how much do I owe the tax agency"}},
+		"app overview status":      {ES: []string{"cómo va todo"}, EN: []string{"overall state of my taxes"}},
+		"config google folder set": {ES: []string{"elegir la carpeta de Drive"}, EN: []string{"choose the Drive folder"}},
+	}
+	with, without := newRankIndex(tools, ps), newRankIndex(tools, nil)
+
+	assert.Equal(t, "google_logout", rankNames(with.rank("disconnect Google Drive"), 1)[0])
+	assert.NotEqual(t, []string{"google_logout"}, rankNames(without.rank("disconnect Google Drive"), 1), "no word of its help says so")
+	assert.Equal(t, []string{"deudas_latest"}, rankNames(with.rank("¿cuánto le debo a Hacienda?"), 1))
+	assert.Empty(t, without.rank("¿cuánto le debo a Hacienda?"))
+	assert.Equal(t, []string{"overview_status"}, rankNames(with.rank("overall state of my taxes"), 1))
+}
+
+// TestE2E_FindInPlainWords: over real stdio, the built binary serving the
+// whole aeat finds verbs by what a person says for them, in Spanish and in
+// English, in words the CLI's help never uses.
+func TestE2E_FindInPlainWords(t *testing.T) {
+	cmd := exec_(t, []string{"AEAT_MCP_SURFACE=catalog"}, "--manifest", fullAeatManifest, "--cli", fakeaeat, "--log-level", "warn")
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	for query, want := range map[string]string{
+		"disconnect Google Drive":                          "config_google_logout",
+		"comprobar la integridad de los ficheros cifrados": "config_repair_integrity_objects",
+		"record an expense I paid in cash":                 "app_ledger_add",
+	} {
+		res := callTool(t, cs, ToolFind, map[string]any{"query": query, "limit": 3})
+		require.False(t, res.IsError, text(res))
+		var a findAnswer
+		require.NoError(t, json.Unmarshal([]byte(text(res)), &a))
+		var names []string
+		for _, f := range a.Tools {
+			names = append(names, f.Name)
+		}
+		assert.True(t, slices.Contains(names, want), "%q: first three %v, want %s", query, names, want)
+	}
+}
