@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -70,34 +69,9 @@ func TestCall_DryRun(t *testing.T) {
 	assert.Contains(t, errOut, `argument "year": requires "period"`)
 }
 
-var (
-	buildOnce sync.Once
-	built     string
-	buildErr  error
-)
-
-// binaryPath builds aeat-mcp once for the tests that need a real process
-// (signals).
-func binaryPath(t *testing.T) string {
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "aeat-mcp-cmd-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		built = filepath.Join(dir, "aeat-mcp")
-		out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput()
-		if err != nil {
-			buildErr = &exitError{exitFailure, errorString(string(out))}
-		}
-	})
-	require.NoError(t, buildErr)
-	return built
-}
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+// binaryPath is aeat-mcp, built once, for the tests that need a real
+// process (signals).
+func binaryPath(t *testing.T) string { return proctest.Build(t, "cmd/aeat-mcp") }
 
 // startCall starts aeat-mcp --demo call … with its stderr read line by
 // line.

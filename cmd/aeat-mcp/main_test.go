@@ -23,10 +23,8 @@ func TestMain(m *testing.M) {
 	}
 	removeCache := proctest.PrivateCache()
 	code := m.Run()
+	proctest.RemoveBuilds()
 	removeCache()
-	if built != "" {
-		os.RemoveAll(filepath.Dir(built))
-	}
 	os.Exit(code)
 }
 
