@@ -127,7 +127,7 @@ func BenchmarkFind(b *testing.B) {
 func BenchmarkStartFullVsCurated(b *testing.B) {
 	warmDir := b.TempDir()
 	start := func(cacheDir, path string, args ...string) (float64, float64) {
-		cmd := exec.Command(binary, append([]string{"--manifest", path, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
+		cmd := exec.Command(aeatMCP(b), append([]string{"--manifest", path, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
 		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cacheDir)
 		return msToToolsList(b, cmd)
 	}
@@ -256,7 +256,7 @@ func BenchmarkToolsListStdio(b *testing.B) {
 		out *bufio.Reader
 	}
 	open := func(args ...string) pipe {
-		cmd := exec.Command(binary, append([]string{"--manifest", fullAeatManifest, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
+		cmd := exec.Command(aeatMCP(b), append([]string{"--manifest", fullAeatManifest, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
 		in, _ := cmd.StdinPipe()
 		stdout, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {

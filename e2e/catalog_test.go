@@ -1,4 +1,4 @@
-package server
+package e2e
 
 import (
 	"context"
@@ -58,7 +58,12 @@ func TestE2E_CatalogOfTheWholeAeat(t *testing.T) {
 	// A verb that is not listed: found, then called both ways.
 	res := callTool(t, cs, ToolFind, map[string]any{"query": "ledger status", "limit": 3})
 	require.False(t, res.IsError, text(res))
-	var a findAnswer
+	var a struct { // aeat_mcp_find's answer
+		Tools []struct {
+			Name   string `json:"name"`
+			Listed bool   `json:"listed"`
+		} `json:"tools"`
+	}
 	require.NoError(t, json.Unmarshal([]byte(text(res)), &a))
 	require.NotEmpty(t, a.Tools)
 	assert.Equal(t, "ledger_status", a.Tools[0].Name)
