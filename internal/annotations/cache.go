@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"time"
 	"unsafe"
 )
 
@@ -89,6 +90,7 @@ func (c *Cache) Load(path string) (*Manifest, error) {
 	switch {
 	case err == nil:
 		m.Source = abs
+		markUsed(file, time.Now())
 		c.log(slog.LevelDebug, "the manifest came from the cache", file, nil)
 		return m, nil
 	case errors.Is(err, fs.ErrNotExist):
@@ -103,6 +105,10 @@ func (c *Cache) Load(path string) (*Manifest, error) {
 	}
 	if err := writeCache(c.Dir, file, key, m); err != nil {
 		c.log(slog.LevelWarn, "the manifest cache could not be written; the next start-up loads the manifest again", file, err)
+		return m, nil
+	}
+	for _, name := range pruneCache(c.Dir, file, time.Now()) {
+		c.log(slog.LevelDebug, "removed a manifest cache file nobody used for a month", name, nil)
 	}
 	return m, nil
 }
