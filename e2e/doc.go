@@ -15,7 +15,9 @@
 //
 // The package builds aeat-mcp and the fakes once per run
 // (internal/proctest.Build). What needs Linux (the parent-death signal,
-// /proc, cgroups, the warm template) is in files built for it; the
-// warm-start tests need Python 3 with click, and skip without it unless
+// /proc, cgroups, the warm template) or Unix signals is in files built
+// for it; the rest builds for every OS (CI compiles it for darwin and
+// windows; the workflow runs it there). The warm-start tests need
+// Python 3 with click, and skip without it unless
 // AEAT_MCP_TEST_REQUIRE_PYTHON=1 (CI) makes them fail.
 package e2e
