@@ -44,19 +44,18 @@ func aeatStore(t *testing.T, loggedIn bool) {
 }
 
 // memKeychain is a keychain in memory, in the OS keychain's place for a
-// test (useKeychain); broken makes it unavailable.
+// test (runOn(t, kc.use, …)); broken makes it unavailable.
 type memKeychain struct {
 	mu     sync.Mutex
 	m      map[string]string
 	broken error
 }
 
-func useKeychain(t *testing.T) *memKeychain {
-	kc := &memKeychain{m: map[string]string{}}
-	prev := osKeychain
-	osKeychain = func([]string) keychain.Store { return kc }
-	t.Cleanup(func() { osKeychain = prev })
-	return kc
+func newMemKeychain() *memKeychain { return &memKeychain{m: map[string]string{}} }
+
+// use puts k in the OS keychain's place on sys.
+func (k *memKeychain) use(sys *system) {
+	sys.keychain = func([]string) keychain.Store { return k }
 }
 
 func (k *memKeychain) Get(name string) (string, error) {
@@ -100,10 +99,10 @@ func (k *memKeychain) Delete(name string) error {
 // — in the words the model would be told — and what to do. An optional
 // secret that is not stored is a note, not a problem.
 func TestDoctor_AskTheCLI(t *testing.T) {
-	kc := useKeychain(t)
+	kc := newMemKeychain()
 	cli := fakeAeat(t)
 	aeatStore(t, true)
-	code, out, _ := runCmd(t, "", "--manifest", example, "--cli", cli, "doctor")
+	code, out, _ := runOn(t, kc.use, "", "--manifest", example, "--cli", cli, "doctor")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "ok       the CLI answers: CADRUMO 0.2.2")
 	assert.Contains(t, out, "ok       `aeat config auth status` answered: active profile casa, active_profile_status=ready, its next action: aeat app overview status — ready to serve calls")
@@ -112,7 +111,7 @@ func TestDoctor_AskTheCLI(t *testing.T) {
 	assert.NotContains(t, out, "PROBLEM")
 
 	aeatStore(t, false)
-	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", cli, "doctor")
+	code, out, _ = runOn(t, kc.use, "", "--manifest", example, "--cli", cli, "doctor")
 	assert.Equal(t, exitFailure, code, out)
 	assert.Contains(t, out, "PROBLEM  `aeat config auth status` failed (login_required):")
 	assert.Contains(t, out, "The CLI says: You are not logged in.")
@@ -122,7 +121,7 @@ func TestDoctor_AskTheCLI(t *testing.T) {
 
 	// Stored in the keychain: the same user gets answers.
 	require.NoError(t, kc.Set("CADRUMO_SECRET_PASSPHRASE", "pw"))
-	code, out, _ = runCmd(t, "", "--manifest", example, "--cli", cli, "doctor")
+	code, out, _ = runOn(t, kc.use, "", "--manifest", example, "--cli", cli, "doctor")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "ok       CADRUMO_SECRET_PASSPHRASE is stored in the OS keychain (for every call)")
 }
@@ -131,9 +130,9 @@ func TestDoctor_AskTheCLI(t *testing.T) {
 // nothing is required, so a user with nothing set is served; a secret only
 // one tool reads warns.
 func TestValidate_Example(t *testing.T) {
-	useKeychain(t)
+	kc := newMemKeychain()
 	aeatStore(t, false)
-	code, out, _ := runCmd(t, "", "--manifest", example, "--cli", fakeAeat(t), "validate")
+	code, out, _ := runOn(t, kc.use, "", "--manifest", example, "--cli", fakeAeat(t), "validate")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "warning: AEAT_CERT_PASSPHRASE is neither in the OS keychain nor in aeat-mcp's environment: certificate_secret_set refuses until it is stored")
 	assert.Contains(t, out, "ok: "+mustAbs(t, example)+": 19 tools (11 read, 4 mutate, 4 live)")
@@ -163,9 +162,9 @@ func TestPassEnv_NamesOnly(t *testing.T) {
 // it in the OS keychain; delete removes it. Through a keychain in memory in
 // the OS keychain's place (the real one: internal/keychain's tests).
 func TestSecret(t *testing.T) {
-	kc := useKeychain(t)
+	kc := newMemKeychain()
 	t.Setenv("AEAT_MCP_MANIFEST", "")
-	code, out, errOut := runCmd(t, "correct horse battery\n", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
+	code, out, errOut := runOn(t, kc.use, "correct horse battery\n", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, `stored CADRUMO_SECRET_PASSPHRASE in the OS keychain (service "aeat-mcp")`)
 	assert.NotContains(t, out+errOut, "correct horse")
@@ -173,27 +172,27 @@ func TestSecret(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "correct horse battery", v, "one trailing newline dropped")
 
-	code, _, errOut = runCmd(t, "x", "--manifest", example, "secret", "set", "OTHER_SECRET")
+	code, _, errOut = runOn(t, kc.use, "x", "--manifest", example, "secret", "set", "OTHER_SECRET")
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, errOut, "does not read OTHER_SECRET from the keychain")
 
-	code, _, errOut = runCmd(t, "", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
+	code, _, errOut = runOn(t, kc.use, "", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errOut, "empty value, nothing stored")
-	code, _, _ = runCmd(t, "v", "secret", "set", "NOT-A-NAME")
+	code, _, _ = runOn(t, kc.use, "v", "secret", "set", "NOT-A-NAME")
 	assert.Equal(t, exitUsage, code)
 
-	code, out, _ = runCmd(t, "", "secret", "delete", "CADRUMO_SECRET_PASSPHRASE")
+	code, out, _ = runOn(t, kc.use, "", "secret", "delete", "CADRUMO_SECRET_PASSPHRASE")
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, out, "removed CADRUMO_SECRET_PASSPHRASE")
 	_, err = kc.Get("CADRUMO_SECRET_PASSPHRASE")
 	assert.ErrorIs(t, err, keychain.ErrNotFound)
-	code, out, _ = runCmd(t, "", "secret", "delete", "CADRUMO_SECRET_PASSPHRASE")
+	code, out, _ = runOn(t, kc.use, "", "secret", "delete", "CADRUMO_SECRET_PASSPHRASE")
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, out, "was not in the OS keychain")
 
 	kc.broken = &keychain.UnavailableError{Err: os.ErrPermission}
-	code, _, errOut = runCmd(t, "v", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
+	code, _, errOut = runOn(t, kc.use, "v", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errOut, "the OS keychain is not available")
 	assert.Contains(t, errOut, `set CADRUMO_SECRET_PASSPHRASE in the "env" block`)
@@ -203,9 +202,9 @@ func TestSecret(t *testing.T) {
 // pipe too (a terminal: TestSecretSet_Terminal): stored, it made every
 // later call fail to start its CLI ("the CLI is not available").
 func TestSecretSet_RefusesNUL(t *testing.T) {
-	kc := useKeychain(t)
+	kc := newMemKeychain()
 	t.Setenv("AEAT_MCP_MANIFEST", "")
-	code, _, errOut := runCmd(t, "s3cr\x00t\n", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
+	code, _, errOut := runOn(t, kc.use, "s3cr\x00t\n", "secret", "set", "CADRUMO_SECRET_PASSPHRASE")
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errOut, "CADRUMO_SECRET_PASSPHRASE: the value holds a NUL byte, which no environment variable can carry; nothing stored")
 	_, err := kc.Get("CADRUMO_SECRET_PASSPHRASE")

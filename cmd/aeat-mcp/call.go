@@ -7,11 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sort"
 	"strings"
-	"syscall"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
@@ -19,10 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
-
-// exitInterrupted is the exit code of a call stopped with Ctrl-C, as
-// shells report a process ended by SIGINT.
-const exitInterrupted = 130
 
 type callOptions struct {
 	args     []string
@@ -77,11 +70,6 @@ and the environment names the call would run with, and runs nothing.`,
 }
 
 func runCall(ctx context.Context, opts *options, co *callOptions, name string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
-	defer stop()
 	// A person waits for this one call, and the process ends with it: a run
 	// left to collect later would be killed at exit. It never detaches.
 	one := *opts
@@ -117,7 +105,7 @@ func runCall(ctx context.Context, opts *options, co *callOptions, name string, s
 		// until its tree is gone, then the person is told.
 		st.close()
 		fmt.Fprintln(stderr, opts.printer().Sprintf(i18n.Cancelled, name))
-		return &exitError{exitInterrupted, nil}
+		return stopped(ctx)
 	}
 	if err != nil {
 		return &exitError{exitFailure, err}

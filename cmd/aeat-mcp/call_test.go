@@ -69,10 +69,6 @@ func TestCall_DryRun(t *testing.T) {
 	assert.Contains(t, errOut, `argument "year": requires "period"`)
 }
 
-// binaryPath is aeat-mcp, built once, for the tests that need a real
-// process (signals).
-func binaryPath(t *testing.T) string { return proctest.Build(t, "cmd/aeat-mcp") }
-
 // startCall starts aeat-mcp --demo call … with its stderr read line by
 // line.
 func startCall(t *testing.T, args ...string) (cmd *exec.Cmd, stdin io.WriteCloser, stderr <-chan string) {

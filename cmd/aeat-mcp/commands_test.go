@@ -1,4 +1,4 @@
-//go:build linux
+//go:build !windows
 
 package main
 
@@ -150,14 +150,11 @@ func TestServe_Banner(t *testing.T) {
 	assert.Empty(t, out)
 	assert.NotContains(t, errOut, "waiting for an MCP host", "not for a host's pipe")
 
-	isTerminal = func(io.Reader) bool { return true }
-	t.Cleanup(func() { isTerminal = defaultIsTerminal })
-	code, out, errOut = runCmd(t, "", "--demo", "--log-level", "error")
+	onATerminal := func(sys *system) { sys.isTerminal = func(io.Reader) bool { return true } }
+	code, out, errOut = runOn(t, onATerminal, "", "--demo", "--log-level", "error")
 	require.Equal(t, exitOK, code)
 	assert.Empty(t, out, "stdout carries JSON-RPC only")
 	assert.Contains(t, errOut, `an MCP server for "aeat-mcp", serving 6 tools from the built-in demo`)
 	assert.Contains(t, errOut, "config claude-desktop|claude-code|cursor|vscode")
 	assert.Contains(t, errOut, "call TOOL --arg NAME=VALUE")
 }
-
-var defaultIsTerminal = isTerminal

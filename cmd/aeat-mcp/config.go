@@ -88,12 +88,15 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 		entry.Type = "stdio"
 	}
 	env := entryEnv(runtime.GOOS, in.manifest, opts.passEnv, opts.snapshot, co.withSecrets)
-	env.keychain = keychainStates(cmd.Context(), runtime.GOOS, opts.environ, in.manifest, osKeychain(opts.environ))
+	env.keychain = keychainStates(cmd.Context(), runtime.GOOS, opts.sys.environ, in.manifest, opts.keychain())
+	if err := stopped(cmd.Context()); err != nil {
+		return err // nothing is written from keychain reads cut short
+	}
 	entry.Env = env.copied
 	if opts.lang == "" {
 		// Hosts pass servers only a few variables (no LANG): keep this
 		// shell's language.
-		if _, v := i18n.Source(lookupEnv); v != "" {
+		if _, v := i18n.Source(opts.sys.lookupEnv); v != "" {
 			entry.Env["AEAT_MCP_LANG"] = opts.printer().Tag().String()
 		}
 	}
@@ -102,7 +105,7 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 	}
 	loc := location{path: co.file}
 	if loc.path == "" {
-		if loc, err = h.path(thisMachine(runtime.GOOS)); err != nil {
+		if loc, err = h.path(opts.sys.machine(runtime.GOOS)); err != nil {
 			return &exitError{exitFailure, err}
 		}
 	}

@@ -44,13 +44,18 @@ secret only some tools read is a note), 2 when the manifest does not load.`,
 				report = &rep
 				defer r.Close()
 			}
-			cli := func(l doctorLines) {
-				store := osKeychain(opts.environ)
-				doctorEnv(cmd.Context(), in, opts, store, l)
-				doctorProbe(cmd.Context(), in, opts, r, store, l)
+			ctx := cmd.Context()
+			cli := func(l doctorLines) error {
+				store := opts.keychain()
+				doctorEnv(ctx, in, opts, store, l)
+				doctorProbe(ctx, in, opts, r, store, l)
+				if err := stopped(ctx); err != nil {
+					return err // what the probe was told, cut short, says nothing
+				}
 				if r != nil {
 					checkWarm(opts, in, r).report(l.ok, l.note)
 				}
+				return nil
 			}
 			return doctorReport(cmd.OutOrStdout(), opts, in, report, err, cli)
 		},
@@ -62,8 +67,9 @@ const manyTools = 40
 
 // doctorReport prints the diagnosis; its error carries the exit code.
 // cli reports what the CLI is given and what it says of itself
-// (doctor_cli.go); nil leaves it out.
-func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime.Report, runtimeErr error, cli func(doctorLines)) error {
+// (doctor_cli.go); nil leaves it out. An error from cli ends the report
+// with it (doctor was stopped).
+func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime.Report, runtimeErr error, cli func(doctorLines) error) error {
 	broken := 0
 	ok := func(format string, a ...any) { fmt.Fprintf(w, "  ok       "+format+"\n", a...) }
 	note := func(format string, a ...any) { fmt.Fprintf(w, "  note     "+format+"\n", a...) }
@@ -99,10 +105,10 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 		}
 	}
 	switch {
-	case hardenErr != nil:
-		note("the server's process could not be closed to the programs it runs: %v", hardenErr)
-	case hardening != "":
-		ok("the server's process: %s", hardening)
+	case opts.sys.hardenErr != nil:
+		note("the server's process could not be closed to the programs it runs: %v", opts.sys.hardenErr)
+	case opts.sys.hardening != "":
+		ok("the server's process: %s", opts.sys.hardening)
 	}
 
 	fmt.Fprintf(w, "\nThe CLI\n")
@@ -111,12 +117,14 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 	}
 	reportQuarantine(findQuarantined(runtime.GOOS, [][2]string{{"aeat-mcp", selfPath()}, {"the CLI", in.cfg.CLIPath}}, xattr), problem)
 	if cli != nil {
-		cli(doctorLines{ok: ok, note: note, problem: problem})
+		if err := cli(doctorLines{ok: ok, note: note, problem: problem}); err != nil {
+			return err
+		}
 	}
 
 	fmt.Fprintf(w, "\nServing\n")
 	lang := opts.printer().Tag()
-	switch variable, value := i18n.Source(lookupEnv); {
+	switch variable, value := i18n.Source(opts.sys.lookupEnv); {
 	case opts.lang != "":
 		ok("messages in %s (--lang %s)", lang, opts.lang)
 	case variable != "":

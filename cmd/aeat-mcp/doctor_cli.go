@@ -35,7 +35,7 @@ type doctorLines struct {
 // found, the optional secrets not stored, and anything broad passed.
 func doctorEnv(ctx context.Context, in *inspected, opts *options, store keychain.Store, l doctorLines) {
 	m := in.manifest
-	in.Secrets = server.Secrets(ctx, server.HostOS(), opts.environ, m, store)
+	in.Secrets = server.Secrets(ctx, server.HostOS(), opts.sys.environ, m, store)
 	if err := server.KeychainTrouble(in.Secrets); err != nil {
 		l.note("%v", err)
 	}
@@ -92,6 +92,9 @@ func doctorProbe(ctx context.Context, in *inspected, opts *options, r *callrunti
 	}
 	defer s.Shutdown()
 	p := s.Probe(ctx)
+	if ctx.Err() != nil {
+		return // doctor was stopped: the probe's answer is that, not the CLI's
+	}
 	if p.VersionResult != nil {
 		if p.Version != "" {
 			l.ok("the CLI answers: %s", p.Version)
@@ -194,7 +197,7 @@ func unlockAdvice(in *inspected, opts *options) string {
 	noBus := server.HostOS() == "linux" && envValue(server.BuildEnv("linux", in.manifest.CLI, opts.passEnv, opts.snapshot), "DBUS_SESSION_BUS_ADDRESS") == ""
 	if noBus {
 		b.WriteString("The CLI gets no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS), so it reaches no keychain: a login it keeps there lasts one command, and serves no call a host makes")
-		if addr, err := keychain.SessionBus(opts.environ); err == nil {
+		if addr, err := keychain.SessionBus(opts.sys.environ); err == nil {
 			fmt.Fprintf(&b, " — unless the host's \"env\" block gives it this session's bus: \"DBUS_SESSION_BUS_ADDRESS\": %q", addr)
 		}
 		b.WriteString(". ")

@@ -102,9 +102,6 @@ checks each against the CLI and deletes the key (docs/wrap-your-cli.md).`,
 // manifest that does not load; 1 for a walk that failed or a check that
 // found differences.
 func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writer) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	src, err := generate.ParseSource(o.from)
 	switch {
 	case err != nil:
@@ -145,9 +142,12 @@ func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writ
 			return &exitError{exitUsage, err}
 		}
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, walkTimeout, fmt.Errorf("the walk took more than %v", walkTimeout))
+	walkCtx, cancel := context.WithTimeoutCause(ctx, walkTimeout, fmt.Errorf("the walk took more than %v", walkTimeout))
 	defer cancel()
-	tree, err := src.Tree(ctx, o.python)
+	tree, err := src.Tree(walkCtx, o.python)
+	if err := stopped(ctx); err != nil {
+		return err // the walk was stopped, and what it ran with it
+	}
 	if err != nil {
 		code := exitFailure // the program could not be walked
 		if src.Kind == "tree" {

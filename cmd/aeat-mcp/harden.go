@@ -12,10 +12,6 @@ package main
 // What it does not close: a CLI of the same user is not sandboxed. It can
 // still reach the host's own end of those pipes through the host's process
 // (hosts are not hardened), and anything the user can do.
-
-// hardening is what harden did, for doctor: "" where the OS offers
-// nothing to do.
-var hardening string
-
-// hardenErr is why it could not.
-var hardenErr error
+//
+// main calls harden first thing; doctor reports what it did
+// (system.hardening, system.hardenErr).

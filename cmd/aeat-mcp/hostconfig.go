@@ -58,10 +58,15 @@ type machine struct {
 	exists func(path string) bool
 }
 
-// thisMachine is the machine aeat-mcp runs on.
-func thisMachine(goos string) machine {
-	home, _ := os.UserHomeDir()
-	return machine{goos: goos, getenv: os.Getenv, home: home, glob: filepath.Glob,
+// machine is the machine aeat-mcp runs on, goos, seen through the
+// system's environment: the home is where os.UserHomeDir finds it.
+func (s *system) machine(goos string) machine {
+	getenv := func(name string) string { v, _ := s.lookupEnv(name); return v }
+	home := getenv("HOME")
+	if goos == "windows" {
+		home = getenv("USERPROFILE")
+	}
+	return machine{goos: goos, getenv: getenv, home: home, glob: filepath.Glob,
 		exists: func(p string) bool { _, err := os.Stat(p); return err == nil }}
 }
 

@@ -1,17 +1,12 @@
-// Command aeat-mcp is a stdio MCP server that puts a command-line program —
-// first of all aeat, the CLI for the AEAT sede — in front of an AI assistant
-// safely: one tool per verb of its manifest, every call supervised.
-//
-// With no subcommand it serves MCP on stdin/stdout, which is what MCP hosts
-// (Claude Desktop, Claude Code, Cursor, VS Code) spawn. See the README and docs/.
 package main
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/demo"
 )
@@ -21,6 +16,10 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // a call failed (call) or a command could not do its job
 	exitUsage   = 2 // bad flags, or a manifest that does not load
+	// exitInterrupted: Ctrl-C cut the command short, as shells report a
+	// process ended by SIGINT; another stop signal is 128 + its number
+	// (stopCode).
+	exitInterrupted = 130
 )
 
 // exitError carries an exit code out of a command.
@@ -39,29 +38,69 @@ func (e *exitError) Error() string {
 }
 func (e *exitError) Unwrap() error { return e.err }
 
-// parentAtStart is the pid of the process that started this one, read
-// before anything else: a host that dies while the server starts re-parents
-// it, and a parent read later would be the new one (server.Config.Parent).
-var parentAtStart int
-
 func main() {
-	parentAtStart = os.Getppid()
+	parent := os.Getppid() // before anything else (system.parent)
 	if demo.IsDemoCLI(os.Args[1:]) {
 		demo.Run() // the built-in demo's fake CLI is this binary
 	}
-	hardening, hardenErr = harden() // before anything it runs can look (harden.go)
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	hardening, hardenErr := harden() // before anything it runs can look (harden.go)
+	sys := osSystem(parent, hardening, hardenErr)
+	// The one place signals are wired: a stop (Ctrl-C, SIGTERM, a hang-up)
+	// cancels the context every command runs under, and each command that
+	// blocks ends on it its own way (serve stops serving and exits 0, call
+	// cancels its call, the others stop what they run and exit as the
+	// signal would have ended them: stopCode).
+	ctx, stop := notifyStop(context.Background())
+	code := run(ctx, sys, os.Args[1:])
+	stop()
+	os.Exit(code)
 }
 
-// run is the whole command line — args without the program's name, its
-// three streams — and its exit code: what main does, and what tests call.
-// serve and call stop on SIGTERM and Ctrl-C themselves, each its own way.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd()
+// stopSignal is why the context of [notifyStop] ended: the signal that
+// told aeat-mcp to stop (context.Cause), so the exit code can say which.
+type stopSignal struct{ os.Signal }
+
+func (s stopSignal) Error() string { return s.String() + " received" }
+
+// notifyStop is signal.NotifyContext with the signal kept as a typed
+// cause (NotifyContext's own cause is an unexported string).
+func notifyStop(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, stopSignals()...)
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(stopSignal{s})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(context.Canceled)
+	}
+}
+
+// stopSignals are the signals that stop aeat-mcp: Ctrl-C, SIGTERM (what
+// hosts send), and a hang-up of its terminal — unless the process started
+// with hang-ups ignored (nohup), which then stay ignored.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
+}
+
+// run is the whole command line — args without the program's name — on
+// sys, and its exit code: what main does, and what tests call with a
+// system of their own. ctx ends when aeat-mcp is told to stop.
+func run(ctx context.Context, sys *system, args []string) int {
+	root := newRootCmd(sys)
 	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetIn(sys.stdin)
+	root.SetOut(sys.stdout)
+	root.SetErr(sys.stderr)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
@@ -69,10 +108,35 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.Error() != "" {
-			fmt.Fprintln(stderr, "aeat-mcp:", ee.err)
+			fmt.Fprintln(sys.stderr, "aeat-mcp:", ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "aeat-mcp:", err)
+	fmt.Fprintln(sys.stderr, "aeat-mcp:", err)
 	return exitUsage
+}
+
+// stopped ends a command that a stop cut short (doctor's probe,
+// generate's walk, warm record's call, a keychain wait) with the exit code
+// a shell reports for a process that signal ended, and nothing more to
+// say; nil while ctx runs.
+func stopped(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return &exitError{code: stopCode(ctx)}
+}
+
+// stopCode is 128 + the number of the signal that ended ctx — 130 for
+// Ctrl-C, 143 for SIGTERM, 129 for a hang-up — as a shell reports a
+// process that signal killed; 130 when ctx ended without one (a test's
+// cancel).
+func stopCode(ctx context.Context) int {
+	var s stopSignal
+	if errors.As(context.Cause(ctx), &s) {
+		if n, ok := s.Signal.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return exitInterrupted
 }

@@ -1,9 +1,8 @@
-//go:build linux
-
 package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,11 +27,30 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// runCmd runs the root command as main would, capturing its output.
+// runCmd runs the root command as main would, on this process's system
+// with its environment as it is now, capturing its output.
 func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runOn(t, nil, stdin, args...)
+}
+
+// runOn is runCmd on a system adjust changes: a keychain of the test's
+// own (memKeychain.use), a terminal.
+func runOn(t *testing.T, adjust func(*system), stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runUntil(t.Context(), adjust, stdin, args...)
+}
+
+// runUntil is runOn under ctx: ending it is telling aeat-mcp to stop, as
+// main's signals do.
+func runUntil(ctx context.Context, adjust func(*system), stdin string, args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	code = run(t.Context(), args, strings.NewReader(stdin), &out, &errOut)
+	sys := osSystem(0, "", nil) // 0: the server in this process watches no parent
+	sys.stdin, sys.stdout, sys.stderr = strings.NewReader(stdin), &out, &errOut
+	if adjust != nil {
+		adjust(sys)
+	}
+	code = run(ctx, sys, args)
 	return code, out.String(), errOut.String()
 }
 

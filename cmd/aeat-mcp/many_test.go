@@ -139,18 +139,18 @@ func TestManyTools(t *testing.T) {
 	// doctor: the counts, the surface it would serve, the guessed hints —
 	// of a CLI that says it is ready (cli.health.ready: /bin/true says
 	// nothing, which is not ready).
-	useKeychain(t)
+	kc := newMemKeychain()
 	aeatStore(t, true)
-	code, out, _ = runCmd(t, "", "--manifest", fullAeat, "--cli", fakeAeat(t), "doctor")
+	code, out, _ = runOn(t, kc.use, "", "--manifest", fullAeat, "--cli", fakeAeat(t), "doctor")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "300 tools (74 read, 207 mutate, 19 live) served, 0 hidden")
 	assert.Contains(t, out, "tools/list holds all 300 tools")
 	assert.NotContains(t, out, "hints guessed")
-	code, out, _ = runCmd(t, "", "--manifest", fullAeat, "--cli", fakeAeat(t), "--surface", "catalog", "doctor")
+	code, out, _ = runOn(t, kc.use, "", "--manifest", fullAeat, "--cli", fakeAeat(t), "--surface", "catalog", "doctor")
 	assert.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "--surface catalog: tools/list holds 8 tools (surface.core) and aeat_mcp_find/aeat_mcp_call, which reach the other 292")
 
-	code, _, errOut := runCmd(t, "", "--demo", "--surface", "flat", "tools")
+	code, _, errOut := runOn(t, kc.use, "", "--demo", "--surface", "flat", "tools")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, `--surface "flat": must be "all"`)
 }

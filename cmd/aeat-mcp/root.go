@@ -1,18 +1,14 @@
 package main
 
 import (
-	"os"
-
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
 
-func newRootCmd() *cobra.Command {
-	// The environment is taken once, here, before anything can change it
-	// (godbus, under go-keyring, writes the session bus it finds into the
-	// process's): every call, probe and keychain look-up is built from
-	// this snapshot (server.Config.Environ).
-	opts := &options{environ: os.Environ()}
+// newRootCmd is the command tree on sys: every command reaches the
+// system through opts (options.sys), or is given it.
+func newRootCmd(sys *system) *cobra.Command {
+	opts := &options{sys: sys}
 	root := &cobra.Command{
 		Use:   "aeat-mcp",
 		Short: "A stdio MCP server that runs a CLI's verbs as supervised tools",
@@ -31,7 +27,7 @@ Every flag has an environment twin, used when the flag is not given:
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if err := applyEnv(cmd.Flags(), lookupEnv); err != nil {
+			if err := applyEnv(cmd.Flags(), sys.lookupEnv); err != nil {
 				return &exitError{exitUsage, err}
 			}
 			return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -47,14 +48,14 @@ variable can carry one.`,
 		Short: "Store NAME's value in the OS keychain (read without echo)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runSecretSet(opts, args[0], c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
+			return runSecretSet(c.Context(), opts, args[0], c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
 		},
 	}, &cobra.Command{
 		Use:   "delete NAME",
 		Short: "Remove NAME from the OS keychain",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runSecretDelete(opts, args[0], c.OutOrStdout())
+			return runSecretDelete(c.Context(), opts, args[0], c.OutOrStdout())
 		},
 	})
 	return cmd
@@ -67,18 +68,22 @@ func checkSecretName(name string) error {
 	return nil
 }
 
-func runSecretSet(opts *options, name string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runSecretSet(ctx context.Context, opts *options, name string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := checkSecretName(name); err != nil {
 		return err
 	}
 	if m, err := opts.loadManifest(nil); err == nil && !slices.Contains(m.SecretNames(), name) {
 		fmt.Fprintf(stderr, "note: the manifest (%s) does not read %s from the keychain; storing it anyway\n", manifestName(m.Source), name)
 	}
-	value, err := readSecret(name, stdin, stderr)
+	value, err := readSecret(ctx, name, stdin, stderr)
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
-	if err := osKeychain(opts.environ).Set(name, value); err != nil {
+	var stop *exitError
+	switch err := untilStopped(ctx, func() error { return opts.keychain().Set(name, value) }); {
+	case errors.As(err, &stop):
+		return err
+	case err != nil:
 		return &exitError{exitFailure, fmt.Errorf("storing %s: %w\nwithout a keychain, set %s in the \"env\" block of this server in the host's MCP config instead", name, err, name)}
 	}
 	fmt.Fprintf(stdout, "stored %s in the OS keychain (service %q); aeat-mcp uses it from the next call, no restart needed\n", name, keychain.Service)
@@ -86,11 +91,11 @@ func runSecretSet(opts *options, name string, stdin io.Reader, stdout, stderr io
 }
 
 // readSecret reads a value without echo from a terminal, or from a pipe.
-func readSecret(name string, stdin io.Reader, stderr io.Writer) (string, error) {
+func readSecret(ctx context.Context, name string, stdin io.Reader, stderr io.Writer) (string, error) {
 	var value string
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		fmt.Fprintf(stderr, "%s (not shown; Enter or Ctrl-D ends it, Ctrl-C cancels): ", name)
-		b, err := readHidden(f)
+		b, err := readHidden(ctx, f)
 		fmt.Fprintln(stderr)
 		if err != nil {
 			return "", fmt.Errorf("reading %s: %w", name, err)
@@ -115,11 +120,14 @@ func readSecret(name string, stdin io.Reader, stderr io.Writer) (string, error) 
 	return value, nil
 }
 
-func runSecretDelete(opts *options, name string, stdout io.Writer) error {
+func runSecretDelete(ctx context.Context, opts *options, name string, stdout io.Writer) error {
 	if err := checkSecretName(name); err != nil {
 		return err
 	}
-	switch err := osKeychain(opts.environ).Delete(name); {
+	var stop *exitError
+	switch err := untilStopped(ctx, func() error { return opts.keychain().Delete(name) }); {
+	case errors.As(err, &stop):
+		return err
 	case errors.Is(err, keychain.ErrNotFound):
 		fmt.Fprintf(stdout, "%s was not in the OS keychain\n", name)
 	case err != nil:
@@ -128,6 +136,21 @@ func runSecretDelete(opts *options, name string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "removed %s from the OS keychain\n", name)
 	}
 	return nil
+}
+
+// untilStopped runs op — a keychain's store or delete, which may wait
+// minutes for a person to unlock it — until it returns or ctx ends
+// (stopped's exit): a stop is not held up by it, and op ends with the
+// process.
+func untilStopped(ctx context.Context, op func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- op() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return stopped(ctx)
+	}
 }
 
 func manifestName(source string) string {

@@ -1,12 +1,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"unicode/utf8"
 
 	"golang.org/x/term"
@@ -19,12 +18,12 @@ var errInterrupted = errors.New("interrupted: nothing stored")
 // readHidden reads a secret typed on the terminal f, without echo. The
 // terminal is raw while it reads — keys arrive one by one, Ctrl-C as a key
 // and not a signal — and is restored on every path: Enter, Ctrl-D,
-// Ctrl-C, a signal (SIGTERM, SIGHUP), an error; when cancelled, what was
+// Ctrl-C, a stop (ctx ends: SIGTERM, SIGHUP), an error; when cancelled, what was
 // typed and not read yet is dropped. golang.org/x/term's
 // ReadPassword left echo off when Ctrl-C killed the process, and took
 // Ctrl-D on an empty line for nothing and went on reading (readKeys says
 // what each key does).
-func readHidden(f *os.File) ([]byte, error) {
+func readHidden(ctx context.Context, f *os.File) ([]byte, error) {
 	fd := int(f.Fd())
 	state, err := term.MakeRaw(fd)
 	if err != nil {
@@ -32,9 +31,6 @@ func readHidden(f *os.File) ([]byte, error) {
 	}
 	restore := sync.OnceFunc(func() { _ = term.Restore(fd, state) })
 	defer restore()
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(stop)
 	type read struct {
 		b   []byte
 		err error
@@ -47,7 +43,7 @@ func readHidden(f *os.File) ([]byte, error) {
 	var r read
 	select {
 	case r = <-done:
-	case <-stop:
+	case <-ctx.Done():
 		r.err = errInterrupted // the read goes on in the background; the process ends
 	}
 	if errors.Is(r.err, errInterrupted) {

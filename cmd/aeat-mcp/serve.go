@@ -4,26 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
 )
-
-var lookupEnv = os.LookupEnv
-
-// isTerminal reports whether r is a terminal (a person ran the server by
-// hand) rather than the pipe a host gives it.
-var isTerminal = func(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
 
 // banner tells a person who started the server by hand what it is and
 // what to do instead of facing a silent wait; hosts never see it.
@@ -52,20 +36,16 @@ func newServeCmd(opts *options) *cobra.Command {
 	}
 }
 
-// runServe serves until stdin ends, SIGTERM or SIGINT arrive, or the parent
-// dies; every call in flight has its tree killed first. It exits 0 then.
+// runServe serves until stdin ends, ctx ends (aeat-mcp is told to stop:
+// SIGTERM, Ctrl-C), or the parent dies; every call in flight has its tree
+// killed first. It exits 0 then.
 func runServe(ctx context.Context, opts *options, stdin io.Reader, stdout, stderr io.Writer) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	st, err := opts.open(stderr)
 	if err != nil {
 		return err
 	}
 	defer st.close()
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
-	defer stop()
-	if isTerminal(stdin) {
+	if opts.sys.isTerminal(stdin) {
 		banner(stderr, st)
 	}
 	st.logger.Info("serving", "manifest", st.manifest.Source, "tools", len(st.server.Tools()))

@@ -31,14 +31,14 @@ until it is set). Clean: one line, exit 0.`,
 			if err != nil {
 				return err
 			}
-			return validateReport(in, opts, cmd.OutOrStdout())
+			return validateReport(cmd.Context(), in, opts, cmd.OutOrStdout())
 		},
 	}
 }
 
 // validateReport prints what validate found; its error carries the exit
 // code.
-func validateReport(in *inspected, opts *options, w io.Writer) error {
+func validateReport(ctx context.Context, in *inspected, opts *options, w io.Writer) error {
 	name := in.manifest.Source
 	if name == "" {
 		name = "the built-in demo manifest"
@@ -48,7 +48,10 @@ func validateReport(in *inspected, opts *options, w io.Writer) error {
 	if unmatched := opts.selection.Unmatched(in.manifest.Tools); len(unmatched) > 0 {
 		warnings = append(warnings, fmt.Sprintf("--tools patterns that select no tool: %s", strings.Join(unmatched, ", ")))
 	}
-	in.Secrets = server.Secrets(context.Background(), server.HostOS(), opts.environ, in.manifest, osKeychain(opts.environ))
+	in.Secrets = server.Secrets(ctx, server.HostOS(), opts.sys.environ, in.manifest, opts.keychain())
+	if err := stopped(ctx); err != nil {
+		return err // a keychain that held the reads was cut short: its states say nothing
+	}
 	if err := server.KeychainTrouble(in.Secrets); err != nil {
 		warnings = append(warnings, err.Error())
 	}

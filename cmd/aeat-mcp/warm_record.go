@@ -46,9 +46,6 @@ read-only tools are recorded.`,
 }
 
 func runWarmRecord(ctx context.Context, o *options, names []string, stdout, stderr io.Writer) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	m, err := o.loadManifest(nil)
 	if err != nil {
 		return err
@@ -89,6 +86,9 @@ func runWarmRecord(ctx context.Context, o *options, names []string, stdout, stde
 		spec := callruntime.Spec{Path: cliPath, Args: append(slices.Clone(m.CLI.Args), t.Command...), Env: cfg.Env, Dir: cfg.Dir,
 			Timeout: o.timeoutRead, MaxStdout: 1 << 20, MaxStderr: 64 << 10}
 		rec, res, err := pool.Record(ctx, spec)
+		if err := stopped(ctx); err != nil {
+			return err // the call was stopped; the deferred closes stop the template
+		}
 		if err != nil {
 			return &exitError{exitFailure, fmt.Errorf("recording %s: %w", t.Name, err)}
 		}

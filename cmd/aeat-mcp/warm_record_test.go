@@ -1,4 +1,4 @@
-//go:build linux
+//go:build !windows
 
 package main
 
@@ -46,7 +46,8 @@ func TestWarmRecord(t *testing.T) {
 		return p
 	}
 
-	code, stdout, stderr := runCmd(t, "", "--manifest", manifest(`"click"`), "warm", "record")
+	// --warm everywhere: warm start is off by default on macOS.
+	code, stdout, stderr := runCmd(t, "", "--manifest", manifest(`"click"`), "--warm", "warm", "record")
 	require.Equal(t, exitOK, code, stderr)
 	var got map[string][]string
 	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
@@ -55,13 +56,13 @@ func TestWarmRecord(t *testing.T) {
 	assert.Contains(t, stderr, "stats (stats): ")
 	assert.NotContains(t, stderr, "exit_one", "a tool that changes state is not run")
 
-	code, stdout, stderr = runCmd(t, "", "--manifest", manifest(`{"*": ["click"], "stats": ["statistics"]}`), "warm", "record", "stats")
+	code, stdout, stderr = runCmd(t, "", "--manifest", manifest(`{"*": ["click"], "stats": ["statistics"]}`), "--warm", "warm", "record", "stats")
 	require.Equal(t, exitOK, code, stderr)
 	got = nil
 	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
 	assert.Contains(t, got["stats"], "statistics", "recorded over a template without the manifest's list, so a list recorded again is whole: %s", stdout)
 
-	code, _, stderr = runCmd(t, "", "--manifest", manifest(`"click"`), "warm", "record", "exit_one")
+	code, _, stderr = runCmd(t, "", "--manifest", manifest(`"click"`), "--warm", "warm", "record", "exit_one")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "exit_one changes state: only read-only tools are recorded")
 }

@@ -19,7 +19,7 @@ func TestWarmPool_WindowsHasNoFork(t *testing.T) {
 	exe := filepath.Join(t.TempDir(), "aeat.exe")
 	require.NoError(t, os.WriteFile(exe, []byte("MZ"), 0o755))
 	m := &annotations.Manifest{CLI: annotations.CLI{Warm: &annotations.Warm{Entry: "cadrumo.cli:main"}}}
-	pool, cleanup := warmPool(&options{warm: true}, m, exe, nil, slog.New(slog.DiscardHandler))
+	pool, cleanup := warmPool(&options{warm: true, sys: &system{}}, m, exe, nil, slog.New(slog.DiscardHandler))
 	defer cleanup()
 	require.NotNil(t, pool)
 	defer pool.Close()

@@ -64,90 +64,116 @@ func matchesRealCLI(t *testing.T, cmds map[string]*cliCommand, facts *aeatfacts.
 	for _, tl := range m.Tools {
 		t.Run(tl.Name, func(t *testing.T) {
 			tiers[tl.Tier()]++
-			var path []string
-			for _, w := range tl.Command {
-				if strings.HasPrefix(w, "-") {
-					break
-				}
-				path = append(path, w)
-			}
-			cmd, ok := cmds[strings.Join(path, " ")]
-			require.True(t, ok, "no command %q in aeat", strings.Join(path, " "))
-			options := map[string]cliParam{}
-			var arguments []cliParam
-			for _, p := range cmd.Params {
-				if p.Kind == "argument" {
-					arguments = append(arguments, p)
-					continue
-				}
-				for _, o := range append(slices.Clone(p.Opts), p.Secondary...) {
-					options[o] = p
-				}
-			}
-			for _, w := range tl.Command[len(path):] {
-				o, ok := options[w]
-				if assert.True(t, ok, "command: %q is not an option of %s", w, cmd.Path) {
-					assert.True(t, o.IsFlag, "command: %q takes a value; a fixed option in command must be a flag", w)
-				}
-			}
-			if tl.Confirm.Flag != "" {
-				o, ok := options[tl.Confirm.Flag]
-				assert.True(t, ok && o.IsFlag, "confirm.flag %q is not a flag of %s", tl.Confirm.Flag, cmd.Path)
-			}
-			positional := 0
-			for i := range tl.Params {
-				prm := &tl.Params[i]
-				switch {
-				case prm.Shared:
-					choices, ok := rootOptions[prm.Flag]
-					if assert.True(t, ok, "cli.params %s: %q is not a root option", prm.Name, prm.Flag) && choices != nil {
-						for _, e := range prm.Enum {
-							assert.Contains(t, choices, fmt.Sprint(e), "cli.params %s: enum", prm.Name)
-						}
-					}
-				case prm.Stdin:
-				case prm.Positional:
-					if assert.Less(t, positional, len(arguments), "%s: %s takes fewer arguments", prm.Name, cmd.Path) {
-						// Its name is the argument's, unless a shared param
-						// has that name (a generated manifest then numbers it).
-						arg := arguments[positional].Name
-						shared := slices.ContainsFunc(m.CLI.Params, func(c annotations.Param) bool { return c.Name == arg })
-						if !shared || !strings.HasPrefix(prm.Name, arg+"_") {
-							assert.Equal(t, arg, prm.Name, "positional %d", positional)
-						}
-					}
-					positional++
-				default:
-					checkOption(t, prm, options, cmd)
-				}
-			}
-			var positionals []annotations.Param
-			for _, q := range tl.Params {
-				if q.Positional {
-					positionals = append(positionals, q)
-				}
-			}
-			for i, p := range arguments {
-				if p.Required && (i >= len(positionals) || !positionals[i].Required) {
-					t.Errorf("%s requires the argument %s; the positional param in its place is not required", cmd.Path, p.Name)
-				}
-			}
-			for _, p := range cmd.Params {
-				if p.Required && p.Kind == "option" && !gives(tl, p.Opts[0]) {
-					t.Errorf("%s requires %s; the tool neither gives it nor requires a param for it", cmd.Path, p.Opts[0])
-				}
-			}
-			c := cmd.Classification
-			assert.False(t, c.Destructive && !tl.Hints.Destructive, "aeat classifies %s as destructive", cmd.Path)
-			// The family-level classification marks every "app live" verb
-			// open-world; facts.json's network entries, read from the code,
-			// say which of them really reach the AEAT (TestExampleMatchesFacts).
-			assert.False(t, c.OpenWorld && !tl.Hints.OpenWorld && facts.NetworkOf(strings.Join(path, " ")) != "false",
-				"aeat classifies %s as open-world (live), and facts.json does not say it is local", cmd.Path)
+			toolMatchesCommand(t, cmds, facts, m, tl)
 		})
 	}
 	for _, tier := range []annotations.Tier{annotations.Read, annotations.Mutate, annotations.Live} {
 		assert.Positive(t, tiers[tier], "the example covers the %s tier", tier)
+	}
+}
+
+// toolMatchesCommand holds one tool to its aeat command: the command's
+// words and fixed flags, confirm.flag, each param, what the command
+// requires, and its classification.
+func toolMatchesCommand(t *testing.T, cmds map[string]*cliCommand, facts *aeatfacts.Facts, m *annotations.Manifest, tl *annotations.Tool) {
+	var path []string
+	for _, w := range tl.Command {
+		if strings.HasPrefix(w, "-") {
+			break
+		}
+		path = append(path, w)
+	}
+	cmd, ok := cmds[strings.Join(path, " ")]
+	require.True(t, ok, "no command %q in aeat", strings.Join(path, " "))
+	options, arguments := optionsAndArguments(cmd)
+	for _, w := range tl.Command[len(path):] {
+		o, ok := options[w]
+		if assert.True(t, ok, "command: %q is not an option of %s", w, cmd.Path) {
+			assert.True(t, o.IsFlag, "command: %q takes a value; a fixed option in command must be a flag", w)
+		}
+	}
+	if tl.Confirm.Flag != "" {
+		o, ok := options[tl.Confirm.Flag]
+		assert.True(t, ok && o.IsFlag, "confirm.flag %q is not a flag of %s", tl.Confirm.Flag, cmd.Path)
+	}
+	checkParams(t, m, tl, cmd, options, arguments)
+	checkRequiredGiven(t, tl, cmd, arguments)
+	c := cmd.Classification
+	assert.False(t, c.Destructive && !tl.Hints.Destructive, "aeat classifies %s as destructive", cmd.Path)
+	// The family-level classification marks every "app live" verb
+	// open-world; facts.json's network entries, read from the code,
+	// say which of them really reach the AEAT (TestExampleMatchesFacts).
+	assert.False(t, c.OpenWorld && !tl.Hints.OpenWorld && facts.NetworkOf(strings.Join(path, " ")) != "false",
+		"aeat classifies %s as open-world (live), and facts.json does not say it is local", cmd.Path)
+}
+
+// optionsAndArguments are the command's options, by each of their
+// spellings, and its arguments in order.
+func optionsAndArguments(cmd *cliCommand) (map[string]cliParam, []cliParam) {
+	options := map[string]cliParam{}
+	var arguments []cliParam
+	for _, p := range cmd.Params {
+		if p.Kind == "argument" {
+			arguments = append(arguments, p)
+			continue
+		}
+		for _, o := range append(slices.Clone(p.Opts), p.Secondary...) {
+			options[o] = p
+		}
+	}
+	return options, arguments
+}
+
+// checkParams holds each param of the tool to what it gives: a root
+// option (shared), an argument in its place (positional), or an option.
+func checkParams(t *testing.T, m *annotations.Manifest, tl *annotations.Tool, cmd *cliCommand, options map[string]cliParam, arguments []cliParam) {
+	positional := 0
+	for i := range tl.Params {
+		prm := &tl.Params[i]
+		switch {
+		case prm.Shared:
+			choices, ok := rootOptions[prm.Flag]
+			if assert.True(t, ok, "cli.params %s: %q is not a root option", prm.Name, prm.Flag) && choices != nil {
+				for _, e := range prm.Enum {
+					assert.Contains(t, choices, fmt.Sprint(e), "cli.params %s: enum", prm.Name)
+				}
+			}
+		case prm.Stdin:
+		case prm.Positional:
+			if assert.Less(t, positional, len(arguments), "%s: %s takes fewer arguments", prm.Name, cmd.Path) {
+				// Its name is the argument's, unless a shared param
+				// has that name (a generated manifest then numbers it).
+				arg := arguments[positional].Name
+				shared := slices.ContainsFunc(m.CLI.Params, func(c annotations.Param) bool { return c.Name == arg })
+				if !shared || !strings.HasPrefix(prm.Name, arg+"_") {
+					assert.Equal(t, arg, prm.Name, "positional %d", positional)
+				}
+			}
+			positional++
+		default:
+			checkOption(t, prm, options, cmd)
+		}
+	}
+}
+
+// checkRequiredGiven: what the command requires — an argument, an option —
+// the tool requires or gives itself.
+func checkRequiredGiven(t *testing.T, tl *annotations.Tool, cmd *cliCommand, arguments []cliParam) {
+	var positionals []annotations.Param
+	for _, q := range tl.Params {
+		if q.Positional {
+			positionals = append(positionals, q)
+		}
+	}
+	for i, p := range arguments {
+		if p.Required && (i >= len(positionals) || !positionals[i].Required) {
+			t.Errorf("%s requires the argument %s; the positional param in its place is not required", cmd.Path, p.Name)
+		}
+	}
+	for _, p := range cmd.Params {
+		if p.Required && p.Kind == "option" && !gives(tl, p.Opts[0]) {
+			t.Errorf("%s requires %s; the tool neither gives it nor requires a param for it", cmd.Path, p.Opts[0])
+		}
 	}
 }
 

@@ -85,15 +85,33 @@ func (m *membership) walk(table []proc, adopt func(proc) bool) (members, added [
 		byPid[pi.pid] = pi
 		children[pi.ppid] = append(children[pi.ppid], pi.pid)
 	}
-	// Forget what is gone: a pid that is missing, or now names a younger
-	// process, names nobody of ours any more.
+	m.forgetGone(byPid)
+	in := m.reach(table, byPid, children, m.leads(byPid), adopt)
+	members = make([]proc, 0, len(in))
+	for pid := range in {
+		pi := byPid[pid]
+		members = append(members, pi)
+		if _, ok := m.known[pid]; !ok && !pi.unattached {
+			m.known[pid] = record{start: pi.start, pgid: pi.pgid, sid: pi.sid}
+			added = append(added, pi)
+		}
+	}
+	return members, added
+}
+
+// forgetGone forgets what is gone: a pid that is missing, or now names a
+// younger process, names nobody of ours any more.
+func (m *membership) forgetGone(byPid map[int]proc) {
 	for pid, r := range m.known {
 		if pi, ok := byPid[pid]; !ok || !r.same(pi) {
 			delete(m.known, pid)
 		}
 	}
-	// Groups and sessions that are still the call's: their id is the pid
-	// of a member, and a member that is still itself holds them.
+}
+
+// leads are the groups and sessions that are still the call's: their id
+// is the pid of a member, and a member that is still itself holds them.
+func (m *membership) leads(byPid map[int]proc) map[int]bool {
 	leads := map[int]bool{}
 	if _, ok := m.known[m.leader.pid]; ok {
 		leads[m.leader.pid] = true // the leader leads its own group while it is itself
@@ -106,7 +124,13 @@ func (m *membership) walk(table []proc, adopt func(proc) bool) (members, added [
 			}
 		}
 	}
+	return leads
+}
 
+// reach is every pid of the call: the known members, the processes in a
+// group or session the call leads (or that adopt takes), and every
+// descendant of those born after its parent — never this process.
+func (m *membership) reach(table []proc, byPid map[int]proc, children map[int][]int, leads map[int]bool, adopt func(proc) bool) map[int]bool {
 	in := map[int]bool{}
 	var queue []int
 	add := func(pid int) {
@@ -132,16 +156,7 @@ func (m *membership) walk(table []proc, adopt func(proc) bool) (members, added [
 			}
 		}
 	}
-	members = make([]proc, 0, len(in))
-	for pid := range in {
-		pi := byPid[pid]
-		members = append(members, pi)
-		if _, ok := m.known[pid]; !ok && !pi.unattached {
-			m.known[pid] = record{start: pi.start, pgid: pi.pgid, sid: pi.sid}
-			added = append(added, pi)
-		}
-	}
-	return members, added
+	return in
 }
 
 // born reports whether child can be a child of parent: not older than it.

@@ -83,9 +83,11 @@ type children struct {
 // ours is this process's [children].
 var ours = &children{}
 
+// newPlatform probes what this Linux offers and takes what is not
+// disabled, in order: a cgroup home (and clone3 into it), the subreaper,
+// the ledger, the lifeline; then reports each mechanism.
 func newPlatform(cfg platformConfig) (platform, error) {
-	disabled := cfg.disabled
-	p := &linuxPlatform{disabled: disabled, children: ours, pgrp: unix.Getpgrp()}
+	p := &linuxPlatform{disabled: cfg.disabled, children: ours, pgrp: unix.Getpgrp()}
 	if me, ok := readStat(os.Getpid()); ok {
 		p.born = me.start
 	}
@@ -93,59 +95,85 @@ func newPlatform(cfg platformConfig) (platform, error) {
 		unix.Close(fd)
 		p.pidfd = true
 	}
-	var cgDetail string
 	cloneErr := clone3Refused()
-	if !disabled[CgroupV2] {
-		home, err := newCgroupHome(!disabled[CgroupMemory])
-		if err != nil {
-			cgDetail = err.Error()
-		} else {
-			p.home = home
-			p.cloneFD.Store(!disabled[CloneIntoCgroup] && cloneErr == nil)
-		}
-	} else {
-		cgDetail = "disabled"
-	}
-	subDetail := "orphans are re-parented to the server, so they can be found and reaped"
-	if disabled[Subreaper] {
-		subDetail = "disabled"
-	} else if err := holdSubreaper(); err != nil {
-		subDetail = err.Error()
-	} else {
-		p.subreap = true
-	}
+	cgDetail := p.takeCgroup(cloneErr)
+	subDetail := p.takeSubreaper()
 	// What dead servers' walks left, whatever this one's mode; then this
 	// one's own ledger where it walks.
 	p.ledger, p.ledgerState = openStateLedger(cfg, ident{os.Getpid(), p.born}, p.home == nil, readTable)
+	p.launchLifeline()
+	p.rep = p.mechanisms(cloneErr, cgDetail, subDetail)
+	if p.home == nil && p.subreap {
+		p.startZombieReaper()
+	}
+	return p, nil
+}
+
+// takeCgroup makes the calls' cgroup home, and clones into it where clone3
+// is allowed; it says why there is none when there is none.
+func (p *linuxPlatform) takeCgroup(cloneErr error) (detail string) {
+	if p.disabled[CgroupV2] {
+		return "disabled"
+	}
+	home, err := newCgroupHome(!p.disabled[CgroupMemory])
+	if err != nil {
+		return err.Error()
+	}
+	p.home = home
+	p.cloneFD.Store(!p.disabled[CloneIntoCgroup] && cloneErr == nil)
+	return ""
+}
+
+// takeSubreaper makes the process its descendants' subreaper, and says
+// what that gives or why it is not.
+func (p *linuxPlatform) takeSubreaper() (detail string) {
+	if p.disabled[Subreaper] {
+		return "disabled"
+	}
+	if err := holdSubreaper(); err != nil {
+		return err.Error()
+	}
+	p.subreap = true
+	return "orphans are re-parented to the server, so they can be found and reaped"
+}
+
+// launchLifeline starts the lifeline on a goroutine of its own (lifeReady
+// closes once it is up or failed), unless it is disabled.
+func (p *linuxPlatform) launchLifeline() {
 	p.lifeReady = make(chan struct{})
-	if !disabled[Lifeline] {
-		cgDir := ""
-		if p.home != nil {
-			cgDir = p.home.dir
-		}
-		ledgerPath := ""
-		if p.ledger != nil {
-			ledgerPath = p.ledger.path
-		}
-		go func() {
-			defer close(p.lifeReady)
-			// Under startMu, as a helper: another Runner's sweep must never
-			// see the lifeline before it is known.
-			p.startMu.RLock()
-			l, err := startLifeline(cgDir, ledgerPath)
-			if err != nil {
-				p.lifeDetail = err.Error()
-			} else {
-				p.life = l
-				p.helpers.Store(l.pid(), struct{}{})
-			}
-			p.startMu.RUnlock()
-		}()
-	} else {
+	if p.disabled[Lifeline] {
 		p.lifeDetail = "disabled"
 		close(p.lifeReady)
+		return
 	}
+	cgDir := ""
+	if p.home != nil {
+		cgDir = p.home.dir
+	}
+	ledgerPath := ""
+	if p.ledger != nil {
+		ledgerPath = p.ledger.path
+	}
+	go func() {
+		defer close(p.lifeReady)
+		// Under startMu, as a helper: another Runner's sweep must never
+		// see the lifeline before it is known.
+		p.startMu.RLock()
+		l, err := startLifeline(cgDir, ledgerPath)
+		if err != nil {
+			p.lifeDetail = err.Error()
+		} else {
+			p.life = l
+			p.helpers.Store(l.pid(), struct{}{})
+		}
+		p.startMu.RUnlock()
+	}()
+}
 
+// mechanisms is what `doctor` shows of the mechanisms newPlatform took,
+// and the limits that follow from those it could not.
+func (p *linuxPlatform) mechanisms(cloneErr error, cgDetail, subDetail string) Report {
+	disabled := p.disabled
 	tree := "procwalk"
 	if p.home != nil {
 		tree = "cgroup"
@@ -182,11 +210,7 @@ func newPlatform(cfg platformConfig) (platform, error) {
 	if p.home == nil {
 		rep.Limits = append(rep.Limits, "if the server is SIGKILLed, a descendant that left the process group is killed only if a walk saw it first (walks follow a call from 20 ms on, at most 1 s apart): no writable cgroup v2")
 	}
-	p.rep = rep
-	if p.home == nil && p.subreap {
-		p.startZombieReaper()
-	}
-	return p, nil
+	return rep
 }
 
 // lifeline waits until the lifeline is up (or failed) and returns it; nil

@@ -105,18 +105,7 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	if opts.Texts != nil {
 		tree = opts.Texts.fill(tree, &res.Notes)
 	}
-	var root *Command
-	program := opts.Program
-	for i := range tree {
-		if len(tree[i].Path) == 0 {
-			if tree[i].Group {
-				root = &tree[i]
-			}
-			if program == "" {
-				program = tree[i].Program
-			}
-		}
-	}
+	root, program := rootOf(tree, opts.Program)
 	cli, globals, output := cliOf(root, program, &res.Notes)
 	problems := ov.applyCLI(cli, globals)
 	if ps := globals.visible(); len(ps) > 0 {
@@ -126,17 +115,7 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	for _, p := range globals.visible() {
 		taken[p.(map[string]any)["name"].(string)] = true
 	}
-	var cands []*candidate
-	for i := range tree {
-		if tree[i].Group {
-			res.Notes = append(res.Notes, tree[i].Unread...) // the walk's, of the CLI as a whole
-			if len(tree[i].Path) > 0 && len(tree[i].Params) > 0 {
-				res.Notes = append(res.Notes, fmt.Sprintf("%q: the group's own options are left out (a manifest puts no option between the words of a command)", strings.Join(tree[i].Path, " ")))
-			}
-			continue
-		}
-		cands = append(cands, candidateOf(&tree[i], program, output, taken))
-	}
+	cands := candidatesOf(tree, program, output, taken, &res.Notes)
 	if len(cands) == 0 {
 		return nil, errors.New("the tree has no verbs (only groups, or nothing)")
 	}
@@ -158,21 +137,8 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	}
 	top := map[string]any{"version": 1, "cli": cli, "tools": tools}
 	mergeInto(top, ov.top)
-	switch {
-	case opts.Core && len(opts.Only) > 0:
-		return nil, errors.New("--core and --only: give one")
-	case opts.Core:
-		if err := onlyCore(top); err != nil {
-			return nil, err
-		}
-	case len(opts.Only) > 0:
-		names := make([]any, len(opts.Only))
-		for i, n := range opts.Only {
-			names[i] = n
-		}
-		if err := onlyTools(top, names, "--only"); err != nil {
-			return nil, err
-		}
+	if err := narrow(top, opts); err != nil {
+		return nil, err
 	}
 	res.Manifest = Encode(top)
 	m, err := annotations.Parse(res.Manifest, "")
@@ -181,6 +147,57 @@ func Generate(tree []Command, opts Options) (*Result, error) {
 	}
 	res.Loaded = m
 	return res, nil
+}
+
+// rootOf is the tree's root group (nil when the tree has none) and the
+// program's name: program when given, else the one the root's entry says.
+func rootOf(tree []Command, program string) (*Command, string) {
+	var root *Command
+	for i := range tree {
+		if len(tree[i].Path) == 0 {
+			if tree[i].Group {
+				root = &tree[i]
+			}
+			if program == "" {
+				program = tree[i].Program
+			}
+		}
+	}
+	return root, program
+}
+
+// candidatesOf maps every verb of the tree (taken: the global params'
+// names); a group is no tool, and what the walk noted of it goes to notes.
+func candidatesOf(tree []Command, program, output string, taken map[string]bool, notes *[]string) []*candidate {
+	var cands []*candidate
+	for i := range tree {
+		if tree[i].Group {
+			*notes = append(*notes, tree[i].Unread...) // the walk's, of the CLI as a whole
+			if len(tree[i].Path) > 0 && len(tree[i].Params) > 0 {
+				*notes = append(*notes, fmt.Sprintf("%q: the group's own options are left out (a manifest puts no option between the words of a command)", strings.Join(tree[i].Path, " ")))
+			}
+			continue
+		}
+		cands = append(cands, candidateOf(&tree[i], program, output, taken))
+	}
+	return cands
+}
+
+// narrow keeps the tools --core or --only ask for (all when neither).
+func narrow(top map[string]any, opts Options) error {
+	switch {
+	case opts.Core && len(opts.Only) > 0:
+		return errors.New("--core and --only: give one")
+	case opts.Core:
+		return onlyCore(top)
+	case len(opts.Only) > 0:
+		names := make([]any, len(opts.Only))
+		for i, n := range opts.Only {
+			names[i] = n
+		}
+		return onlyTools(top, names, "--only")
+	}
+	return nil
 }
 
 // onlyCore keeps the tools of the manifest's surface.core, in its order
@@ -355,13 +372,47 @@ func candidateOf(cmd *Command, program, output string, globalNames map[string]bo
 		f := classified(cmd.Classification)
 		c.floor = &f
 	}
+	confirm := c.mapParams(verb, globalNames)
+	if confirm != "" {
+		if !hints.Destructive {
+			c.notes = append(c.notes, fmt.Sprintf("%s: destructive, because the CLI asks for its own %s: a person says yes (confirm.flag)", verb, confirm))
+		}
+		hints.ReadOnly, hints.Destructive, hints.Idempotent = false, true, false
+		// The CLI's own "yes" is its word that the verb needs a person's.
+		guessed = slices.DeleteFunc(slices.Clone(guessed), func(h string) bool { return h == hintDestructive })
+	}
+	if c.leftOut == "" {
+		c.leftOut = leftOutByTheCLI(cmd)
+	}
+	title, description := texts(cmd, verb)
+	c.tool = map[string]any{
+		"title":       title,
+		"description": description,
+		"command":     stringsAny(cmd.Path),
+		"annotations": hintsJSON(hints),
+	}
+	if len(guessed) > 0 {
+		c.tool["hints_guessed"] = stringsAny(guessed)
+	}
+	if confirm != "" {
+		c.tool["confirm"] = map[string]any{"flag": confirm}
+	}
+	if output != "" {
+		c.tool["output"] = output
+	}
+	return c
+}
+
+// mapParams maps the verb's params into c (globalNames: the global params',
+// which its own may not take), and returns the option that is the CLI's
+// own confirmation, if any: it is no param, the gate asks instead.
+func (c *candidate) mapParams(verb string, globalNames map[string]bool) (confirm string) {
 	taken := map[string]bool{}
 	for n := range globalNames {
 		taken[n] = true
 	}
-	var confirm string
 	positional := []map[string]any{}
-	for _, p := range cmd.Params {
+	for _, p := range c.cmd.Params {
 		mp := mapParam(p)
 		if mp.note != "" {
 			c.notes = append(c.notes, verb+": "+mp.note)
@@ -392,40 +443,21 @@ func candidateOf(cmd *Command, program, output string, globalNames map[string]bo
 			c.leftOut = "cannot be said in a manifest"
 		}
 	}
-	if confirm != "" {
-		if !hints.Destructive {
-			c.notes = append(c.notes, fmt.Sprintf("%s: destructive, because the CLI asks for its own %s: a person says yes (confirm.flag)", verb, confirm))
-		}
-		hints.ReadOnly, hints.Destructive, hints.Idempotent = false, true, false
-		// The CLI's own "yes" is its word that the verb needs a person's.
-		guessed = slices.DeleteFunc(slices.Clone(guessed), func(h string) bool { return h == hintDestructive })
-	}
+	return confirm
+}
+
+// leftOutByTheCLI is why the CLI itself keeps cmd from a model ("" when
+// it does not).
+func leftOutByTheCLI(cmd *Command) string {
 	switch {
-	case c.leftOut != "":
 	case cmd.Classification != nil && cmd.Classification.LiveWrite:
-		c.leftOut = "live_write: the CLI's own MCP never exposes it"
+		return "live_write: the CLI's own MCP never exposes it"
 	case cmd.Hidden:
-		c.leftOut = "hidden by the CLI"
+		return "hidden by the CLI"
 	case cmd.Deprecated:
-		c.leftOut = "deprecated by the CLI"
+		return "deprecated by the CLI"
 	}
-	title, description := texts(cmd, verb)
-	c.tool = map[string]any{
-		"title":       title,
-		"description": description,
-		"command":     stringsAny(cmd.Path),
-		"annotations": hintsJSON(hints),
-	}
-	if len(guessed) > 0 {
-		c.tool["hints_guessed"] = stringsAny(guessed)
-	}
-	if confirm != "" {
-		c.tool["confirm"] = map[string]any{"flag": confirm}
-	}
-	if output != "" {
-		c.tool["output"] = output
-	}
-	return c
+	return ""
 }
 
 // nameOpts records which param the tree's option or argument p gives: by

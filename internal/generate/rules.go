@@ -36,58 +36,20 @@ func (c *candidate) applyRules(rules []Rule) []string {
 // conditionKeys are a rule's conditions, said first.
 var conditionKeys = []string{"if", "if_absent", "if_any", "unless"}
 
+// applyRule makes the params of c follow rule r where a manifest can say
+// it (requires, minimum and maximum, the confirmation) and returns the
+// sentence that says the rest ("" when nothing is left to say).
 func (c *candidate) applyRule(r Rule) string {
 	rl := r.Rule
-	rest := map[string]any{}
-	for k, v := range rl {
-		rest[k] = v
-	}
 	req := names(rl["requires"])
 	_, reqIsList := rl["requires"].([]any)
 	if reqIsList && len(req) > 0 && !slices.ContainsFunc(req, func(o string) bool { return !slices.Contains(confirmOpts, o) }) {
-		// The CLI's own "yes": confirm.flag, which only a person's yes adds.
-		c.confirmWith(req[0])
-		if dry, ok := rl["unless"].(string); ok {
-			if name, ok := c.opts[dry]; ok {
-				c.tool["confirm"].(map[string]any)["skip_when"] = map[string]any{name: true}
-			}
-		}
-		delete(rest, "requires")
-		delete(rest, "unless")
-		if onlyConditions(rest) {
-			return ""
-		}
-		return c.phrase(rest, r.Note)
+		return c.applyConfirmation(r, req[0])
 	}
-	if tg := names(rl["together"]); len(tg) > 0 {
-		for _, a := range tg {
-			for _, b := range tg {
-				if a != b {
-					c.require(a, b)
-				}
-			}
-		}
-	}
-	if only, ok := rl["only_with"].(map[string]any); ok {
-		for _, trigger := range names(rl["if_any"]) {
-			for o, want := range only {
-				if want == "present" || want == "exactly one" {
-					c.require(trigger, o)
-				}
-			}
-		}
-	}
-	if cond, ok := rl["if"].(string); ok && reqIsList {
-		if _, isOpt := c.opts[cond]; isOpt {
-			for _, o := range req {
-				c.require(cond, o)
-			}
-		}
-	}
-	if reqIsList && !hasCondition(rl) {
-		for _, o := range req {
-			c.mustGive(o)
-		}
+	c.requireTogether(names(rl["together"]))
+	c.requireOnlyWith(rl)
+	if reqIsList {
+		c.requireListed(rl, req)
 	}
 	if vr, ok := rl["value_range"].(map[string]any); ok {
 		for o, v := range vr {
@@ -95,6 +57,70 @@ func (c *candidate) applyRule(r Rule) string {
 		}
 	}
 	return c.phrase(rl, r.Note)
+}
+
+// applyConfirmation: a rule that requires only the CLI's own "yes" (opt)
+// is confirm.flag, which only a person's yes adds — skipped on a dry run
+// (unless); what is left of the rule beyond its conditions is said.
+func (c *candidate) applyConfirmation(r Rule, opt string) string {
+	rl := r.Rule
+	c.confirmWith(opt)
+	if dry, ok := rl["unless"].(string); ok {
+		if name, ok := c.opts[dry]; ok {
+			c.tool["confirm"].(map[string]any)["skip_when"] = map[string]any{name: true}
+		}
+	}
+	rest := maps.Clone(rl)
+	delete(rest, "requires")
+	delete(rest, "unless")
+	if onlyConditions(rest) {
+		return ""
+	}
+	return c.phrase(rest, r.Note)
+}
+
+// requireTogether: options given only together require each other.
+func (c *candidate) requireTogether(tg []string) {
+	for _, a := range tg {
+		for _, b := range tg {
+			if a != b {
+				c.require(a, b)
+			}
+		}
+	}
+}
+
+// requireOnlyWith: an option allowed only with another present (or
+// exactly one of it) requires it.
+func (c *candidate) requireOnlyWith(rl map[string]any) {
+	only, ok := rl["only_with"].(map[string]any)
+	if !ok {
+		return
+	}
+	for _, trigger := range names(rl["if_any"]) {
+		for o, want := range only {
+			if want == "present" || want == "exactly one" {
+				c.require(trigger, o)
+			}
+		}
+	}
+}
+
+// requireListed: a list of options the CLI requires — when another option
+// is given (if), or always (no condition at all).
+func (c *candidate) requireListed(rl map[string]any, req []string) {
+	if cond, ok := rl["if"].(string); ok {
+		if _, isOpt := c.opts[cond]; isOpt {
+			for _, o := range req {
+				c.require(cond, o)
+			}
+		}
+	}
+	if !hasCondition(rl) {
+		for _, o := range req {
+			c.mustGive(o)
+		}
+	}
 }
 
 func onlyConditions(rl map[string]any) bool {

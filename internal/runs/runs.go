@@ -4,7 +4,7 @@
 // starting it twice.
 //
 // A [Run] has an unguessable id, the tool, a key (the tool and its canonical
-// arguments), its state, its times, the latest progress, and — once done —
+// arguments), its phase, its times, the latest progress, and — once done —
 // its final result. The request that started it is only one of its
 // observers. A [Registry] starts runs, finds them by id, joins an identical
 // run in progress, lists them, and forgets finished ones after a while.
@@ -32,19 +32,23 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/nonce"
 )
 
-// State is where a run is in its life.
-type State string
+// Phase is where a run is in its lifecycle: Working, then one terminal
+// phase for good. It is the run's own account, for every observer alike;
+// the MCP task status a requester is shown is a different thing, made from
+// the phase by package tasks (its taskStatus holds the one mapping: a task
+// adds input_required, and a Failed run may be a "completed" task).
+type Phase string
 
-// The states, as MCP tasks name them.
+// The phases, spelled as the MCP task statuses they resemble.
 const (
-	Working   State = "working"
-	Completed State = "completed"
-	Failed    State = "failed"
-	Cancelled State = "cancelled"
+	Working   Phase = "working"
+	Completed Phase = "completed"
+	Failed    Phase = "failed"
+	Cancelled Phase = "cancelled"
 )
 
-// Terminal reports whether s is an end state.
-func (s State) Terminal() bool { return s == Completed || s == Failed || s == Cancelled }
+// Terminal reports whether s is an end phase.
+func (s Phase) Terminal() bool { return s == Completed || s == Failed || s == Cancelled }
 
 // ErrCancelled is the cause of a run's context when [Run.Cancel] stopped it.
 var ErrCancelled = errors.New("runs: cancelled")
@@ -65,7 +69,7 @@ type Run[R any] struct {
 	observers map[any]struct{}
 	held      bool // its id was handed out: only Cancel stops it
 	stopping  bool // cancelled: nothing joins it any more
-	state     State
+	phase     Phase
 	finished  time.Time
 	result    R
 	line      string // the latest progress line
@@ -143,7 +147,7 @@ func (r *Run[R]) Hold() {
 func (r *Run[R]) Abandon(v any) bool {
 	r.mu.Lock()
 	delete(r.observers, v)
-	abandoned := len(r.observers) == 0 && !r.held && !r.state.Terminal()
+	abandoned := len(r.observers) == 0 && !r.held && !r.phase.Terminal()
 	if abandoned {
 		r.stopping = true
 	}
@@ -170,11 +174,11 @@ func (r *Run[R]) Result() (R, bool) {
 	}
 }
 
-// State returns the run's state.
-func (r *Run[R]) State() State {
+// Phase returns the run's phase.
+func (r *Run[R]) Phase() Phase {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.state
+	return r.phase
 }
 
 // Cancel stops the run: its context ends with [ErrCancelled]; the work
@@ -257,7 +261,7 @@ type Snapshot struct {
 	ID      string
 	Tool    string
 	Tier    string
-	State   State
+	Phase   Phase
 	Started time.Time
 	Elapsed time.Duration
 	Ceiling time.Duration
@@ -267,10 +271,10 @@ func (r *Run[R]) snapshot(now time.Time) Snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	end := now
-	if r.state.Terminal() {
+	if r.phase.Terminal() {
 		end = r.finished
 	}
-	return Snapshot{ID: r.ID, Tool: r.Tool, Tier: r.Tier, State: r.state, Started: r.Started,
+	return Snapshot{ID: r.ID, Tool: r.Tool, Tier: r.Tier, Phase: r.phase, Started: r.Started,
 		Elapsed: end.Sub(r.Started), Ceiling: r.ceiling}
 }
 
@@ -323,8 +327,8 @@ type Spec struct {
 
 // Work is a run's work. It gets the run (to report progress) and a context
 // that ends when the run is cancelled or parent ends, and returns the result
-// and the state it ends in.
-type Work[R any] func(ctx context.Context, run *Run[R]) (R, State)
+// and the phase it ends in.
+type Work[R any] func(ctx context.Context, run *Run[R]) (R, Phase)
 
 // Start starts spec's work as a new run under parent, or — when spec asks to
 // join and a run with the same key is in progress — returns that run and
@@ -343,7 +347,7 @@ func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (ru
 	}
 	ctx, cancel := context.WithCancelCause(parent)
 	r := &Run[R]{ID: newID(), Tool: spec.Tool, Key: spec.Key, Tier: spec.Tier, ceiling: spec.Ceiling,
-		Started: time.Now(), cancel: cancel, done: make(chan struct{}), state: Working}
+		Started: time.Now(), cancel: cancel, done: make(chan struct{}), phase: Working}
 	if spec.Observer != nil {
 		r.attach(spec.Observer)
 	}
@@ -353,10 +357,10 @@ func (g *Registry[R]) Start(parent context.Context, spec Spec, work Work[R]) (ru
 	}
 	go func() {
 		defer cancel(nil)
-		res, state := work(ctx, r)
+		res, phase := work(ctx, r)
 		now := time.Now()
 		r.mu.Lock()
-		r.result, r.state, r.finished = res, state, now
+		r.result, r.phase, r.finished = res, phase, now
 		r.mu.Unlock()
 		var size int64
 		if g.Size != nil {

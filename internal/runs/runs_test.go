@@ -12,7 +12,7 @@ import (
 )
 
 func sleeper(d time.Duration, out string) Work[string] {
-	return func(ctx context.Context, _ *Run[string]) (string, State) {
+	return func(ctx context.Context, _ *Run[string]) (string, Phase) {
 		select {
 		case <-time.After(d):
 			return out, Completed
@@ -33,12 +33,12 @@ func TestRegistry_RunOutlivesItsCaller(t *testing.T) {
 		time.Sleep(50 * time.Second) // the caller went away long ago
 		got, found := g.Get(r.ID)
 		require.True(t, found)
-		assert.Equal(t, Working, got.State())
+		assert.Equal(t, Working, got.Phase())
 		<-got.Done()
 		res, ok := got.Result()
 		assert.True(t, ok)
 		assert.Equal(t, "done", res)
-		assert.Equal(t, Completed, got.State())
+		assert.Equal(t, Completed, got.Phase())
 		list := g.List()
 		require.Len(t, list, 1)
 		assert.Equal(t, 90*time.Second, list[0].Elapsed)
@@ -77,13 +77,13 @@ func TestRegistry_Cancel(t *testing.T) {
 		<-r.Done()
 		res, _ := r.Result()
 		assert.Equal(t, "cancelled", res)
-		assert.Equal(t, Cancelled, r.State())
+		assert.Equal(t, Cancelled, r.Phase())
 
 		parent, stop := context.WithCancel(context.Background())
 		r, _ = g.Start(parent, Spec{Tool: "t"}, sleeper(time.Hour, "x"))
 		stop() // the server going away
 		<-r.Done()
-		assert.Equal(t, Cancelled, r.State())
+		assert.Equal(t, Cancelled, r.Phase())
 	})
 }
 
@@ -119,7 +119,7 @@ func TestRun_Watch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var g Registry[string]
 		step := make(chan struct{})
-		r, _ := g.Start(context.Background(), Spec{Tool: "t"}, func(ctx context.Context, r *Run[string]) (string, State) {
+		r, _ := g.Start(context.Background(), Spec{Tool: "t"}, func(ctx context.Context, r *Run[string]) (string, Phase) {
 			r.SetLine("one")
 			<-step
 			r.SetWaiting(true)
@@ -156,10 +156,10 @@ func TestRun_Abandon(t *testing.T) {
 		require.True(t, ok)
 		require.Same(t, r, joined)
 		assert.False(t, r.Abandon(first), "the retry still waits")
-		assert.Equal(t, Working, r.State())
+		assert.Equal(t, Working, r.Phase())
 		assert.True(t, r.Abandon(retry), "nobody waits any more")
 		<-r.Done()
-		assert.Equal(t, Cancelled, r.State())
+		assert.Equal(t, Cancelled, r.Phase())
 
 		spec.Observer = first
 		a, _ := g.Start(context.Background(), spec, sleeper(time.Minute, "a"))

@@ -147,7 +147,7 @@ func (rq *request) asTask(r *run, obs *observer) *mcp.CallToolResult {
 	detach := r.Attach(&observer{req: rq.req, sess: rq.sess, task: task})
 	r.Detach(obs)
 	go rq.followTask(task, r, detach)
-	rq.task.Answer(task)
+	rq.task.Assign(task)
 	return &mcp.CallToolResult{Content: []mcp.Content{}}
 }
 
@@ -176,10 +176,10 @@ func (rq *request) followTask(task *tasks.Task, r *run, detach func()) {
 // arguments, a refusal, a decline — with a task born finished with res.
 // Any other answer is left as it is.
 func (rq *request) owed(res *mcp.CallToolResult) *mcp.CallToolResult {
-	if rq.s.tasks == nil || !rq.task.Owed() || res == nil || rq.task.Answered() != nil {
+	if rq.s.tasks == nil || !rq.task.Owed() || res == nil || rq.task.Assigned() != nil {
 		return res
 	}
-	rq.task.Answer(rq.s.tasks.Finished(rq.task.Gen, res, rq.task.TTL()))
+	rq.task.Assign(rq.s.tasks.Finished(rq.task.Gen, res, rq.task.TTL()))
 	return res
 }
 

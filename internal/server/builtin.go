@@ -125,7 +125,7 @@ func (s *Server) cancelRun(_ context.Context, rq *request, args annotations.Args
 		return notFound
 	}
 	p := s.cfg.Printer
-	if st := r.State(); st.Terminal() {
+	if st := r.Phase(); st.Terminal() {
 		return rq.finish(CodeOK, p.Sprintf(i18n.RunAlreadyOver, r.ID, r.Tool, string(st)), nil)
 	}
 	r.Cancel()
@@ -155,10 +155,10 @@ func (s *Server) listRuns(_ context.Context, rq *request, _ annotations.Args) *m
 		b.WriteString(p.Sprintf(i18n.RunsHeader))
 	}
 	for _, r := range list {
-		info := runInfo{RunID: r.ID, Tool: r.Tool, Tier: r.Tier, State: string(r.State),
+		info := runInfo{RunID: r.ID, Tool: r.Tool, Tier: r.Tier, State: string(r.Phase),
 			ElapsedSeconds: roundSeconds(r.Elapsed), CeilingSeconds: roundSeconds(r.Ceiling)}
 		infos = append(infos, info)
-		fmt.Fprintf(&b, "\n%s  %s  %s  %s  %s s / %s s", r.ID, r.Tool, p.Tier(r.Tier), r.State,
+		fmt.Fprintf(&b, "\n%s  %s  %s  %s  %s s / %s s", r.ID, r.Tool, p.Tier(r.Tier), r.Phase,
 			formatSeconds(info.ElapsedSeconds), formatSeconds(info.CeilingSeconds))
 	}
 	return rq.finish(CodeOK, b.String(), map[string]any{"runs": infos})

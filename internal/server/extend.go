@@ -29,24 +29,24 @@ const extendID = "extend"
 // extension records what happened at a run's ceiling, for the refusal.
 type extension struct {
 	mu       sync.Mutex
-	answer   extendAnswer // how the question went, when it did not extend
+	end      extendEnd // how the question went, when it did not extend
 	extended time.Duration
 }
 
-func (e *extension) get() (answer extendAnswer, extended time.Duration) {
+func (e *extension) get() (end extendEnd, extended time.Duration) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.answer, e.extended
+	return e.end, e.extended
 }
 
 // said is what the refusal says of the question at the ceiling: the time
 // given, or how the question went (nothing when nobody could be asked).
 func (e *extension) said(p *i18n.Printer, askWait time.Duration) string {
-	answer, extended := e.get()
-	switch key, ok := refusalKeys[answer]; {
+	end, extended := e.get()
+	switch key, ok := refusalKeys[end]; {
 	case extended > 0:
 		return p.Sprintf(i18n.TimeoutExtended, int(extended.Seconds()))
-	case answer == noAnswer:
+	case end == noAnswer:
 		return p.Sprintf(key, int(askWait.Seconds()))
 	case ok:
 		return p.Sprintf(key)
@@ -54,21 +54,21 @@ func (e *extension) said(p *i18n.Printer, askWait time.Duration) string {
 	return ""
 }
 
-// extendAnswer is how the question at the ceiling went; the refusal says it
+// extendEnd is how the question at the ceiling ended; the refusal says it
 // (the model was not asked: a person was, or was not).
-type extendAnswer int
+type extendEnd int
 
 const (
-	notAsked  extendAnswer = iota // nobody could be asked: nothing is said
-	extendYes                     // a yes: the run was extended
-	declined                      // the person said no (or unticked it)
-	dismissed                     // the person closed the question without an answer
-	noAnswer                      // no answer within askWait
-	askFailed                     // the host refused or failed the question
+	notAsked  extendEnd = iota // nobody could be asked: nothing is said
+	extendYes                  // a yes: the run was extended
+	declined                   // the person said no (or unticked it)
+	dismissed                  // the person closed the question without an answer
+	noAnswer                   // no answer within askWait
+	askFailed                  // the host refused or failed the question
 )
 
 // refusalKeys say in the refusal how the question went.
-var refusalKeys = map[extendAnswer]i18n.Key{
+var refusalKeys = map[extendEnd]i18n.Key{
 	declined:  i18n.TimeoutExtendDeclined,
 	dismissed: i18n.TimeoutExtendDismissed,
 	noAnswer:  i18n.TimeoutExtendNoAnswer,
@@ -95,8 +95,8 @@ func (w *work) enforceCeiling(ctx context.Context, stop context.CancelCauseFunc)
 		if w.s.cfg.AskToExtend && !asked {
 			asked = true
 			if o := askable(r); o != nil {
-				answer := w.askToExtend(ctx, o)
-				if answer == extendYes {
+				end := w.askToExtend(ctx, o)
+				if end == extendYes {
 					base := r.Ceiling()
 					r.Extend(base)
 					ext.mu.Lock()
@@ -109,7 +109,7 @@ func (w *work) enforceCeiling(ctx context.Context, stop context.CancelCauseFunc)
 					return
 				}
 				ext.mu.Lock()
-				ext.answer = answer
+				ext.end = end
 				ext.mu.Unlock()
 			}
 		}
@@ -132,7 +132,7 @@ func (w *work) enforceCeiling(ctx context.Context, stop context.CancelCauseFunc)
 // detached run that nobody waits for has none.
 func askable(r *run) *observer {
 	for _, v := range r.Observers() {
-		if o, ok := v.(*observer); ok && o.sess.canAsk && (o.task != nil || !o.sess.gen.AsksInAnswer()) {
+		if o, ok := v.(*observer); ok && o.sess.canAsk && (o.task != nil || !o.sess.gen.AsksInResult()) {
 			return o
 		}
 	}
@@ -142,7 +142,7 @@ func askable(r *run) *observer {
 // askToExtend asks the question and reports how it went: only an explicit
 // yes is extendYes. It gives up after askWait (noAnswer) or when ctx ends
 // (the run ended meanwhile).
-func (w *work) askToExtend(ctx context.Context, o *observer) extendAnswer {
+func (w *work) askToExtend(ctx context.Context, o *observer) extendEnd {
 	r, p := w.r, w.s.cfg.Printer
 	ctx, cancel := context.WithTimeoutCause(ctx, w.s.askWait, errNoAnswer)
 	defer cancel()

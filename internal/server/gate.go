@@ -42,11 +42,11 @@ const (
 	ReasonBusy = "busy"
 )
 
-// passage is the gate's verdict: go on (answer nil) — with a person's yes
-// behind the call (confirmed) or none needed — or answer the request with
-// answer: a question (2026-07-28), or a refusal.
+// passage is the gate's verdict: go on (stop nil) — with a person's yes
+// behind the call (confirmed) or none needed — or stop the call here with
+// stop as its answer: a question (2026-07-28), or a refusal.
 type passage struct {
-	answer    *mcp.CallToolResult
+	stop      *mcp.CallToolResult
 	confirmed bool
 }
 
@@ -64,18 +64,18 @@ func (rq *request) gate(ctx context.Context, args annotations.Args) passage {
 		// Whoever started the server said yes to every destructive call.
 		return passage{confirmed: true}
 	case !rq.sess.canAsk:
-		return passage{answer: rq.refuse(ReasonCannotConfirm, i18n.RefusedCannotConfirm)}
+		return passage{stop: rq.refuse(ReasonCannotConfirm, i18n.RefusedCannotConfirm)}
 	}
 	ask := rq.askThroughSession
-	if rq.sess.gen.AsksInAnswer() {
-		ask = rq.askInAnswer
+	if rq.sess.gen.AsksInResult() {
+		ask = rq.askInResult
 	}
 	answer, stop := ask(ctx, args, rq.confirmation(args))
 	switch {
 	case stop != nil:
-		return passage{answer: stop}
+		return passage{stop: stop}
 	case answer == nil || answer.Action != "accept" || answer.Content[confirmID] != true:
-		return passage{answer: rq.refuse(ReasonDeclined, i18n.RefusedDeclined)}
+		return passage{stop: rq.refuse(ReasonDeclined, i18n.RefusedDeclined)}
 	}
 	return passage{confirmed: true}
 }
@@ -95,13 +95,13 @@ func (rq *request) confirmation(args annotations.Args) *mcp.ElicitParams {
 	}
 }
 
-// askInAnswer asks the 2026-07-28 way: the first call is answered with the
+// askInResult asks the 2026-07-28 way: the first call is answered with the
 // question (input requests, and an unguessable requestState), and the
 // client calls again with the answer (inputResponses). Only an answer to a
 // question this server asked — for this tool with these exact arguments,
 // not expired, once — counts. It returns the answer, or stop: the
 // question, or a refusal.
-func (rq *request) askInAnswer(_ context.Context, args annotations.Args, params *mcp.ElicitParams) (answer *mcp.ElicitResult, stop *mcp.CallToolResult) {
+func (rq *request) askInResult(_ context.Context, args annotations.Args, params *mcp.ElicitParams) (answer *mcp.ElicitResult, stop *mcp.CallToolResult) {
 	binding := rq.binding(args)
 	state := rq.req.Params.RequestState
 	resp, answered := rq.req.Params.InputResponses[confirmID]
@@ -111,7 +111,7 @@ func (rq *request) askInAnswer(_ context.Context, args annotations.Args, params 
 			RequestState:  rq.s.questions.ask(binding),
 		}
 	}
-	if !rq.s.questions.answer(state, binding) {
+	if !rq.s.questions.redeem(state, binding) {
 		rq.s.cfg.Logger.Warn("confirmation answer rejected: not an answer to a question asked for this call", "tool", rq.t.Name)
 		return nil, rq.refuse(ReasonUnverified, i18n.RefusedDeclined)
 	}
@@ -200,9 +200,9 @@ func (q *questions) ask(binding string) string {
 	return key
 }
 
-// answer reports whether nonce is a live question about binding, and uses
+// redeem reports whether nonce is a live question about binding, and uses
 // it up: a nonce answers once, whatever the answer.
-func (q *questions) answer(nonce, binding string) bool {
+func (q *questions) redeem(nonce, binding string) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	qq, ok := q.issued[nonce]

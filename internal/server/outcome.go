@@ -45,8 +45,8 @@ const (
 // every code but ok and running.
 func (c Code) IsError() bool { return c != CodeOK && c != CodeRunning }
 
-// RunState is the state a run whose result has the code ends in.
-func (c Code) RunState() runs.State {
+// RunPhase is the phase a run whose result has the code ends in.
+func (c Code) RunPhase() runs.Phase {
 	switch c {
 	case CodeOK:
 		return runs.Completed

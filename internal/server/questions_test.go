@@ -17,20 +17,20 @@ func TestQuestions(t *testing.T) {
 		n := q.ask("destroy\x00{}")
 		assert.Regexp(t, `^q-[0-9a-f]{32}$`, n)
 		assert.NotEqual(t, n, q.ask("destroy\x00{}"), "every question has its own nonce")
-		assert.False(t, q.answer("q-0123", "destroy\x00{}"), "a nonce never issued")
-		assert.True(t, q.answer(n, "destroy\x00{}"))
-		assert.False(t, q.answer(n, "destroy\x00{}"), "used once")
+		assert.False(t, q.redeem("q-0123", "destroy\x00{}"), "a nonce never issued")
+		assert.True(t, q.redeem(n, "destroy\x00{}"))
+		assert.False(t, q.redeem(n, "destroy\x00{}"), "used once")
 
 		n = q.ask(`destroy_entry` + "\x00" + `{"id":"a"}`)
-		assert.False(t, q.answer(n, `destroy_entry`+"\x00"+`{"id":"b"}`), "other arguments")
-		assert.False(t, q.answer(n, `destroy_entry`+"\x00"+`{"id":"a"}`), "a mismatch uses the question up")
+		assert.False(t, q.redeem(n, `destroy_entry`+"\x00"+`{"id":"b"}`), "other arguments")
+		assert.False(t, q.redeem(n, `destroy_entry`+"\x00"+`{"id":"a"}`), "a mismatch uses the question up")
 
 		n = q.ask("destroy\x00{}")
 		time.Sleep(time.Minute - time.Nanosecond)
-		assert.True(t, q.answer(n, "destroy\x00{}"), "just in time")
+		assert.True(t, q.redeem(n, "destroy\x00{}"), "just in time")
 		n = q.ask("destroy\x00{}")
 		time.Sleep(time.Minute)
-		assert.False(t, q.answer(n, "destroy\x00{}"), "expired")
+		assert.False(t, q.redeem(n, "destroy\x00{}"), "expired")
 	})
 }
 
@@ -44,6 +44,6 @@ func TestQuestions_Bounded(t *testing.T) {
 			q.ask("b")
 		}
 		assert.Len(t, q.issued, maxQuestions)
-		assert.False(t, q.answer(first, "a"), "the oldest was dropped")
+		assert.False(t, q.redeem(first, "a"), "the oldest was dropped")
 	})
 }

@@ -76,8 +76,8 @@ func (rq *request) call(ctx context.Context, args annotations.Args) *mcp.CallToo
 	}
 	defer pl.leave()
 	pass := rq.gate(ctx, args)
-	if pass.answer != nil {
-		return pass.answer
+	if pass.stop != nil {
+		return pass.stop
 	}
 	if pass.confirmed {
 		if inv, err = rq.t.Render(args, true); err != nil {
@@ -135,7 +135,9 @@ type place struct {
 	run bool
 }
 
-// admit takes the call's place, or refuses the call (busy).
+// admit takes the call's place in its tier, or refuses the call (busy):
+// admission to the tier. (A JSON-RPC request's own id is
+// stdioConn.registerInbound's.)
 func (rq *request) admit() (*place, *mcp.CallToolResult) {
 	ch := rq.s.admitted[rq.t.Tier()]
 	select {
@@ -160,9 +162,9 @@ func (p *place) leave() {
 func (rq *request) start(key string, join bool, pl *place, obs *observer, argv []string, in inputs) (r *run, joined bool) {
 	s, t := rq.s, rq.t
 	spec := runs.Spec{Tool: t.Name, Key: key, Join: join, Tier: string(t.Tier()), Ceiling: t.Ceiling(s.cfg.Ceilings), Observer: obs}
-	r, joined = s.runs.Start(s.lifetime, spec, func(ctx context.Context, r *run) (*mcp.CallToolResult, runs.State) {
+	r, joined = s.runs.Start(s.lifetime, spec, func(ctx context.Context, r *run) (*mcp.CallToolResult, runs.Phase) {
 		defer pl.release()
-		return rq.newWork(r, argv, in).do(ctx)
+		return rq.newWork(r, argv, in).runGuarded(ctx)
 	})
 	pl.run = !joined
 	if joined {

@@ -44,7 +44,7 @@ func negotiated(req *mcp.CallToolRequest, task *tasks.Request) session {
 		return sess
 	}
 	sess.canAsk = true
-	if sess.gen.AsksInAnswer() {
+	if sess.gen.AsksInResult() {
 		c := req.ClientCapabilities()
 		sess.canAsk = c != nil && c.Elicitation != nil
 	}

@@ -515,7 +515,7 @@ const jsonSpace = " \t\r\n"
 
 // parse turns one line into a message for the SDK, or answers it with an
 // error itself and returns nil. A request reaches the SDK under an id of
-// our own (admit); the client's comes back on its answer (Write).
+// our own (registerInbound); the client's comes back on its answer (Write).
 func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 	data := bytes.Trim(line, jsonSpace)
 	if len(data) == 0 {
@@ -541,7 +541,7 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 	case id == nil:
 		return c.notification(method, w.Params)
 	}
-	own, refusal := c.admit(id, &inbound{method: method})
+	own, refusal := c.registerInbound(id, &inbound{method: method})
 	if refusal != nil {
 		c.refuse(id, refusal)
 		return nil
@@ -549,9 +549,10 @@ func (c *stdioConn) parse(line []byte) jsonrpc.Message {
 	return &jsonrpc.Request{ID: own, Method: method, Params: w.Params}
 }
 
-// admit registers a request (in, whose raw id it sets) under an id of our
-// own, or says why it is refused.
-func (c *stdioConn) admit(raw json.RawMessage, in *inbound) (jsonrpc.ID, *jsonrpc.Error) {
+// registerInbound registers a request read (in, whose raw id it sets) under
+// an id of our own, or says why it is refused: an id in flight, no room, a
+// second initialize. (A call's place in its tier is request.admit's.)
+func (c *stdioConn) registerInbound(raw json.RawMessage, in *inbound) (jsonrpc.ID, *jsonrpc.Error) {
 	method := in.method
 	c.cmu.Lock()
 	defer c.cmu.Unlock()

@@ -49,23 +49,25 @@ func (rq *request) newWork(r *run, argv []string, in inputs) *work {
 	return w
 }
 
-// do does the work under ctx, which ends when the run is cancelled or the
-// server goes away, and says the state the run ends in. A panic becomes an
-// "internal" result: the run has its own goroutine, which no handler's
-// recover covers, and a panic here would take the server down.
-func (w *work) do(ctx context.Context) (res *mcp.CallToolResult, st runs.State) {
+// runGuarded is the run's work as the registry runs it (runs.Work):
+// runTree under ctx, which ends when the run is cancelled or the server
+// goes away, and the phase the run ends in. A panic becomes an "internal"
+// result: the run has its own goroutine, which no handler's recover
+// covers, and a panic here would take the server down.
+func (w *work) runGuarded(ctx context.Context) (res *mcp.CallToolResult, ph runs.Phase) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, st = w.panicked(p), CodeInternal.RunState()
+			res, ph = w.panicked(p), CodeInternal.RunPhase()
 		}
 	}()
-	res = w.execute(ctx)
-	return res, w.o.Code.RunState()
+	res = w.runTree(ctx)
+	return res, w.o.Code.RunPhase()
 }
 
-// execute is the work itself. The ceiling starts now, and time spent
-// waiting for a slot counts.
-func (w *work) execute(ctx context.Context) *mcp.CallToolResult {
+// runTree is the work itself: a slot of the tier, the working directory,
+// the process tree under the ceiling, and its end made a result. The
+// ceiling starts now, and time spent waiting for a slot counts.
+func (w *work) runTree(ctx context.Context) *mcp.CallToolResult {
 	s, t, r := w.s, w.t, w.r
 	runCtx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)

@@ -47,13 +47,13 @@ func (g Generation) ResourceNotFound() int64 { return g.spec().resourceNotFound 
 // codeResourceNotFoundV1 is "resource not found" before 2026-07-28.
 const codeResourceNotFoundV1 = -32002
 
-// AsksInAnswer reports whether a question is put to the client inside an
-// answer — a call's result that carries input requests (2026-07-28's
+// AsksInResult reports whether a question is put to the client inside a
+// result — a call's result that carries input requests (2026-07-28's
 // multi round-trip), a task that shows its input requests — rather than as
 // a request of the server's own through the session (elicitation/create):
 // the 2026-07-28 protocol has no server-to-client requests. A call that is
 // no task can then ask only before it runs.
-func (g Generation) AsksInAnswer() bool { return g.spec().asksInAnswer }
+func (g Generation) AsksInResult() bool { return g.spec().asksInResult }
 
 // ProgressAfterHandle reports whether a task's requester keeps getting
 // progress for the progress token of the call that made it, after the
@@ -112,8 +112,8 @@ type generation struct {
 	status func(t *Task, s snapshot) any
 	// progressAfterHandle: see [Generation.ProgressAfterHandle].
 	progressAfterHandle bool
-	// asksInAnswer: see [Generation.AsksInAnswer].
-	asksInAnswer bool
+	// asksInResult: see [Generation.AsksInResult].
+	asksInResult bool
 	// handle is what a task-augmented tools/call answers.
 	handle func(t *Task, s snapshot) any
 	// get is tasks/get's answer.
@@ -163,7 +163,7 @@ var generations = [...]generation{
 		declared:     true,
 		requested:    byDeclaring,
 		errorStatus:  statusCompleted,
-		asksInAnswer: true,
+		asksInResult: true,
 		handle:       func(t *Task, s snapshot) any { return t.v2Task(s, "task") },
 		get:          func(t *Task, s snapshot) (any, error) { return t.v2Detailed(s) },
 		cancelled:    func(*Task, snapshot) any { return complete },

@@ -10,7 +10,7 @@ import (
 // Request is what a [Transport] learned of one tools/call, for the call's
 // handler: the generation of the session it came in on, and whether — and
 // how long — its requester may be answered with a task. The handler
-// answers with a task by [Request.Answer]; the transport then sends the
+// assigns the call a task by [Request.Assign]; the transport then sends the
 // task's handle in place of the handler's result.
 //
 // The SDK hands a handler no request id, so the two ends are joined by a
@@ -53,10 +53,10 @@ func (r *Request) TTL() time.Duration {
 // one gets what the server decides.
 func (r *Request) Owed() bool { return r.WantsTask() && r.Gen.spec().owed }
 
-// Answer answers the call with task t: its transport sends t's handle in
+// Assign makes task t the call's answer: its transport sends t's handle in
 // place of the call's result, and t's status notifications go to the
-// call's session. A call answered twice keeps the first task.
-func (r *Request) Answer(t *Task) {
+// call's session. A call assigned twice keeps the first task.
+func (r *Request) Assign(t *Task) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.task == nil {
@@ -67,8 +67,8 @@ func (r *Request) Answer(t *Task) {
 	}
 }
 
-// Answered is the task the call was answered with, or nil.
-func (r *Request) Answered() *Task {
+// Assigned is the task the call was assigned (its answer), or nil.
+func (r *Request) Assigned() *Task {
 	if r == nil {
 		return nil
 	}

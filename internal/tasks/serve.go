@@ -187,7 +187,7 @@ func (t *Task) serveUpdate(responses map[string]json.RawMessage) (json.RawMessag
 			ignored = append(ignored, k)
 			continue
 		}
-		if !t.answer(k, &a) {
+		if !t.respond(k, &a) {
 			ignored = append(ignored, k)
 			continue
 		}

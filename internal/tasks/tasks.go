@@ -39,7 +39,19 @@ import (
 // Run is a call's work, as the server's run registry holds it.
 type Run = runs.Run[*mcp.CallToolResult]
 
-// taskStatus is a task's status on the wire.
+// taskStatus is a task's status on the wire, as the protocol names it —
+// not the run's phase ([runs.Phase]), from which it is made in one place,
+// [Task.snap]:
+//
+//	the task was cancelled (tasks/cancel)      → cancelled
+//	run Cancelled                              → cancelled
+//	run Completed or Failed, result isError    → the generation's errorStatus
+//	                                             (2025-11-25 failed, 2026-07-28 completed)
+//	run Completed or Failed, no isError        → completed
+//	run Working, a question open               → input_required
+//	run Working                                → working
+//
+// A task born finished (no run started) keeps the status it was born with.
 type taskStatus string
 
 // The statuses of both generations.
@@ -95,7 +107,7 @@ type Options struct {
 // Table holds the tasks of every session of a server: a task's id is its
 // run's, and a run is the server's, whichever session started it. What is
 // a session's — where a task's status notifications go — is kept with the
-// task, learnt from the request it answered ([Request.Answer]).
+// task, learnt from the request it was assigned to ([Request.Assign]).
 type Table struct {
 	opts Options
 
@@ -155,8 +167,8 @@ type Task struct {
 // pendingInput is a V2 input request waiting for its answer in
 // tasks/update.
 type pendingInput struct {
-	request map[string]any // {"method": "elicitation/create", "params": …}
-	answer  chan *mcp.ElicitResult
+	request  map[string]any // {"method": "elicitation/create", "params": …}
+	response chan *mcp.ElicitResult
 }
 
 // Create makes the task of run for a requester of generation gen, with the
@@ -376,7 +388,7 @@ func (t *Task) snap() snapshot {
 			if done {
 				s.result = res
 			}
-		case done && t.run.State() == runs.Cancelled:
+		case done && t.run.Phase() == runs.Cancelled:
 			s.status, s.result = statusCancelled, res
 		case done:
 			s.status, s.result = t.terminalStatus(res), res
@@ -469,13 +481,13 @@ func (t *Task) signal() {
 
 // Ask puts a question to the task's requester and returns the answer, or
 // ctx's error when ctx ends first (the run ended, or no answer in time) —
-// the way its generation asks ([Generation.AsksInAnswer]): a 2026-07-28
+// the way its generation asks ([Generation.AsksInResult]): a 2026-07-28
 // task turns input_required, tasks/get shows the question under a key of
 // its own, and the answer comes in tasks/update; a 2025-11-25 task is
 // input_required while the question goes through the session (elicit,
 // elicitation/create), tied to the task by the related-task key.
 func (t *Task) Ask(ctx context.Context, elicit func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error), params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	if t.Gen.AsksInAnswer() {
+	if t.Gen.AsksInResult() {
 		return t.askInTask(ctx, params)
 	}
 	params.Meta = mcp.Meta{RelatedTaskKey: map[string]string{"taskId": t.ID}}
@@ -503,8 +515,8 @@ func (t *Task) asking() (done func()) {
 func (t *Task) askInTask(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	key := nonce.New("q-", 8)
 	q := &pendingInput{
-		request: map[string]any{"method": "elicitation/create", "params": params},
-		answer:  make(chan *mcp.ElicitResult, 1),
+		request:  map[string]any{"method": "elicitation/create", "params": params},
+		response: make(chan *mcp.ElicitResult, 1),
 	}
 	t.mu.Lock()
 	if t.pending == nil {
@@ -520,16 +532,16 @@ func (t *Task) askInTask(ctx context.Context, params *mcp.ElicitParams) (*mcp.El
 		t.signal()
 	}()
 	select {
-	case a := <-q.answer:
+	case a := <-q.response:
 		return a, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 }
 
-// answer delivers an answer to the open question key; false when no such
+// respond delivers an input response (tasks/update) to the open question key; false when no such
 // question is open (never asked, answered already, or withdrawn).
-func (t *Task) answer(key string, a *mcp.ElicitResult) bool {
+func (t *Task) respond(key string, a *mcp.ElicitResult) bool {
 	t.mu.Lock()
 	q, ok := t.pending[key]
 	if ok {
@@ -537,7 +549,7 @@ func (t *Task) answer(key string, a *mcp.ElicitResult) bool {
 	}
 	t.mu.Unlock()
 	if ok {
-		q.answer <- a
+		q.response <- a
 	}
 	return ok
 }

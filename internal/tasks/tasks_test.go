@@ -26,7 +26,7 @@ func textResult(text string, isError bool) *mcp.CallToolResult {
 
 // work ends after d with res, or, when cancelled, with a cancelled result.
 func work(d time.Duration, res *mcp.CallToolResult) runs.Work[*mcp.CallToolResult] {
-	return func(ctx context.Context, _ *Run) (*mcp.CallToolResult, runs.State) {
+	return func(ctx context.Context, _ *Run) (*mcp.CallToolResult, runs.Phase) {
 		select {
 		case <-time.After(d):
 			if res.IsError {
@@ -129,7 +129,7 @@ func TestTask_V1Lifecycle(t *testing.T) {
 		r := start(&g, 10*time.Second, 3*time.Second, textResult("done", false))
 		task := tb.Create(V1, r, 0)
 		assert.Same(t, task, tb.Create(V1, r, 0), "a joined run keeps its task")
-		rq.Answer(task)
+		rq.Assign(task)
 		task.Sent()
 		id := fmt.Sprintf(`{"taskId":%q}`, task.ID)
 
@@ -193,7 +193,7 @@ func TestTask_V1CancelStaysCancelled(t *testing.T) {
 		tb := NewTable(Options{})
 		// Work that does not stop when cancelled: it finishes anyway.
 		r, _ := g.Start(context.Background(), runs.Spec{Tool: "pull", Ceiling: time.Minute},
-			func(context.Context, *Run) (*mcp.CallToolResult, runs.State) {
+			func(context.Context, *Run) (*mcp.CallToolResult, runs.Phase) {
 				time.Sleep(time.Second)
 				return textResult("done", false), runs.Completed
 			})

@@ -195,7 +195,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	switch {
 	case rq != nil:
 		c.t.Requests.forget(rq)
-		if task := rq.Answered(); task != nil && resp.Error == nil {
+		if task := rq.Assigned(); task != nil && resp.Error == nil {
 			return c.writeHandle(ctx, resp.ID, task)
 		}
 	case view == methodInitialize:
@@ -294,8 +294,8 @@ func (c *conn) notify(method string, params any) {
 	_ = c.inner.Write(context.Background(), &jsonrpc.Request{Method: method, Params: raw})
 }
 
-// answer writes the answer to a request the SDK never sees.
-func (c *conn) answer(id jsonrpc.ID, result json.RawMessage, rerr *jsonrpc.Error) {
+// reply writes the answer to a request the SDK never sees.
+func (c *conn) reply(id jsonrpc.ID, result json.RawMessage, rerr *jsonrpc.Error) {
 	resp := &jsonrpc.Response{ID: id, Result: result}
 	if rerr != nil {
 		c.logger.Debug("task request refused", "code", rerr.Code, "reason", rerr.Message)
@@ -320,7 +320,7 @@ func (c *conn) serve(req *jsonrpc.Request) {
 		c.mu.Lock()
 		delete(c.served, req.ID)
 		c.mu.Unlock()
-		c.answer(req.ID, result, rerr)
+		c.reply(req.ID, result, rerr)
 	}()
 }
 
@@ -355,7 +355,7 @@ func (c *conn) refusedListen(req *jsonrpc.Request) bool {
 	if !ListensForTasks(req.Params) || Declared(req.Params) {
 		return false
 	}
-	c.answer(req.ID, nil, MissingCapability("subscriptions/listen with notifications.taskIds"))
+	c.reply(req.ID, nil, MissingCapability("subscriptions/listen with notifications.taskIds"))
 	return true
 }
 
@@ -365,7 +365,7 @@ func (c *conn) call(req *jsonrpc.Request) jsonrpc.Message {
 	rq, params, rerr := c.mark(req.Params)
 	switch {
 	case rerr != nil:
-		c.answer(req.ID, nil, rerr)
+		c.reply(req.ID, nil, rerr)
 		return nil
 	case rq == nil:
 		return req // not an object: the SDK refuses it

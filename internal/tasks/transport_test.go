@@ -87,7 +87,7 @@ func (h *harness) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		res = textResult("refused", true)
 	case req.Params.Name == "pull" && rq.WantsTask():
 		r, _ := h.reg.Start(context.Background(), runs.Spec{Tool: "pull", Tier: "live", Ceiling: time.Minute},
-			func(ctx context.Context, _ *Run) (*mcp.CallToolResult, runs.State) {
+			func(ctx context.Context, _ *Run) (*mcp.CallToolResult, runs.Phase) {
 				select {
 				case <-h.release:
 					return textResult("pulled", false), runs.Completed
@@ -96,11 +96,11 @@ func (h *harness) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 				}
 			})
 		h.ran <- r
-		rq.Answer(h.tb.Create(rq.Gen, r, rq.TTL()))
+		rq.Assign(h.tb.Create(rq.Gen, r, rq.TTL()))
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
 	}
 	if rq.Owed() {
-		rq.Answer(h.tb.Finished(rq.Gen, res, rq.TTL()))
+		rq.Assign(h.tb.Finished(rq.Gen, res, rq.TTL()))
 	}
 	return res, nil
 }

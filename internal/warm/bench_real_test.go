@@ -3,10 +3,13 @@
 package warm_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,10 +20,12 @@ import (
 
 // BenchmarkWarmRealAEAT runs the real aeat (the port of cadrumo rebuilt on
 // this machine from its source: not in CI) with the cli.warm of
-// the shipped manifest, per verb cold, warm and in process, interleaved,
-// after a first warm call (BENCHMARKS.md "Warm start"; scripts/bench-warm
-// real). Every warm call's stdout must be byte-identical to the cold
-// calls'. It is skipped unless AEAT_REAL_CLI names the CLI's script;
+// the shipped manifest, per verb cold, warm, in process and the fair floor
+// (fairSource), interleaved, after a first warm call (BENCHMARKS.md "Warm
+// start"; scripts/bench-warm real). Beside wall times it reports what each
+// warm child used (page faults and CPU, from the template's exit line) and
+// what the fair floor's one run used. Every warm call's stdout must be
+// byte-identical to the cold calls'. It is skipped unless AEAT_REAL_CLI names the CLI's script;
 // AEAT_REAL_MANIFEST picks another manifest, AEAT_REAL_VERBS other verbs
 // (comma-separated command paths).
 //
@@ -45,6 +50,14 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 	out, err := create.CombinedOutput()
 	require.NoError(b, err, "creating a profile: %s", out)
 
+	var mu sync.Mutex
+	var used []warm.ChildUsage // this verb's warm calls', the first among them
+	defer warm.OnChildUsage(func(u warm.ChildUsage) {
+		mu.Lock()
+		used = append(used, u)
+		mu.Unlock()
+	})()
+
 	r, err := callruntime.NewRunner(callruntime.Options{})
 	require.NoError(b, err)
 	defer r.Close()
@@ -65,16 +78,25 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 	ready := time.Since(began)
 
 	b.ResetTimer() // (it drops the metrics reported so far)
+	conf := warm.TemplateConfig(*m.CLI.Warm, script)
 	for _, verb := range verbs {
 		argv := append(append([]string{}, m.CLI.Args...), strings.Fields(verb)...)
 		var want []byte
+		mu.Lock()
+		used = nil
+		mu.Unlock()
+		var fair []fairRun
 		c := compare(b, s, m.CLI.Warm.Entry, py, argv, b.N, func(out []byte) {
 			if want == nil {
 				want = append([]byte{}, out...)
 			}
 			require.Equal(b, string(want), string(out), "%s: stdout is byte-identical cold and warm", verb)
-		})
-		c.report(b, strings.ReplaceAll(verb, " ", "-")+"-")
+		}, func() { fair = append(fair, runFair(b, py, conf, env, dir, argv)) })
+		prefix := strings.ReplaceAll(verb, " ", "-") + "-"
+		c.report(b, prefix)
+		mu.Lock()
+		reportUsage(b, prefix, used, fair, c)
+		mu.Unlock()
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(ready.Milliseconds()), "template-ready-ms")
@@ -82,4 +104,106 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 	st = pool.Status()
 	require.Equal(b, warm.On, st.State, "warm start stayed on: %s", st.Reason)
 	require.Zero(b, st.Lost)
+}
+
+// fairSource is the fair floor of one warm call: a fresh interpreter made
+// ready as the template makes itself (template.py loaded under another
+// name, so it does not serve: the entry imported, the command tree walked,
+// the warm-up run, the preload modules imported), that then runs the verb
+// ONCE as a warm child does (reset hooks, the console script as __main__)
+// and reports that run: its seconds, and the page faults and CPU it took
+// (getrusage around it), and the faults of the whole process. What the
+// in-process floor caches between runs of one interpreter (the store's
+// unlock, settings) this floor pays, as every call does; what it does not
+// pay is the fork: the pages a warm child copies from its template.
+const fairSource = `
+import json, os, resource, sys, time
+src, conf, argv = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+sys.argv = ["template.py", conf]
+ns = {"__name__": "warm_fair_floor"}
+exec(compile(src, "template.py", "exec"), ns)
+sys.argv = [ns["_SCRIPT"]]
+if sys.path and sys.path[0] == "":
+    sys.path[0] = os.path.dirname(os.path.realpath(ns["_SCRIPT"]))
+mod_name, obj = ns["_entry"]()
+ns["_preload"](mod_name, obj)
+ns["_warmup"](obj)
+ns["_preload_modules"]()
+ns["_SCRIPT_CODE"] = ns["_script_code"]()
+answers = os.fdopen(os.dup(1), "w")
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+r0, t0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+sys.argv = [ns["_SCRIPT"]] + argv
+for hook in ns["_CFG"].get("reset") or []:
+    m, _, attr = hook.partition(":")
+    fn = __import__(m, fromlist=["_"])
+    for part in attr.split("."):
+        fn = getattr(fn, part)
+    fn()
+try:
+    ns["_run_main"]()
+except SystemExit:
+    pass
+sys.stdout.flush()
+t1, r1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
+answers.write(json.dumps({"s": t1 - t0, "minflt": r1.ru_minflt - r0.ru_minflt, "majflt": r1.ru_majflt - r0.ru_majflt,
+    "cpu_s": (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), "process_minflt": r1.ru_minflt}) + "\n")
+answers.flush()
+os._exit(0)
+`
+
+// fairRun is one run of fairSource.
+type fairRun struct {
+	S             float64 `json:"s"`
+	MinFlt        int64   `json:"minflt"`
+	MajFlt        int64   `json:"majflt"`
+	CPUS          float64 `json:"cpu_s"`
+	ProcessMinFlt int64   `json:"process_minflt"`
+}
+
+func runFair(b *testing.B, py, conf string, env []string, dir string, argv []string) fairRun {
+	b.Helper()
+	args, _ := json.Marshal(argv)
+	cmd := exec.Command(py, "-c", fairSource, warm.TemplateSource, conf, string(args))
+	cmd.Env, cmd.Dir = env, dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(b, err, "the fair floor: %s", stderr.String())
+	var r fairRun
+	require.NoError(b, json.Unmarshal(out, &r), "the fair floor said %q; stderr %s", out, stderr.String())
+	return r
+}
+
+// reportUsage reports per verb the medians of what the warm children used
+// (used: the first warm call's, then one per round) and of the fair floor,
+// and warm against both floors.
+func reportUsage(b *testing.B, prefix string, used []warm.ChildUsage, fair []fairRun, c comparison) {
+	b.Helper()
+	require.Len(b, used, len(c.warm)+1, "a usage report for every warm call")
+	used = used[1:]
+	median := func(xs []float64) float64 {
+		sort.Float64s(xs)
+		return xs[(len(xs)-1)/2]
+	}
+	var flt, cpu, fs, fflt, fcpu, pflt []float64
+	for _, u := range used {
+		flt = append(flt, float64(u.MinFlt+u.MajFlt))
+		cpu = append(cpu, ms(u.User+u.Sys))
+	}
+	for _, r := range fair {
+		fs = append(fs, r.S*1000)
+		fflt = append(fflt, float64(r.MinFlt+r.MajFlt))
+		fcpu = append(fcpu, r.CPUS*1000)
+		pflt = append(pflt, float64(r.ProcessMinFlt))
+	}
+	floor := median(fs)
+	b.ReportMetric(median(flt), prefix+"warm-faults/op")
+	b.ReportMetric(median(cpu), prefix+"warm-cpu-ms/op")
+	b.ReportMetric(floor, prefix+"fair-floor-ms-median")
+	b.ReportMetric(median(fflt), prefix+"fair-floor-faults/op")
+	b.ReportMetric(median(fcpu), prefix+"fair-floor-cpu-ms/op")
+	b.ReportMetric(median(pflt), prefix+"fresh-process-faults")
+	b.ReportMetric(ms(quantile(c.warm, 0.5))-floor, prefix+"warm-over-fair-floor-ms")
+	b.ReportMetric(ms(quantile(c.warm, 0.5))/floor, prefix+"warm/fair-floor")
 }

@@ -183,8 +183,9 @@ type comparison struct {
 
 // compare calls argv n times each warm, cold and in process, interleaved
 // (one of each per round, so that all three see the same machine), after a
-// first warm call; check sees each call's stdout.
-func compare(b *testing.B, s *setup, entry, py string, argv []string, n int, check func([]byte)) comparison {
+// first warm call; check sees each call's stdout; each of also runs once a
+// round, after them.
+func compare(b *testing.B, s *setup, entry, py string, argv []string, n int, check func([]byte), also ...func()) comparison {
 	b.Helper()
 	var c comparison
 	call := func(isWarm bool) time.Duration {
@@ -210,6 +211,9 @@ func compare(b *testing.B, s *setup, entry, py string, argv []string, n int, che
 		c.warm = append(c.warm, call(true))
 		c.cold = append(c.cold, call(false))
 		c.inProcess = append(c.inProcess, in.call(b))
+		for _, f := range also {
+			f()
+		}
 	}
 	return c
 }

@@ -7,8 +7,10 @@
 // # The template
 //
 // [Start] runs the CLI's interpreter (the one on its script's #! line) with
-// the environment and working directory a call gets, and a small Python
-// program embedded in this package (template.py, run with python -c). It
+// the environment and working directory a call gets (on Linux, plus glibc's
+// huge-page advice for its allocator, which the CLI never sees: templateEnv),
+// and a small Python program embedded in this package (template.py, run
+// with python -c). It
 // imports the entry point, walks the Click or Typer command tree (preload
 // "click"; Typer groups are recognised by what they do, not by class, since
 // Typer ships its own copy of Click), runs the declared warm-up argvs with

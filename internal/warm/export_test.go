@@ -1,6 +1,11 @@
 package warm
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+)
 
 // SetCheckEvery sets how often the CLI's files are looked at; tests look at
 // every call.
@@ -32,4 +37,28 @@ func OnForkAsked(f func(templatePID int)) (restore func()) {
 	old := forkAsked
 	forkAsked = f
 	return func() { forkAsked = old }
+}
+
+// ChildUsage is what one warm child used (the X line's "r" tail).
+type ChildUsage = childUsage
+
+// OnChildUsage has f told what each warm call's child used, where its
+// template reported it. Set it before the pools it watches start, and
+// restore it after they closed.
+func OnChildUsage(f func(ChildUsage)) (restore func()) {
+	old := childUsed
+	childUsed = f
+	return func() { childUsed = old }
+}
+
+// TemplateSource is template.py, for a harness that loads it under a name
+// of its own (it then does not serve) to prepare an interpreter as the
+// template does.
+var TemplateSource = templateSource
+
+// TemplateConfig is the configuration a template of w over script gets.
+func TemplateConfig(w annotations.Warm, script string) string {
+	conf, _ := json.Marshal(templateConfig{Script: script, Entry: w.Entry, Preload: w.Preload,
+		Modules: w.PreloadList(), Reset: w.Reset, Warmup: w.Warmup})
+	return string(conf)
 }

@@ -81,3 +81,30 @@ func TestColdRunWhileVerifying(t *testing.T) {
 	e.imported(now)
 	assert.Equal(t, now.Add(6100*time.Millisecond), e.readyAt, "the cold verify's end (it began 4 s ago; a cold run takes 10), then the warm runs")
 }
+
+// The template's interpreter gets glibc's huge-page advice on Linux alone,
+// and never over a person's own GLIBC_TUNABLES; what was added is named, so
+// the template can take it out of the CLI's sight.
+func TestTemplateEnv(t *testing.T) {
+	call := []string{"PATH=/usr/bin:/bin", "HOME=/home/a"}
+	for _, tc := range []struct {
+		goos       string
+		env        []string
+		want, gone []string
+	}{
+		{"linux", call, append(append([]string{}, call...), "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"), []string{"GLIBC_TUNABLES"}},
+		{"linux", nil, []string{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"}, []string{"GLIBC_TUNABLES"}},
+		{"linux", append(append([]string{}, call...), "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"), append(append([]string{}, call...), "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"), nil},
+		{"darwin", call, call, nil},
+		{"windows", call, call, nil},
+		{"darwin", nil, []string{}, nil},
+	} {
+		got, added := templateEnv(tc.goos, tc.env)
+		assert.Equal(t, tc.want, got, "%s %v", tc.goos, tc.env)
+		assert.NotNil(t, got, "an empty environment, never nil (which inherits the server's)")
+		assert.Equal(t, tc.gone, added, "%s %v", tc.goos, tc.env)
+	}
+	env := append([]string{}, call...)
+	templateEnv("linux", env)
+	assert.Equal(t, call, env, "the call's environment is not changed")
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The line protocol between the server and template.py, the Go side of it
@@ -35,6 +36,10 @@ type templateConfig struct {
 	Canary  []string   `json:"canary"`
 	// CanarySeconds is how long the fork canary may take (0: 30 s).
 	CanarySeconds float64 `json:"canary_seconds"`
+	// Unset names the variables the server added to the template's
+	// environment for its interpreter alone (templateEnv): the template
+	// removes them from os.environ before it imports the CLI.
+	Unset []string `json:"unset"`
 }
 
 // The bytes that carry descriptors (SCM_RIGHTS) to the template.
@@ -104,7 +109,9 @@ const (
 	// template's).
 	lineForked = 'P'
 	// lineExited: "X e CODE" or "X s SIGNUM", from the template once the
-	// child exited (it stays a zombie until the call socket closes).
+	// child exited (it stays a zombie until the call socket closes); where
+	// the template could read the zombie's resource use (Linux), followed
+	// by "r MINFLT MAJFLT USER_US SYS_US" ([childUsage]).
 	lineExited = 'X'
 	// lineThreads: "T N", no fork: the template has N threads.
 	lineThreads = 'T'
@@ -112,16 +119,33 @@ const (
 	lineRefused = 'E'
 )
 
+// childUsage is what one warm child used, from its birth at the fork to
+// its exit, with the children it reaped (getrusage's RUSAGE_BOTH, read by
+// the template from the zombie: waitid with WNOWAIT fills a struct rusage
+// on Linux). It is what page faults and CPU a call cost, where a cold
+// call's would also count its interpreter's start and imports.
+type childUsage struct {
+	// Reported: the template read it (Linux); else the rest is zero.
+	Reported bool
+	// MinFlt and MajFlt are ru_minflt and ru_majflt: pages first touched
+	// or copied on write, and pages read from disk.
+	MinFlt, MajFlt int64
+	// User and Sys are ru_utime and ru_stime.
+	User, Sys time.Duration
+}
+
 // callMsg is one line of a call socket, read.
 type callMsg struct {
 	kind byte // one of the line kinds; 0 for a line of no kind
 	// lineForked
 	pid      int
 	inCgroup bool
-	// lineExited: the child's exit code, or the signal that ended it.
+	// lineExited: the child's exit code, or the signal that ended it, and
+	// what it used (zero when not reported).
 	code     int
 	signaled bool
 	signum   int
+	usage    childUsage
 	// lineThreads
 	threads int
 	// lineRefused
@@ -155,6 +179,10 @@ func parseCallMsg(line string) callMsg {
 			m.signaled, m.signum = true, num(2)
 		default:
 			return callMsg{}
+		}
+		if len(f) >= 8 && f[3] == "r" {
+			m.usage = childUsage{Reported: true, MinFlt: int64(num(4)), MajFlt: int64(num(5)),
+				User: time.Duration(num(6)) * time.Microsecond, Sys: time.Duration(num(7)) * time.Microsecond}
 		}
 	case lineThreads:
 		m.threads = num(1)

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
@@ -55,7 +56,9 @@ try:
 except ImportError as e:
     ns["_send"](a, ns["_error_msg"](e))
 for line in [ns["_line_forked"](11, 4242, True), ns["_line_forked"](12, 4242, False),
-             ns["_line_exited"](3), ns["_line_signaled"](9), ns["_line_threads"](4),
+             ns["_line_exited"](3), ns["_line_signaled"](9),
+             ns["_line_exited"](0, (2930, 1, 69300, 36700)), ns["_line_signaled"](15, (12, 0, 5, 0)),
+             ns["_line_threads"](4),
              ns["_line_refused"]("expected C with 4 or 5 descriptors")]:
     ns["_send_line"](a, line)
 a.close()
@@ -71,7 +74,7 @@ print(json.dumps({"request": ns["_read_request"](0), "config": ns["_CFG"]}))
 // configuration (Go's templateConfig, Python's _CFG) both ways round.
 func TestProtocol_TemplateEncodesWhatGoDecodes(t *testing.T) {
 	cfg := templateConfig{Script: "/opt/cli/bin/aeat", Entry: "aeat.cli:main", Preload: "click", Modules: []string{"aeat.live"},
-		Reset: []string{"aeat.state:reset"}, Warmup: [][]string{{"--help"}}, OS: "linux", Canary: []string{"proxies"}, CanarySeconds: 12.5}
+		Reset: []string{"aeat.state:reset"}, Warmup: [][]string{{"--help"}}, OS: "linux", Canary: []string{"proxies"}, CanarySeconds: 12.5, Unset: []string{"GLIBC_TUNABLES"}}
 	conf, err := json.Marshal(cfg)
 	require.NoError(t, err)
 	req := forkRequest{Argv: []string{"ledger", "list", "--year=2025"}, Cwd: "/tmp/é", Env: []string{"A=1", "SECRET=s3 cr\"t"}, Record: "/tmp/rec.json"}
@@ -104,6 +107,8 @@ func TestProtocol_TemplateEncodesWhatGoDecodes(t *testing.T) {
 		{kind: lineForked, pid: 12},
 		{kind: lineExited, code: 3},
 		{kind: lineExited, signaled: true, signum: 9},
+		{kind: lineExited, usage: childUsage{Reported: true, MinFlt: 2930, MajFlt: 1, User: 69300 * time.Microsecond, Sys: 36700 * time.Microsecond}},
+		{kind: lineExited, signaled: true, signum: 15, usage: childUsage{Reported: true, MinFlt: 12, User: 5 * time.Microsecond}},
 		{kind: lineThreads, threads: 4},
 		{kind: lineRefused, why: "expected C with 4 or 5 descriptors"},
 	} {
@@ -156,16 +161,19 @@ func jsonKeys(typ reflect.Type) []string {
 // the template's other lines are (skipped); a field missing reads as zero.
 func TestParseCallMsg(t *testing.T) {
 	for line, want := range map[string]callMsg{
-		"":               {},
-		"Q 1":            {},
-		"PP 1":           {},
-		"X k 9":          {},
-		"X":              {kind: lineExited},
-		"P":              {kind: lineForked},
-		"P 7 1 f":        {kind: lineForked, pid: 7},
-		"T":              {kind: lineThreads},
-		"E":              {kind: lineRefused},
-		"E  two  words ": {kind: lineRefused, why: "two words"},
+		"":                {},
+		"Q 1":             {},
+		"PP 1":            {},
+		"X k 9":           {},
+		"X":               {kind: lineExited},
+		"X e 0 r 1 2":     {kind: lineExited},
+		"X e 0 q 1 2 3 4": {kind: lineExited},
+		"X e 0 r x 2 3 4": {kind: lineExited, usage: childUsage{Reported: true, MajFlt: 2, User: 3 * time.Microsecond, Sys: 4 * time.Microsecond}},
+		"P":               {kind: lineForked},
+		"P 7 1 f":         {kind: lineForked, pid: 7},
+		"T":               {kind: lineThreads},
+		"E":               {kind: lineRefused},
+		"E  two  words ":  {kind: lineRefused, why: "two words"},
 	} {
 		assert.Equal(t, want, parseCallMsg(line), "%q", line)
 	}

@@ -41,6 +41,7 @@ func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Resu
 	if err != nil {
 		return res, err
 	}
+	p.used(f)
 	if why := p.lost(f, res); why != "" {
 		return res, &LostError{Why: why, Result: res}
 	}
@@ -91,6 +92,28 @@ func (p *Pool) runCold(ctx context.Context, spec callruntime.Spec) (callruntime.
 	}
 	return res, err
 }
+
+// used logs what a warm call's child used, where its template could tell
+// (Linux): the page faults and CPU of the call itself, which a person
+// tuning warm start (BENCHMARKS.md) compares with a cold call's.
+func (p *Pool) used(f *forker) {
+	if f.a == nil {
+		return
+	}
+	u := f.a.used()
+	if !u.Reported {
+		return
+	}
+	if childUsed != nil {
+		childUsed(u)
+	}
+	p.log.Debug("warm call used", "pid", f.a.Pid(), "minflt", u.MinFlt, "majflt", u.MajFlt,
+		"user_ms", u.User.Milliseconds(), "sys_ms", u.Sys.Milliseconds())
+}
+
+// childUsed, when set (by tests, before any Pool starts), is told what each
+// warm call's child used, where it was reported.
+var childUsed func(childUsage)
 
 // lost says why a warm call that ended as res was lost to warm start, not
 // the CLI; "" if it was not. On macOS a forked child that a signal ended

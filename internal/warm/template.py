@@ -23,12 +23,15 @@
 # leads a session of its own; c: it was born in the call's cgroup, f: forked
 # in the template's — it does not die with the template: the call's tree
 # holds it, and the server waits for it), "X e CODE" / "X s SIGNUM"
-# (the template, once the child exited; it stays a zombie until the close),
-# "T N" (no fork: the template has N threads), "E why" (no fork).
+# (the template, once the child exited; it stays a zombie until the close —
+# on Linux followed by " r MINFLT MAJFLT USER_US SYS_US", what the zombie
+# used, see _waitid_usage), "T N" (no fork: the template has N threads),
+# "E why" (no fork).
 # The server's side of all this is protocol.go; protocol_test.go loads this
 # file under another name (it then does not serve) and decodes what the
 # _send, _line_* and _read_request functions below encode.
 
+import errno
 import gc
 import json
 import os
@@ -42,6 +45,10 @@ import time
 _CTRL_FD = 3
 _CFG = json.loads(sys.argv[1])
 _SCRIPT = _CFG["script"]
+# What the server added to this interpreter's environment for it alone (an
+# allocator setting the C library read at start): never the CLI's.
+for _name in _CFG.get("unset") or []:
+    os.environ.pop(_name, None)
 # The environment the template started with: exactly a call's.
 _ENV0 = dict(os.environ)
 # What importing the CLI (and the warm-up) did to it (name -> value, None
@@ -69,12 +76,20 @@ def _line_forked(pid, template, born):
     return "P %d %d %s" % (pid, template, "c" if born else "f")
 
 
-def _line_exited(code):
-    return "X e %d" % code
+def _line_exited(code, usage=None):
+    return "X e %d%s" % (code, _usage_field(usage))
 
 
-def _line_signaled(signum):
-    return "X s %d" % signum
+def _line_signaled(signum, usage=None):
+    return "X s %d%s" % (signum, _usage_field(usage))
+
+
+def _usage_field(usage):
+    """What an exited child used, (minflt, majflt, user_us, sys_us), as the
+    X line's tail; "" when it could not be read."""
+    if usage is None:
+        return ""
+    return " r %d %d %d %d" % usage
 
 
 def _line_threads(n):
@@ -470,14 +485,15 @@ _libc = None
 
 
 def _load_libc():
-    """libc, loaded once in the template (not per child) for prctl and
-    clone3."""
-    global _libc, _clone3
+    """libc, loaded once in the template (not per child) for prctl,
+    clone3 and waitid."""
+    global _libc, _clone3, _waitid
     if sys.platform.startswith("linux") and _libc is None:
         import ctypes
 
         _libc = ctypes.CDLL(None, use_errno=True)
         _clone3 = _clone3_setup(ctypes)
+        _waitid = _waitid_setup(ctypes)
 
 
 # clone3 straight into the call's cgroup (Linux ≥ 5.7): the child is born in
@@ -516,6 +532,51 @@ def _clone3_setup(ctypes):
         return ctypes, syscall, hooks, args
     except Exception:
         return None
+
+
+# waitid(2) as the kernel has it, with a fifth argument glibc's wrapper
+# lacks: a struct rusage, which the kernel fills for a zombie left a zombie
+# (WNOWAIT) with what it used — the fault and CPU counts of a call (the X
+# line's "r" tail). None where it cannot be used; then os.waitid, and no
+# counts. The numbers of the machines it was checked on.
+_waitid = None
+_SYS_WAITID = {"x86_64": 247, "aarch64": 95, "arm64": 95}
+_P_PID = 1
+
+
+def _waitid_setup(ctypes):
+    nr = _SYS_WAITID.get(os.uname().machine)
+    if nr is None or not hasattr(os, "WNOWAIT"):
+        return None
+    try:
+        syscall = ctypes.CDLL(None, use_errno=True).syscall
+        syscall.restype = ctypes.c_long
+        syscall.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
+        # siginfo_t is 128 bytes; si_code at 8, si_pid at 16, si_status at
+        # 24 (for SIGCHLD). struct rusage: two timevals, then 14 longs
+        # (ru_minflt the 5th, ru_majflt the 6th).
+        return ctypes, syscall, nr, (ctypes.c_int * 32)(), (ctypes.c_long * 18)()
+    except Exception:
+        return None
+
+
+def _waitid_usage(pid):
+    """_status_line by the raw waitid, with what the zombie used; None when
+    the call failed other than for a child already gone (then os.waitid)."""
+    ctypes, syscall, nr, info, ru = _waitid
+    for i in range(len(info)):
+        info[i] = 0
+    r = syscall(nr, _P_PID, pid, ctypes.addressof(info), os.WEXITED | os.WNOHANG | os.WNOWAIT, ctypes.addressof(ru))
+    if r < 0:
+        if ctypes.get_errno() == errno.ECHILD:
+            return _line_signaled(signal.SIGKILL), True
+        return None
+    if info[4] == 0:  # si_pid: not exited yet
+        return None, False
+    usage = (ru[8], ru[9], ru[0] * 1000000 + ru[1], ru[2] * 1000000 + ru[3])
+    if info[2] == os.CLD_EXITED:
+        return _line_exited(info[6], usage), False
+    return _line_signaled(info[6], usage), False
 
 
 def _fork(cgroup):
@@ -565,6 +626,10 @@ class _Job:
 def _status_line(pid):
     """Whether pid exited, as an X line, leaving it a zombie where waitid
     allows (so its pid and group cannot be reused before the server is done)."""
+    if _waitid is not None:
+        got = _waitid_usage(pid)
+        if got is not None:
+            return got
     waitid = getattr(os, "waitid", None)
     if waitid is not None and hasattr(os, "WNOWAIT"):
         try:

@@ -34,6 +34,7 @@ func (a *adoptee) Start() error                   { return errUnsupported }
 func (a *adoptee) Exited() <-chan struct{}        { return nil }
 func (a *adoptee) Close() callruntime.ExitStatus  { return callruntime.ExitStatus{} }
 func (a *adoptee) lost(callruntime.Result) string { return "" }
+func (a *adoptee) used() childUsage               { return childUsage{} }
 
 var errThreads = errors.New("warm: the template has more than one thread")
 

@@ -63,17 +63,14 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 		return nil, fmt.Errorf("creating the control socket: %w", err)
 	}
 	ctrl := conn.(*net.UnixConn)
+	env, unset := templateEnv(cfg.GOOS, cfg.Env)
 	conf, _ := json.Marshal(templateConfig{Script: cfg.Script, Entry: cfg.Warm.Entry, Preload: cfg.Warm.Preload,
 		Modules: cfg.Warm.PreloadList(), Reset: cfg.Warm.Reset, Warmup: cfg.Warm.Warmup,
-		OS: cfg.GOOS, Canary: canarySteps(cfg.GOOS), CanarySeconds: cfg.CanaryWait.Seconds()})
+		OS: cfg.GOOS, Canary: canarySteps(cfg.GOOS), CanarySeconds: cfg.CanaryWait.Seconds(), Unset: unset})
 	logR, logW, err := os.Pipe()
 	if err != nil {
 		ctrl.Close()
 		return nil, err
-	}
-	env := cfg.Env
-	if env == nil {
-		env = []string{}
 	}
 	cmd := &exec.Cmd{
 		Path:       cfg.Python,
@@ -319,6 +316,7 @@ type adoptee struct {
 	// did not have to move it there.
 	inCgroup bool
 	x        callruntime.ExitStatus
+	usage    childUsage // with x
 
 	mu    sync.Mutex
 	watch *exitWatch // nil until "P", or where there is none
@@ -391,6 +389,7 @@ func (a *adoptee) read() {
 			if m.signaled {
 				a.x = callruntime.ExitStatus{Code: -1, Signal: unix.SignalName(syscall.Signal(m.signum))}
 			}
+			a.usage = m.usage
 			close(a.gotX)
 			a.markExited()
 			if !sawP {
@@ -435,6 +434,17 @@ func (a *adoptee) followExit() {
 		case <-a.done:
 		}
 	}()
+}
+
+// used is what the child used, as the template reported it with its
+// exit; zero when it did not (yet).
+func (a *adoptee) used() childUsage {
+	select {
+	case <-a.gotX:
+		return a.usage
+	default:
+		return childUsage{}
+	}
 }
 
 func (a *adoptee) Pid() int                { return a.pid }

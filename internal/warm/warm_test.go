@@ -486,18 +486,22 @@ func TestWarmEnvironmentAsCold(t *testing.T) {
 	st := s.settled(t)
 	require.Equal(t, warm.On, st.State, st.Reason)
 	for _, tc := range []struct {
-		name, variable string
-		env            []string
-		want           string
+		name, verb, variable string
+		env                  []string
+		want                 string
 	}{
-		{"set at import", "WARMDEMO_DATA_PATH", nil, "warmdemo-data"},
-		{"defaulted at import", "WARMDEMO_DEFAULTED", nil, "by the import"},
-		{"defaulted at import, the call's own", "WARMDEMO_DEFAULTED", []string{"WARMDEMO_DEFAULTED=from the call"}, "from the call"},
-		{"set by the script", "WARMDEMO_SCRIPT_FIX", []string{"WARMDEMO_SCRIPT_FIX=1"}, "fixed by the script"},
-		{"the call's own", "WARMDEMO_GREETING", []string{"WARMDEMO_GREETING=hi"}, "hi"},
+		{"set at import", "env", "WARMDEMO_DATA_PATH", nil, "warmdemo-data"},
+		{"defaulted at import", "env", "WARMDEMO_DEFAULTED", nil, "by the import"},
+		{"defaulted at import, the call's own", "env", "WARMDEMO_DEFAULTED", []string{"WARMDEMO_DEFAULTED=from the call"}, "from the call"},
+		{"set by the script", "env", "WARMDEMO_SCRIPT_FIX", []string{"WARMDEMO_SCRIPT_FIX=1"}, "fixed by the script"},
+		{"the call's own", "env", "WARMDEMO_GREETING", []string{"WARMDEMO_GREETING=hi"}, "hi"},
+		// The template's interpreter alone gets an allocator setting
+		// (templateEnv): neither a call nor the CLI's import sees it.
+		{"not the template's allocator setting", "env", "GLIBC_TUNABLES", nil, ""},
+		{"not the template's allocator setting, at import", "importenv", "GLIBC_TUNABLES", nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			spec := s.spec("env", tc.variable)
+			spec := s.spec(tc.verb, tc.variable)
 			spec.Env = append(append([]string{}, s.env...), tc.env...)
 			cold, err := s.runner.Run(context.Background(), spec)
 			require.NoError(t, err)

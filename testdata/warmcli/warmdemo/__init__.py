@@ -13,6 +13,8 @@ import threading
 import time
 
 IMPORT_PID = os.getpid()
+# The environment the import saw: a warm template's must be a call's.
+IMPORT_ENV = dict(os.environ)
 IMPORTS = int(os.environ.get("WARMDEMO_IMPORTS", "0")) + 1
 time.sleep(float(os.environ.get("WARMDEMO_IMPORT_SECONDS", "1")))
 if os.environ.get("WARMDEMO_KILLED_IN_TEMPLATE") == "1" and hasattr(sys.modules.get("__main__"), "_CFG"):
@@ -121,6 +123,13 @@ def env_(name):
 
 @cli.command()
 @click.argument("name")
+def importenv(name):
+    """NAME's value as the CLI's import saw it."""
+    click.echo(IMPORT_ENV.get(name, ""))
+
+
+@cli.command()
+@click.argument("name")
 def envsum(name):
     """The SHA-256 of a variable's value: proof a secret arrived, without
     printing it."""
@@ -189,6 +198,17 @@ def alloc(mib):
     for i in range(0, len(held), 4096):
         held[i] = 1
     time.sleep(60)
+
+
+@cli.command()
+@click.argument("mib", type=int)
+def touch(mib):
+    """Writes to MIB fresh MiB, a page at a time, and ends: a call whose
+    page faults a test can count."""
+    held = bytearray(mib << 20)
+    for i in range(0, len(held), 4096):
+        held[i] = 1
+    click.echo("touched %d MiB" % mib)
 
 
 @cli.command("stdin")

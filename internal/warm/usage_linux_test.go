@@ -1,0 +1,84 @@
+package warm_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/warm"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// usageOf starts a pool over the demo CLI with env and returns what runs
+// one warm call of it, successful, and says what its child used: the one
+// report the Pool handed on for it.
+func usageOf(t *testing.T, env []string) func(args ...string) warm.ChildUsage {
+	t.Helper()
+	var mu sync.Mutex
+	var seen []warm.ChildUsage
+	t.Cleanup(warm.OnChildUsage(func(u warm.ChildUsage) {
+		mu.Lock()
+		seen = append(seen, u)
+		mu.Unlock()
+	}))
+	s := newSetup(t, annotations.Warm{}, env)
+	st := s.settled(t)
+	require.Equal(t, warm.On, st.State, st.Reason)
+	return func(args ...string) warm.ChildUsage {
+		t.Helper()
+		mu.Lock()
+		seen = nil
+		mu.Unlock()
+		res := s.run(t, context.Background(), s.spec(args...))
+		require.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr.Head)
+		mu.Lock()
+		defer mu.Unlock()
+		require.Len(t, seen, 1, "one report for the one warm call %v", args)
+		assert.True(t, seen[0].Reported, "%v", args)
+		return seen[0]
+	}
+}
+
+// pagesOf64MiB is how many 4 KiB pages the demo CLI's "touch 64" writes.
+const pagesOf64MiB = int64(64 << 20 / 4096)
+
+// TestWarmReportsWhatEachChildUsed: the template reads each warm child's
+// page faults and CPU from its zombie and sends them with its exit line;
+// the Pool hands them on per call. A call that writes to 64 fresh MiB
+// faults at least once per 4 KiB page of them; one that prints a line
+// faults far less — so the counts are the call's own, not the template's
+// or another call's.
+func TestWarmReportsWhatEachChildUsed(t *testing.T) {
+	// Without huge pages, whatever the machine: a fault per 4 KiB page.
+	used := usageOf(t, baseEnv("0.2", "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"))
+	big := used("touch", "64")
+	small := used("hello")
+	t.Logf("touch 64 MiB: %+v; hello: %+v", big, small)
+	for name, u := range map[string]warm.ChildUsage{"touch": big, "hello": small} {
+		assert.Positive(t, u.MinFlt, name)
+		assert.Positive(t, u.User+u.Sys, "%s: CPU time", name)
+	}
+	assert.GreaterOrEqual(t, big.MinFlt, pagesOf64MiB, "a fault per fresh page at least")
+	assert.Less(t, small.MinFlt, big.MinFlt-pagesOf64MiB, "hello faulted less than the pages touch wrote")
+}
+
+// TestWarmHugePages: a warm child's large allocations are backed by
+// transparent huge pages where the kernel offers them (the template's
+// interpreter runs with glibc.malloc.hugetlb=1, templateEnv), so writing
+// 64 fresh MiB faults far fewer times than once per 4 KiB page; where the
+// kernel does not, as before.
+func TestWarmHugePages(t *testing.T) {
+	thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	offered := err == nil && !strings.Contains(string(thp), "[never]")
+	u := usageOf(t, baseEnv("0.2"))("touch", "64")
+	t.Logf("transparent huge pages %q: touch 64 MiB faulted %d times", strings.TrimSpace(string(thp)), u.MinFlt)
+	if offered {
+		assert.Less(t, u.MinFlt, pagesOf64MiB/2, "64 MiB in 2 MiB pages")
+	} else {
+		assert.GreaterOrEqual(t, u.MinFlt, pagesOf64MiB, "no huge pages here: a fault per 4 KiB page")
+	}
+}
