@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -110,10 +111,9 @@ func newWorld(t *testing.T, dist string) *world {
 	}
 	require.NotZero(t, n, "no release archives in %s", dist)
 
-	build := exec.Command("go", "build", "-o", filepath.Join(w.bin, "aeat"), "./testdata/fakeaeat")
-	build.Dir = root
-	out, err = build.CombinedOutput()
-	require.NoError(t, err, "building the fake aeat: %s", out)
+	fake, err := os.ReadFile(proctest.Build(t, "testdata/fakeaeat"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(w.bin, "aeat"), fake, 0o755))
 
 	// PATH: the programs the docs assume (Go, Node, git) and the system's,
 	// but never a directory that might hold another aeat-mcp or aeat.

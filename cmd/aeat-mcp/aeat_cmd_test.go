@@ -5,39 +5,21 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-var (
-	fakeOnce sync.Once
-	fakeBin  string
-	fakeErr  error
-)
-
-// fakeAeat builds testdata/fakeaeat once: the fake that refuses what the
+// fakeAeat is testdata/fakeaeat, built once: the fake that refuses what the
 // real aeat refuses.
 func fakeAeat(t *testing.T) string {
-	fakeOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "aeat-mcp-cmd-fake")
-		if err != nil {
-			fakeErr = err
-			return
-		}
-		fakeBin = filepath.Join(dir, "aeat")
-		if out, err := exec.Command("go", "build", "-o", fakeBin, "../../testdata/fakeaeat").CombinedOutput(); err != nil {
-			fakeErr = errorString(string(out))
-		}
-	})
-	require.NoError(t, fakeErr)
-	return fakeBin
+	return proctest.Build(t, "testdata/fakeaeat")
 }
 
 // aeatStore sets the environment of a user of aeat whose store holds the

@@ -7,17 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
-
-var (
-	keychainBuildOnce sync.Once
-	keychainBuilt     string
-	keychainBuildErr  error
 )
 
 // keychainBinaryPath is aeat-mcp built with -tags aeatmcp_testkeychain:
@@ -25,20 +19,7 @@ var (
 // stands in for the OS keychain (this machine has none). Release builds do
 // not contain that code.
 func keychainBinaryPath(t *testing.T) string {
-	keychainBuildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "aeat-mcp-cmd-keychain")
-		if err != nil {
-			keychainBuildErr = err
-			return
-		}
-		keychainBuilt = filepath.Join(dir, "aeat-mcp")
-		out, err := exec.Command("go", "build", "-tags", "aeatmcp_testkeychain", "-o", keychainBuilt, ".").CombinedOutput()
-		if err != nil {
-			keychainBuildErr = &exitError{exitFailure, errorString(string(out))}
-		}
-	})
-	require.NoError(t, keychainBuildErr)
-	return keychainBuilt
+	return proctest.Build(t, "cmd/aeat-mcp", "aeatmcp_testkeychain")
 }
 
 // run runs the built binary with env on top of a scratch user's

@@ -4,10 +4,10 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,9 +18,7 @@ import (
 // a CLI that hangs.
 func TestDoctor_HealthTimeout(t *testing.T) {
 	dir := t.TempDir()
-	cli := filepath.Join(dir, "fakecli")
-	out, err := exec.Command("go", "build", "-o", cli, "../../testdata/fakecli").CombinedOutput()
-	require.NoError(t, err, string(out))
+	cli := proctest.Build(t, "testdata/fakecli")
 	manifest := filepath.Join(dir, "m.json")
 	require.NoError(t, os.WriteFile(manifest, []byte(`{"version": 1, "cli": {"command": "`+cli+`", "health": {"command": ["hang"]}},
 	  "tools": [{"name": "a", "title": "A", "description": "d", "command": ["ok"],

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/aeatfacts"
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -110,11 +109,7 @@ func readOnly(name string) string {
 // TestGenerate_ClickE2E: a real Click CLI walked with its own Python, the
 // manifest served by the built binary, one tool called over stdio.
 func TestGenerate_ClickE2E(t *testing.T) {
-	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
-	if err != nil {
-		t.Skipf("no Python 3 with click on this machine (%v): the click walk is not tested end to end", err)
-	}
-	python := strings.TrimSpace(string(out))
+	python := proctest.Python(t, "click")
 	dir := t.TempDir()
 	// A copy of the package stands for the installed one: the calls write
 	// nothing into the checkout.
@@ -154,20 +149,14 @@ warning: hints guessed for 1 tools (readOnlyHint, idempotentHint, openWorldHint)
 		"--format json and --profile before the verb, the verb's options after")
 }
 
-// cobraCLI builds internal/generate/testdata/cobracli.
-func cobraCLI(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "cobracli")
-	out, err := exec.Command("go", "build", "-o", bin, "../../internal/generate/testdata/cobracli").CombinedOutput()
-	require.NoError(t, err, string(out))
-	return bin
-}
+// cobraCLI is internal/generate/testdata/cobracli, built once.
+func cobraCLI(t *testing.T) string { return proctest.Build(t, "internal/generate/testdata/cobracli") }
 
 // TestGenerate_CobraE2E: a real Cobra CLI walked through its help, served,
 // one tool called over stdio.
 func TestGenerate_CobraE2E(t *testing.T) {
 	dir := t.TempDir()
-	bin := cobraCLI(t, dir)
+	bin := cobraCLI(t)
 	overrides := writeFile(t, filepath.Join(dir, "overrides.json"), `{"tools": [`+readOnly("add")+`]}`)
 	manifest := filepath.Join(dir, "cobracli.json")
 	code, _, errOut := runBinary(t, "generate", "--from", "cobra:"+bin, "--overrides", overrides, "-o", manifest)
@@ -204,7 +193,7 @@ func TestGenerate_CobraE2E(t *testing.T) {
 // them and tools/list served them raw).
 func TestGenerate_TerminalEscapes(t *testing.T) {
 	dir := t.TempDir()
-	bin := cobraCLI(t, dir)
+	bin := cobraCLI(t)
 	manifest := filepath.Join(dir, "cobracli.json")
 	code, _, errOut := runBinary(t, "generate", "--from", "cobra:"+bin, "-o", manifest)
 	require.Equal(t, exitOK, code, errOut)
@@ -276,7 +265,7 @@ func TestGenerate_AeatMCPItself(t *testing.T) {
 // readable difference, when the overrides or the tree change.
 func TestGenerate_Check(t *testing.T) {
 	// The real aeat's command tree, pinned in every clone.
-	data, err := os.ReadFile(filepath.Join(aeatfacts.Dir(), "commands.json"))
+	data, err := os.ReadFile(filepath.Join(proctest.AeatFacts(), "commands.json"))
 	require.NoError(t, err)
 	dir := t.TempDir()
 	tree := writeFile(t, filepath.Join(dir, "commands.json"), string(data))
@@ -369,7 +358,7 @@ func TestManifestCommand(t *testing.T) {
 // person deleted its review key; then the tools' hints are the person's.
 func TestGenerate_SuggestOverrides(t *testing.T) {
 	dir := t.TempDir()
-	bin := cobraCLI(t, dir)
+	bin := cobraCLI(t)
 	suggested := filepath.Join(dir, "suggested.json")
 	manifest := filepath.Join(dir, "cobracli.json")
 	code, _, errOut := runBinary(t, "generate", "--from", "cobra:"+bin, "-o", manifest, "--suggest-overrides", suggested)

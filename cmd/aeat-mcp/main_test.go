@@ -22,10 +22,8 @@ func TestMain(m *testing.M) {
 	}
 	removeCache := proctest.PrivateCache()
 	code := m.Run()
+	proctest.RemoveBuilds()
 	removeCache()
-	if built != "" {
-		os.RemoveAll(filepath.Dir(built))
-	}
 	os.Exit(code)
 }
 
@@ -155,6 +153,3 @@ func TestLang_Unsupported(t *testing.T) {
 	_, _, stderr = runCmd(t, "", "--demo", "--lang", "es_ES.UTF-8", "--log-level", "warn")
 	assert.NotContains(t, stderr, "not a language")
 }
-
-// built is the aeat-mcp binaryPath built, removed after the tests.
-var built string

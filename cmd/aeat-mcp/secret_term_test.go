@@ -19,30 +19,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-var (
-	keychainBinOnce sync.Once
-	keychainBin     string
-	keychainBinErr  error
-)
-
-// keychainBinary is aeat-mcp built with -tags aeatmcp_testkeychain, whose
-// AEAT_MCP_TEST_KEYCHAIN names a file that stands in for the OS keychain.
-func keychainBinary(t *testing.T) string {
-	keychainBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "aeat-mcp-secret-test")
-		if err != nil {
-			keychainBinErr = err
-			return
-		}
-		keychainBin = filepath.Join(dir, "aeat-mcp")
-		if out, err := exec.Command("go", "build", "-tags", "aeatmcp_testkeychain", "-o", keychainBin, ".").CombinedOutput(); err != nil {
-			keychainBinErr = fmt.Errorf("%v: %s", err, out)
-		}
-	})
-	require.NoError(t, keychainBinErr)
-	return keychainBin
-}
-
 // openPTY opens a pseudo-terminal with golang.org/x/sys/unix (no new
 // dependency): its master, for the test to type on and read, and its
 // slave, the terminal `secret set` gets as its stdin, stdout and stderr.
@@ -103,7 +79,7 @@ func startSecretSet(t *testing.T, name string) *secretSession {
 	t.Helper()
 	ss := &secretSession{exited: make(chan error, 1), store: filepath.Join(t.TempDir(), "keychain.json")}
 	ss.master, ss.slave = openPTY(t)
-	ss.cmd = exec.Command(keychainBinary(t), "secret", "set", name)
+	ss.cmd = exec.Command(keychainBinaryPath(t), "secret", "set", name)
 	ss.cmd.Env = []string{"HOME=" + t.TempDir(), "AEAT_MCP_TEST_KEYCHAIN=" + ss.store, "AEAT_MCP_MANIFEST="}
 	ss.cmd.Stdin, ss.cmd.Stdout, ss.cmd.Stderr = ss.slave, ss.slave, ss.slave
 	ss.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}

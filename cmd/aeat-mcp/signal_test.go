@@ -86,7 +86,7 @@ func TestCtrlC_StopsWhatACommandRuns(t *testing.T) {
 // sleep, writes its pid to pids and sleeps an hour.
 func warmSleepManifest(t *testing.T, pids string) string {
 	t.Helper()
-	cli := warmCLI(t)
+	cli := proctest.WarmCLI(t)
 	p := filepath.Join(t.TempDir(), "m.json")
 	require.NoError(t, os.WriteFile(p, []byte(`{"version": 1, "cli": {"command": "`+cli+`",
 	  "env": {"set": {"WARMDEMO_IMPORT_SECONDS": "0", "WARMDEMO_PIDFILE": "`+pids+`"}},

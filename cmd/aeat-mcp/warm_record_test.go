@@ -4,13 +4,11 @@ package main
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,7 +31,7 @@ func TestPreloadObject(t *testing.T) {
 // manifest preloads already (the record is whole each time). Only read-only
 // tools run.
 func TestWarmRecord(t *testing.T) {
-	dir := filepath.Dir(warmCLI(t))
+	dir := filepath.Dir(proctest.WarmCLI(t))
 	read := `{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
 	write := `{"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
 	manifest := func(preload string) string {
@@ -67,36 +65,4 @@ func TestWarmRecord(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "--manifest", manifest(`"click"`), "--warm", "warm", "record", "exit_one")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "exit_one changes state: only read-only tools are recorded")
-}
-
-// warmCLI copies the warm test CLI to a temporary directory, its #! line
-// this machine's python3 with click, and returns its path.
-func warmCLI(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
-	require.NoError(t, err, "the warm tests need python3 with click (the machine image has both)")
-	py := strings.TrimSpace(string(out))
-	dir := t.TempDir()
-	src := "../../testdata/warmcli"
-	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == "__pycache__" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if rel == "warmdemo-cli" {
-			b = []byte("#!" + py + strings.TrimPrefix(string(b), "#!/usr/bin/env python3"))
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o755)
-	}))
-	return filepath.Join(dir, "warmdemo-cli")
 }

@@ -10,23 +10,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-)
 
-// Dir is testdata/aeat-cli in this repository.
-func Dir() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "aeat-cli")
-}
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
+)
 
 // SharedDir is ../shared/aeat-cli beside the checkout, where the originals
 // of the pinned copies are kept on the machine they were measured on; ""
 // when it is not there (any other clone).
 func SharedDir() string {
-	d := filepath.Join(Dir(), "..", "..", "..", "shared", "aeat-cli")
+	d := filepath.Join(proctest.AeatFacts(), "..", "..", "..", "shared", "aeat-cli")
 	if _, err := os.Stat(filepath.Join(d, "facts.json")); err != nil {
 		return ""
 	}
@@ -204,7 +199,7 @@ func Load() (*Facts, error) {
 }
 
 func load(name string, v any) error {
-	raw, err := os.ReadFile(filepath.Join(Dir(), name))
+	raw, err := os.ReadFile(filepath.Join(proctest.AeatFacts(), name))
 	if err != nil {
 		return err
 	}

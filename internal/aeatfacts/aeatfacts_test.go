@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +21,7 @@ func TestCopiesAreTheShared(t *testing.T) {
 	for _, name := range []string{"facts.json", "commands.json", "facts.md"} {
 		want, err := os.ReadFile(filepath.Join(shared, name))
 		require.NoError(t, err)
-		got, err := os.ReadFile(filepath.Join(Dir(), name))
+		got, err := os.ReadFile(filepath.Join(proctest.AeatFacts(), name))
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(got), "testdata/aeat-cli/%s differs from the shared one: copy it again", name)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,7 +22,7 @@ import (
 // rule table is held to facts.json here, fact by fact, and the built fake
 // is driven against every rule of every example verb.
 
-func fakeDir() string { return filepath.Join(Dir(), "..", "fakeaeat") }
+func fakeDir() string { return filepath.Join(proctest.AeatFacts(), "..", "fakeaeat") }
 
 // fakeTable is testdata/fakeaeat/rules.json, as the test reads it.
 type fakeTable struct {
@@ -137,7 +138,7 @@ func TestFakeRulesAreTheFacts(t *testing.T) {
 	assert.Equal(t, 2, tb.Stdin.ExitCode)
 	assert.Equal(t, "REFUSED_CLI_BOUNDARY", tb.Stdin.ErrorCode)
 
-	m, err := annotations.Load(filepath.Join(Dir(), "..", "..", "examples", "aeat.manifest.json"))
+	m, err := annotations.Load(filepath.Join(proctest.AeatFacts(), "..", "..", "examples", "aeat.manifest.json"))
 	require.NoError(t, err)
 	for _, tl := range m.Tools {
 		_, ok := tb.Verbs[verbPath(tl)]
@@ -232,19 +233,13 @@ func verbPath(t *annotations.Tool) string {
 var fake string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "aeatfacts")
-	if err != nil {
-		panic(err)
-	}
-	fake = filepath.Join(dir, "aeat")
-	build := exec.Command("go", "build", "-o", fake, "../../testdata/fakeaeat")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the fake aeat:", err)
+	var err error
+	if fake, err = proctest.Built("testdata/fakeaeat"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	proctest.RemoveBuilds()
 	os.Exit(code)
 }
 

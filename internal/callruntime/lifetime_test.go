@@ -49,7 +49,7 @@ func TestServerSIGKILLed(t *testing.T) {
 				cmd, pids := startServeTree(t, serveOpts{disable: m.disable, state: state, deferred: deferred})
 				defer proctest.KillAfterFailure(t, pids)
 				if m.tree == "procwalk" {
-					waitRecorded(t, state, cmd.Process.Pid, pids)
+					proctest.WaitLedger(t, state, cmd.Process.Pid, pids)
 				}
 				require.NoError(t, cmd.Process.Kill())
 				_ = cmd.Wait()
@@ -85,7 +85,7 @@ func TestServerAndLifelineSIGKILLed(t *testing.T) {
 				cmd, pids := startServeTree(t, opts)
 				defer proctest.KillAfterFailure(t, pids)
 				if m.tree == "procwalk" {
-					waitRecorded(t, state, cmd.Process.Pid, pids)
+					proctest.WaitLedger(t, state, cmd.Process.Pid, pids)
 				}
 				killWithLifeline(t, cmd)
 				time.Sleep(200 * time.Millisecond)
@@ -150,7 +150,7 @@ func TestLedger_OneDirPerUser(t *testing.T) {
 	cmd, pids := startServeTree(t, serveOpts{disable: []callruntime.Mechanism{callruntime.CgroupV2},
 		env: []string{"HOME=" + home, "TMPDIR=" + t.TempDir()}})
 	defer proctest.KillAfterFailure(t, pids)
-	waitRecorded(t, dir, cmd.Process.Pid, pids)
+	proctest.WaitLedger(t, dir, cmd.Process.Pid, pids)
 	killWithLifeline(t, cmd)
 
 	next := exec.Command(os.Args[0], "-test.run=^$")
@@ -160,39 +160,6 @@ func TestLedger_OneDirPerUser(t *testing.T) {
 	proctest.RequireGone(t, except(pids, "self"), proctest.HangAfter) // the leader died with the server (Pdeathsig)
 	ledgers, _ := filepath.Glob(filepath.Join(dir, "*.members"))
 	assert.Empty(t, ledgers, "the dead server's ledger is swept and removed")
-}
-
-// waitRecorded waits until the ledger of the Runner in process owner lists
-// every pid: the walks that follow a call have seen them all.
-func waitRecorded(t *testing.T, state string, owner int, pids map[string]int) {
-	t.Helper()
-	deadline := time.Now().Add(proctest.HangAfter)
-	for {
-		files, _ := filepath.Glob(filepath.Join(state, strconv.Itoa(owner)+".*.members"))
-		recorded := map[int]bool{}
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
-			for _, line := range strings.Split(string(b), "\n") {
-				if fs := strings.Fields(line); len(fs) == 5 && strings.HasPrefix(line, "+") {
-					pid, _ := strconv.Atoi(fs[1])
-					recorded[pid] = true
-				}
-			}
-		}
-		missing := []string{}
-		for role, pid := range pids {
-			if !recorded[pid] {
-				missing = append(missing, role)
-			}
-		}
-		if len(missing) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the ledger of %d never recorded %v (files %v)", owner, missing, files)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // testCgroup is a cgroup the test made beside its own. A helper joins it

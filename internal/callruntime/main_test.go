@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,22 +24,13 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CALLRUNTIME_TEST_HELPER") != "" {
 		os.Exit(helperMain())
 	}
-	dir, err := os.MkdirTemp("", "callruntime-test")
-	if err != nil {
-		panic(err)
-	}
-	fakecli = filepath.Join(dir, "fakecli")
-	if runtime.GOOS == "windows" {
-		fakecli += ".exe" // CheckRunnable: only .exe and .com run there
-	}
-	build := exec.Command("go", "build", "-o", fakecli, "../../testdata/fakecli")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building fakecli:", err)
+	var err error
+	if fakecli, err = proctest.Built("testdata/fakecli"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	proctest.RemoveBuilds()
 	os.Exit(code)
 }
 

@@ -14,9 +14,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -292,7 +290,7 @@ func TestPorted_ServerSIGKILLed(t *testing.T) {
 			helper, pids, _ := startHelperTree(t, m, state, "plain,setsid,daemon", "")
 			defer proctest.KillAfterFailure(t, pids)
 			if m.tree == "procwalk" {
-				waitLedger(t, state, helper.Process.Pid, except(pids, "daemon"))
+				proctest.WaitLedger(t, state, helper.Process.Pid, except(pids, "daemon"))
 			}
 			require.NoError(t, helper.Process.Kill())
 			_ = helper.Wait()
@@ -313,7 +311,7 @@ func TestPorted_HostStopSequence(t *testing.T) {
 			helper, pids, stdin := startHelperTree(t, m, state, "stubborn,stubborn-setsid", "2s")
 			defer proctest.KillAfterFailure(t, pids)
 			if m.tree == "procwalk" {
-				waitLedger(t, state, helper.Process.Pid, pids)
+				proctest.WaitLedger(t, state, helper.Process.Pid, pids)
 			}
 			require.NoError(t, stdin.Close())
 			exited := make(chan struct{})
@@ -372,37 +370,4 @@ func startHelperTree(t *testing.T, m mode, state, tree, grace string) (*exec.Cmd
 		}
 	}()
 	return cmd, pids, stdin
-}
-
-// waitLedger waits until the helper's ledger lists every pid: the walks
-// that follow a call have seen them.
-func waitLedger(t *testing.T, state string, owner int, pids map[string]int) {
-	t.Helper()
-	deadline := time.Now().Add(proctest.HangAfter)
-	for {
-		files, _ := filepath.Glob(filepath.Join(state, strconv.Itoa(owner)+".*.members"))
-		recorded := map[int]bool{}
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
-			for _, line := range strings.Split(string(b), "\n") {
-				if fs := strings.Fields(line); len(fs) == 5 && strings.HasPrefix(line, "+") {
-					pid, _ := strconv.Atoi(fs[1])
-					recorded[pid] = true
-				}
-			}
-		}
-		missing := 0
-		for _, pid := range pids {
-			if !recorded[pid] {
-				missing++
-			}
-		}
-		if missing == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the ledger of %d never recorded all of %v", owner, pids)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -657,7 +657,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 	all := append(modes(t), mode{name: "procwalk-without-subreaper", disable: []callruntime.Mechanism{callruntime.CgroupV2, callruntime.Subreaper}, tree: "procwalk"})
 	for _, m := range all {
 		t.Run(m.name, func(t *testing.T) {
-			// A ledger of the test's own, which waitRecorded reads.
+			// A ledger of the test's own, which proctest.WaitLedger reads.
 			state := privateStateDir(t)
 			r, err := callruntime.NewRunner(callruntime.Options{Disable: m.disable, StateDir: state})
 			require.NoError(t, err)
@@ -691,7 +691,7 @@ func TestRun_OrphansOfExitedParents(t *testing.T) {
 				pids := <-reported
 				defer proctest.KillAfterFailure(t, pids)
 				if m.tree == "procwalk" {
-					waitRecorded(t, state, os.Getpid(), pids)
+					proctest.WaitLedger(t, state, os.Getpid(), pids)
 				}
 				require.NoError(t, g.open())
 				res := <-done

@@ -8,11 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,37 +21,16 @@ import (
 // (docs/catalog.md).
 const (
 	examplesDir   = "../../examples"
-	aeatCLIDir    = "../../testdata/aeat-cli"
 	fullManifest  = examplesDir + "/aeat.full.manifest.json"
 	coreManifest  = examplesDir + "/aeat.manifest.json"
 	aeatOverrides = examplesDir + "/aeat.overrides.json"
 )
 
-// aeatMCP builds the aeat-mcp binary once for the package.
-func aeatMCP(t testing.TB) string {
-	t.Helper()
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	if bin, ok := built["aeat-mcp"]; ok {
-		return bin
-	}
-	if buildDir == "" {
-		dir, err := os.MkdirTemp("", "generate-test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		buildDir = dir
-	}
-	bin := filepath.Join(buildDir, "aeat-mcp")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/aeat-mcp").CombinedOutput(); err != nil {
-		t.Fatalf("building aeat-mcp: %v\n%s", err, out)
-	}
-	built["aeat-mcp"] = bin
-	return bin
-}
+// aeatMCP is the aeat-mcp binary, built once for the package.
+func aeatMCP(t testing.TB) string { return proctest.Build(t, "cmd/aeat-mcp") }
+
+// aeatCLI is a file of the real aeat's pinned facts (testdata/aeat-cli).
+func aeatCLI(name string) string { return filepath.Join(proctest.AeatFacts(), name) }
 
 // runGenerate runs `aeat-mcp generate ARGS…`: its exit code and outputs.
 func runGenerate(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -73,7 +52,7 @@ func runGenerate(t *testing.T, args ...string) (code int, stdout, stderr string)
 // examplesFrom is the generation of the shipped manifests, from a tree,
 // facts, the CLI's help texts (testdata/aeat-cli/help.json) and overrides.
 func examplesFrom(tree, facts, ov string) []string {
-	return []string{"--from", "tree:" + tree, "--facts", facts, "--help-texts", aeatCLIDir + "/help.json", "--overrides", ov}
+	return []string{"--from", "tree:" + tree, "--facts", facts, "--help-texts", aeatCLI("help.json"), "--overrides", ov}
 }
 
 // curatedOnly is the --only list of the curated example: its own tools,
@@ -97,7 +76,7 @@ func curatedOnly(t *testing.T) string {
 // — the whole CLI, and with --only its tools the curated example — and the
 // check fails, saying what differs, when an override or the tree changes.
 func TestExamplesInStep(t *testing.T) {
-	gen := examplesFrom(aeatCLIDir+"/commands.json", aeatCLIDir+"/facts.json", aeatOverrides)
+	gen := examplesFrom(aeatCLI("commands.json"), aeatCLI("facts.json"), aeatOverrides)
 	code, out, errOut := runGenerate(t, append(gen, "--check", fullManifest)...)
 	assert.Equal(t, 0, code, "%s%s\nregenerate: scripts/generate-examples", out, errOut)
 	assert.Contains(t, out, "is what a fresh generation gives (300 tools")
@@ -114,7 +93,7 @@ func TestExamplesInStep(t *testing.T) {
 	require.NotEqual(t, string(data), changed)
 	ov := filepath.Join(dir, "aeat.overrides.json")
 	require.NoError(t, os.WriteFile(ov, []byte(changed), 0o644))
-	gen = examplesFrom(aeatCLIDir+"/commands.json", aeatCLIDir+"/facts.json", ov)
+	gen = examplesFrom(aeatCLI("commands.json"), aeatCLI("facts.json"), ov)
 	for _, args := range [][]string{{"--check", fullManifest}, {"--only", only, "--check", coreManifest}} {
 		code, out, _ = runGenerate(t, append(gen, args...)...)
 		assert.Equal(t, 1, code, args)
@@ -122,7 +101,7 @@ func TestExamplesInStep(t *testing.T) {
 	}
 
 	// The tree changes: a verb gone, one new, a classification changed.
-	raw, err := os.ReadFile(aeatCLIDir + "/commands.json")
+	raw, err := os.ReadFile(aeatCLI("commands.json"))
 	require.NoError(t, err)
 	var cmds []map[string]any
 	require.NoError(t, json.Unmarshal(raw, &cmds))
@@ -147,14 +126,14 @@ func TestExamplesInStep(t *testing.T) {
 	b, err := json.Marshal(kept)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(tree, b, 0o644))
-	code, out, _ = runGenerate(t, append(examplesFrom(tree, aeatCLIDir+"/facts.json", aeatOverrides), "--check", fullManifest)...)
+	code, out, _ = runGenerate(t, append(examplesFrom(tree, aeatCLI("facts.json"), aeatOverrides), "--check", fullManifest)...)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "tool app_ledger_categories: only in the manifest (gone from the CLI, or left out by the overrides)")
 	assert.Contains(t, out, "tool app_ledger_peek: only in a fresh generation (new in the CLI or the overrides)")
 	assert.Contains(t, out, "tool app_ledger_history: annotations.destructiveHint: the manifest has false; a fresh generation has true")
 
 	// The facts change: a verb now reaches the network.
-	fdata, err := os.ReadFile(aeatCLIDir + "/facts.json")
+	fdata, err := os.ReadFile(aeatCLI("facts.json"))
 	require.NoError(t, err)
 	var facts map[string]any
 	require.NoError(t, json.Unmarshal(fdata, &facts))
@@ -163,7 +142,7 @@ func TestExamplesInStep(t *testing.T) {
 	require.NoError(t, err)
 	factsFile := filepath.Join(dir, "facts.json")
 	require.NoError(t, os.WriteFile(factsFile, fb, 0o644))
-	code, out, _ = runGenerate(t, append(examplesFrom(aeatCLIDir+"/commands.json", factsFile, aeatOverrides), "--check", fullManifest)...)
+	code, out, _ = runGenerate(t, append(examplesFrom(aeatCLI("commands.json"), factsFile, aeatOverrides), "--check", fullManifest)...)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "tool app_ledger_history: annotations.openWorldHint: the manifest has false; a fresh generation has true")
 }

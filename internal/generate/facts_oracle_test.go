@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/aeatfacts"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,7 +30,7 @@ func TestFacts_AgreeWithTheOracle(t *testing.T) {
 	require.NoError(t, err)
 	oracle, err := aeatfacts.Load()
 	require.NoError(t, err)
-	raw, err := os.ReadFile(filepath.Join(aeatfacts.Dir(), "facts.json"))
+	raw, err := os.ReadFile(filepath.Join(proctest.AeatFacts(), "facts.json"))
 	require.NoError(t, err)
 	ours, err := ParseFacts(raw)
 	require.NoError(t, err)
@@ -74,7 +75,7 @@ func TestFacts_AgreeWithTheOracle(t *testing.T) {
 func TestTree_AgreesWithTheOracle(t *testing.T) {
 	oracle, err := aeatfacts.Commands()
 	require.NoError(t, err)
-	raw, err := os.ReadFile(filepath.Join(aeatfacts.Dir(), "commands.json"))
+	raw, err := os.ReadFile(filepath.Join(proctest.AeatFacts(), "commands.json"))
 	require.NoError(t, err)
 	ours, err := ParseTree(raw)
 	require.NoError(t, err)

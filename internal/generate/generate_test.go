@@ -10,23 +10,16 @@ import (
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// commandsJSON is the real aeat's command tree: $AEAT_CLI_COMMANDS, else
-// the pinned copy in testdata/aeat-cli (internal/aeatfacts holds it to the
-// lead's original).
+// commandsJSON is the real aeat's command tree, the pinned copy in
+// testdata/aeat-cli (internal/aeatfacts holds it to the original).
 func commandsJSON(t testing.TB) []byte {
 	t.Helper()
-	path := os.Getenv("AEAT_CLI_COMMANDS")
-	if path == "" {
-		path = filepath.Join("..", "..", "testdata", "aeat-cli", "commands.json")
-	}
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		t.Skipf("the real aeat's command tree is not here (%s): set AEAT_CLI_COMMANDS to its commands.json", path)
-	}
+	data, err := os.ReadFile(filepath.Join(proctest.AeatFacts(), "commands.json"))
 	require.NoError(t, err)
 	return data
 }
@@ -492,14 +485,7 @@ func TestDocsOverrides(t *testing.T) {
 // verbs.
 func TestGenerate_AeatGlobals(t *testing.T) {
 	data := commandsJSON(t)
-	factsPath := os.Getenv("AEAT_CLI_FACTS")
-	if factsPath == "" {
-		factsPath = filepath.Join("..", "..", "..", "shared", "aeat-cli", "facts.json")
-	}
-	raw, err := os.ReadFile(factsPath)
-	if os.IsNotExist(err) {
-		t.Skipf("the real aeat's facts are not here (%s): set AEAT_CLI_FACTS", factsPath)
-	}
+	raw, err := os.ReadFile(filepath.Join(proctest.AeatFacts(), "facts.json"))
 	require.NoError(t, err)
 	var facts struct {
 		Globals struct {

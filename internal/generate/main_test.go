@@ -2,76 +2,33 @@ package generate
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
-)
 
-// Programs of testdata, built once for the package.
-var (
-	buildMu  sync.Mutex
-	built    = map[string]string{}
-	buildDir string
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	proctest.RemoveBuilds()
 	os.Exit(code)
 }
 
-// testProgram builds testdata/NAME (a Go main package) once.
-func testProgram(t testing.TB, name string) string { return buildOnce(t, name, "./testdata/"+name) }
-
-// fakeCLI builds the repository's testdata/fakecli: the fake CLI whose
-// steps make any fault a test needs (daemons, a hang, a flood).
-func fakeCLI(t testing.TB) string { return buildOnce(t, "fakecli", "../../testdata/fakecli") }
-
-// buildOnce builds the Go main package at pkg once, as name.
-func buildOnce(t testing.TB, name, pkg string) string {
-	t.Helper()
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	if bin, ok := built[name]; ok {
-		return bin
-	}
-	if buildDir == "" {
-		dir, err := os.MkdirTemp("", "generate-test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		buildDir = dir
-	}
-	bin := filepath.Join(buildDir, name)
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
-	if err != nil {
-		t.Fatalf("building testdata/%s: %v\n%s", name, err, out)
-	}
-	built[name] = bin
-	return bin
+// testProgram is testdata/NAME (a Go main package), built once.
+func testProgram(t testing.TB, name string) string {
+	return proctest.Build(t, "internal/generate/testdata/"+name)
 }
+
+// fakeCLI is the repository's testdata/fakecli: the fake CLI whose steps
+// make any fault a test needs (daemons, a hang, a flood).
+func fakeCLI(t testing.TB) string { return proctest.Build(t, "testdata/fakecli") }
 
 func cobraCLI(t testing.TB) string { return testProgram(t, "cobracli") }
 
 // clickPython is a Python 3 with click, as its real executable (not a
 // shim); the test skips, saying so, when there is none.
-func clickPython(t testing.TB) string {
-	t.Helper()
-	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
-	if err != nil {
-		t.Skipf("no Python 3 with click on this machine (python3 -c 'import click': %v): the click walk is not tested", err)
-	}
-	return strings.TrimSpace(string(out))
-}
+func clickPython(t testing.TB) string { return proctest.Python(t, "click") }
 
 // ClickScript writes the test CLI's console script as pip would — with
 // a #! line naming python, or pip's /bin/sh trampoline — into dir.

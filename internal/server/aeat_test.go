@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,7 +18,6 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
-	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -588,56 +586,6 @@ func TestAeat_LongErrorDocument(t *testing.T) {
 	assert.Contains(t, txt, "error report was longer than what aeat-mcp keeps")
 	assert.Contains(t, txt, `"status":"error"}`, "its end")
 	assert.Less(t, len(txt), DefaultMaxResultBytes+1)
-}
-
-// TestE2E_RealAeatManifest: the built binary serves the shipped example
-// over real stdio, as a host would start it, against the fake aeat.
-func TestE2E_RealAeatManifest(t *testing.T) {
-	root := loggedIn(t)
-	const secret = "e2e-secret-value-9f3a"
-	cmd := exec_(t, []string{"XDG_DATA_HOME=" + os.Getenv("XDG_DATA_HOME"), "DBUS_SESSION_BUS_ADDRESS=unix:path=/x",
-		"AEAT_CERT_PASSPHRASE=" + secret, "AEAT_MCP_LANG=es"},
-		"--manifest", exampleManifest, "--cli", fakeaeat, "--log-level", "debug")
-	var logs syncBuffer
-	cmd.Stderr = &logs
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	require.NoError(t, err)
-	defer cs.Close()
-	list, err := cs.ListTools(context.Background(), nil)
-	require.NoError(t, err)
-	assert.Len(t, list.Tools, 19+3)
-
-	res := callTool(t, cs, "ledger_list", map[string]any{"profile": "casa", "limit": 5})
-	require.False(t, res.IsError, text(res))
-	assert.Equal(t, "casa", structured(t, res)["active_profile"])
-
-	res = callTool(t, cs, "justificante_pull", map[string]any{"modelo": "303", "year": 2025})
-	assert.Equal(t, CodeInvalidArguments, outcome(t, res).Code, "period is required by the CLI and by the tool")
-
-	res = callTool(t, cs, "ledger_remove", map[string]any{"transaction_id": "7f3a9c"})
-	assert.Equal(t, ReasonCannotConfirm, outcome(t, res).Reason, "this client cannot be asked")
-	assert.Contains(t, text(res), "confirmación", "in the user's language")
-	res = callTool(t, cs, "ledger_remove", map[string]any{"transaction_id": "7f3a9c", "dry_run": true})
-	require.False(t, res.IsError, text(res))
-
-	res = callTool(t, cs, "certificate_secret_set", map[string]any{"name": "fnmt"})
-	require.False(t, res.IsError, text(res))
-	assert.Equal(t, secret, fakeStore(t, root)["secrets"].(map[string]any)["fnmt"])
-	raw, _ := json.Marshal(res)
-	assert.NotContains(t, string(raw), secret)
-	require.NoError(t, cs.Close())
-	assert.NotContains(t, logs.String(), secret, "not in the logs, at debug level either")
-	assert.NotContains(t, logs.String(), "casa", "argument values never reach the logs")
-	assert.NotContains(t, logs.String(), "AEAT_CERT_PASSPHRASE", "no start-up warning for a secret that is there")
-}
-
-// exec_ is the built binary with exactly env (plus PATH and HOME).
-func exec_(t *testing.T, env []string, args ...string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv()}, env...)
-	return cmd
 }
 
 // slowKeychain answers only when released, counting the reads.

@@ -199,7 +199,7 @@ func BenchmarkStartToInitialize(b *testing.B) {
 	manifest := testManifestPath(b)
 	var lat []float64
 	for b.Loop() {
-		lat = append(lat, msToInitialize(b, exec.Command(binary, "--manifest", manifest, "--log-level", "error")))
+		lat = append(lat, msToInitialize(b, exec.Command(aeatMCP(b), "--manifest", manifest, "--log-level", "error")))
 	}
 	sort.Float64s(lat)
 	b.ReportMetric(lat[len(lat)/2], "ms-median")

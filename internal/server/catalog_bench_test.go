@@ -130,6 +130,7 @@ func BenchmarkFind(b *testing.B) {
 // naming an earlier build (BenchmarkStartVsNaive), its three warm starts
 // take their turns too, printed as *-base.
 func BenchmarkStartFullVsCurated(b *testing.B) {
+	binary := aeatMCP(b)
 	warmDir, baseDir := b.TempDir(), b.TempDir()
 	start := func(bin, cacheDir, path string, args ...string) (float64, float64) {
 		cmd := exec.Command(bin, append([]string{"--manifest", path, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
@@ -281,7 +282,7 @@ func BenchmarkToolsListStdio(b *testing.B) {
 		out *bufio.Reader
 	}
 	open := func(args ...string) pipe {
-		cmd := exec.Command(binary, append([]string{"--manifest", fullAeatManifest, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
+		cmd := exec.Command(aeatMCP(b), append([]string{"--manifest", fullAeatManifest, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
 		in, _ := cmd.StdinPipe()
 		stdout, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {

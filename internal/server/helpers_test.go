@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
@@ -28,9 +30,14 @@ import (
 // /proc readings, the parent-death signal, XDG) or Unix signals is in files
 // built for it.
 
-// fakecli and binary are built once for the package: the fake CLI the test
-// manifest runs, and aeat-mcp itself for the end-to-end tests.
-var fakecli, fakeaeat, binary string
+// fakecli and fakeaeat are built once for the package: the fake CLI the
+// test manifest runs, and the fake aeat the example manifests run. The
+// end-to-end tests of the built binary are the e2e package's.
+var fakecli, fakeaeat string
+
+// aeatMCP is the built aeat-mcp, for the benchmarks that start it as a
+// host does.
+func aeatMCP(tb testing.TB) string { return proctest.Build(tb, "cmd/aeat-mcp") }
 
 func TestMain(m *testing.M) {
 	if helper := testMainHelpers[os.Getenv("SERVER_TEST_HELPER")]; helper != nil {
@@ -40,27 +47,16 @@ func TestMain(m *testing.M) {
 		os.Exit(m.Run()) // a helper of TestWatchParentExit: it needs no binaries
 	}
 	removeCache := proctest.PrivateCache()
-	dir, err := os.MkdirTemp("", "server-test")
-	if err != nil {
-		panic(err)
-	}
-	exe := ""
-	if runtime.GOOS == "windows" {
-		exe = ".exe"
-	}
-	fakecli = filepath.Join(dir, "fakecli"+exe)
-	fakeaeat = filepath.Join(dir, "aeat"+exe)
-	binary = filepath.Join(dir, "aeat-mcp"+exe)
-	for out, pkg := range map[string]string{fakecli: "../../testdata/fakecli", fakeaeat: "../../testdata/fakeaeat", binary: "../../cmd/aeat-mcp"} {
-		build := exec.Command("go", "build", "-o", out, pkg)
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building", pkg, err)
+	for out, pkg := range map[*string]string{&fakecli: "testdata/fakecli", &fakeaeat: "testdata/fakeaeat"} {
+		bin, err := proctest.Built(pkg)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
+		*out = bin
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	proctest.RemoveBuilds()
 	removeCache()
 	os.Exit(code)
 }
@@ -222,4 +218,69 @@ func waitRun(t testing.TB, cs *mcp.ClientSession, id string) *mcp.CallToolResult
 			return got
 		}
 	}
+}
+
+// withoutDuration is a result as JSON with the outcome's duration zeroed:
+// two calls of the same work differ only there.
+func withoutDuration(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	o := outcome(t, res)
+	o.DurationMS = 0
+	cp := *res
+	cp.Meta = mcp.Meta{OutcomeKey: o}
+	b, err := json.Marshal(&cp)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// serverCmd is the built aeat-mcp on the test manifest, started with the
+// environment a host gives it and env, for the benchmarks.
+func serverCmd(tb testing.TB, env []string, args ...string) *exec.Cmd {
+	tb.Helper()
+	cmd := exec.Command(aeatMCP(tb), append([]string{"--manifest", testManifestPath(tb), "--log-level", "warn"}, args...)...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv()}, env...)
+	return cmd
+}
+
+// initLine is a 2025-11-25 initialize request, as a raw JSON-RPC line.
+const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// syncBuffer is a strings.Builder safe to read while another goroutine
+// writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// outputLink is the result's resource_link to the whole of stream.
+func outputLink(t *testing.T, res *mcp.CallToolResult, stream string) *mcp.ResourceLink {
+	t.Helper()
+	for _, c := range res.Content {
+		if l, ok := c.(*mcp.ResourceLink); ok && strings.HasSuffix(l.URI, "/"+stream) {
+			return l
+		}
+	}
+	require.Failf(t, "no resource_link", "the result links no %s: %s", stream, text(res))
+	return nil
+}
+
+// rpcCode is the JSON-RPC error code of err, 0 when it is none.
+func rpcCode(err error) int64 {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we.Code
+	}
+	return 0
 }

@@ -5,7 +5,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/aeat-mcp/aeat-mcp/testdata/naivemcp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,28 +22,17 @@ import (
 // The floor a wrapper of a CLI is measured against (issue 11) is
 // naivemcp.Server (testdata/naivemcp), on the same fake CLI and verb; every
 // comparison is interleaved in one run. Over stdio it is its own binary,
-// as a host would start one: built at the first use, beside aeat-mcp's.
-var naiveBinary = sync.OnceValues(func() (string, error) {
-	out := filepath.Join(filepath.Dir(binary), "naivemcp")
-	build := exec.Command("go", "build", "-o", out, "../../testdata/naivemcp/cmd")
-	if msg, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the naive server: %v\n%s", err, msg)
-	}
-	return out, nil
-})
+// as a host would start one: built at the first use.
+func naiveBinary(tb testing.TB) string { return proctest.Build(tb, "testdata/naivemcp/cmd") }
 
 // naiveCmd and aeatCmd start the two servers as a host would.
 func naiveCmd(tb testing.TB) *exec.Cmd {
-	naive, err := naiveBinary()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cmd := exec.Command(naive)
+	cmd := exec.Command(naiveBinary(tb))
 	cmd.Env = append(os.Environ(), "NAIVE_CLI="+fakecli)
 	return cmd
 }
 
-func aeatCmd(tb testing.TB) *exec.Cmd { return aeatCmdOf(tb, binary, "cache") }
+func aeatCmd(tb testing.TB) *exec.Cmd { return aeatCmdOf(tb, aeatMCP(tb), "cache") }
 
 // aeatCmdOf starts the aeat-mcp binary bin with the bench manifest and the
 // cache directory named cache beside it: each binary its own, or two
@@ -80,7 +69,7 @@ var benchManifest = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, err := os.MkdirTemp(filepath.Dir(binary), "bench-")
+	dir, err := os.MkdirTemp(filepath.Dir(fakecli), "bench-")
 	if err != nil {
 		return "", err
 	}
@@ -280,9 +269,8 @@ func BenchmarkStartVsNaive(b *testing.B) {
 	b.ReportMetric(median(aeat.cpu), "cpu-ms-aeat")
 	b.ReportMetric(median(aeat.cpu)-median(naive.cpu), "cpu-ms-over-naive")
 	b.ReportMetric(median(aeat.faults)-median(naive.faults), "faults-over-naive")
-	naiveBin, _ := naiveBinary()
-	b.ReportMetric(fileMB(b, binary), "MB-aeat-binary")
-	b.ReportMetric(fileMB(b, naiveBin), "MB-naive-binary")
+	b.ReportMetric(fileMB(b, aeatMCP(b)), "MB-aeat-binary")
+	b.ReportMetric(fileMB(b, naiveBinary(b)), "MB-naive-binary")
 	if base != nil {
 		b.ReportMetric(median(base.wall)-median(naive.wall), "ms-over-naive-base")
 		b.ReportMetric(median(base.cpu)-median(naive.cpu), "cpu-ms-over-naive-base")

@@ -1,15 +1,12 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -86,31 +83,4 @@ func TestRank_Paraphrases(t *testing.T) {
 	assert.Equal(t, []string{"deudas_latest"}, rankNames(with.rank("¿cuánto le debo a Hacienda?"), 1))
 	assert.Empty(t, without.rank("¿cuánto le debo a Hacienda?"))
 	assert.Equal(t, []string{"overview_status"}, rankNames(with.rank("overall state of my taxes"), 1))
-}
-
-// TestE2E_FindInPlainWords: over real stdio, the built binary serving the
-// whole aeat finds verbs by what a person says for them, in Spanish and in
-// English, in words the CLI's help never uses.
-func TestE2E_FindInPlainWords(t *testing.T) {
-	cmd := exec_(t, []string{"AEAT_MCP_SURFACE=catalog"}, "--manifest", fullAeatManifest, "--cli", fakeaeat, "--log-level", "warn")
-	cmd.Stderr = os.Stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	require.NoError(t, err)
-	defer cs.Close()
-	for query, want := range map[string]string{
-		"disconnect Google Drive":                          "config_google_logout",
-		"comprobar la integridad de los ficheros cifrados": "config_repair_integrity_objects",
-		"record an expense I paid in cash":                 "app_ledger_add",
-	} {
-		res := callTool(t, cs, ToolFind, map[string]any{"query": query, "limit": 3})
-		require.False(t, res.IsError, text(res))
-		var a findAnswer
-		require.NoError(t, json.Unmarshal([]byte(text(res)), &a))
-		var names []string
-		for _, f := range a.Tools {
-			names = append(names, f.Name)
-		}
-		assert.True(t, slices.Contains(names, want), "%q: first three %v, want %s", query, names, want)
-	}
 }

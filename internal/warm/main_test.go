@@ -5,9 +5,7 @@ package warm_test
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,44 +20,11 @@ import (
 )
 
 // python is the real interpreter (not a pyenv shim) the test CLI runs in.
-func python(t testing.TB) string {
-	t.Helper()
-	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
-	require.NoError(t, err, "the warm tests need python3 with click (the machine image has both)")
-	return strings.TrimSpace(string(out))
-}
+func python(t testing.TB) string { return proctest.Python(t, "click") }
 
-// demoCLI copies testdata/warmcli into a fresh directory, with the real
-// interpreter on the script's #! line, and returns the script's path.
-func demoCLI(t testing.TB) string {
-	t.Helper()
-	py := python(t)
-	dst := t.TempDir()
-	src := "../../testdata/warmcli"
-	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == "__pycache__" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		mode := fs.FileMode(0o644)
-		if rel == "warmdemo-cli" {
-			b = []byte("#!" + py + strings.TrimPrefix(string(b), "#!/usr/bin/env python3"))
-			mode = 0o755
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, mode)
-	}))
-	return filepath.Join(dst, "warmdemo-cli")
-}
+// demoCLI is a copy of testdata/warmcli, with the real interpreter on the
+// script's #! line: the script's path.
+func demoCLI(t testing.TB) string { return proctest.WarmCLI(t) }
 
 // stateDir is a private state directory for a Runner's ledger (the /proc
 // walk's durable record of its calls' members).

@@ -15,17 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // python3 is the interpreter the protocol tests run template.py with.
-func python3(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("python3")
-	require.NoError(t, err, "the warm tests need python3")
-	return path
-}
+func python3(t *testing.T) string { return proctest.Python(t) }
 
 // writeTemplate writes the embedded template.py into a folder of its own.
 func writeTemplate(t *testing.T) string {

@@ -6,8 +6,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,16 +23,13 @@ import (
 // then on, and says so in its log: the server moves each child (Run checks
 // where it is either way). Here the "cgroup" is the null device.
 func TestTemplateForksWhenClone3IsRefused(t *testing.T) {
-	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
-	require.NoError(t, err, "the warm tests need python3 with click")
-	script, err := filepath.Abs("../../testdata/warmcli/warmdemo-cli")
-	require.NoError(t, err)
+	script := proctest.WarmCLI(t)
 	r, err := callruntime.NewRunner(callruntime.Options{StateDir: t.TempDir()})
 	require.NoError(t, err)
 	defer r.Close()
 	log := &syncWriter{w: &strings.Builder{}}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cfg := &Config{Warm: annotations.Warm{Entry: "warmdemo:main"}, Python: strings.TrimSpace(string(out)), Script: script,
+	cfg := &Config{Warm: annotations.Warm{Entry: "warmdemo:main"}, Python: proctest.Python(t, "click"), Script: script,
 		Env: []string{"PATH=/usr/bin:/bin", "WARMDEMO_IMPORT_SECONDS=0"}, Dir: t.TempDir()}
 	tpl, err := startTemplate(context.Background(), r, cfg, logger, answerWait)
 	require.NoError(t, err)

@@ -1,7 +1,6 @@
-package server
+package e2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -10,20 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
-
-var (
-	keychainBinOnce sync.Once
-	keychainBin     string
-	keychainBinErr  error
 )
 
 // keychainBinary is aeat-mcp built with -tags aeatmcp_testkeychain: the
@@ -31,15 +22,7 @@ var (
 // stands in for the OS keychain (this machine has none). Release builds do
 // not contain that code.
 func keychainBinary(t *testing.T) string {
-	keychainBinOnce.Do(func() {
-		keychainBin = filepath.Join(filepath.Dir(binary), "aeat-mcp-testkeychain")
-		out, err := exec.Command("go", "build", "-tags", "aeatmcp_testkeychain", "-o", keychainBin, "../../cmd/aeat-mcp").CombinedOutput()
-		if err != nil {
-			keychainBinErr = &os.PathError{Op: "build", Path: string(out), Err: err}
-		}
-	})
-	require.NoError(t, keychainBinErr)
-	return keychainBin
+	return proctest.Build(t, "cmd/aeat-mcp", "aeatmcp_testkeychain")
 }
 
 // TestE2E_KeychainSecret: a person stores two secrets with `aeat-mcp secret
@@ -202,16 +185,7 @@ func TestE2E_KeychainSecretEchoedIsRedacted(t *testing.T) {
 		t.Run(srv.name, func(t *testing.T) {
 			cmd := exec.Command(bin, "--manifest", exampleManifest, "--cli", fakeaeat, "--log-level", "debug")
 			cmd.Env = srv.env
-			rs := &rawServer{cmd: cmd}
-			var err error
-			rs.in, err = cmd.StdinPipe()
-			require.NoError(t, err)
-			stdout, err := cmd.StdoutPipe()
-			require.NoError(t, err)
-			rs.out = bufio.NewReaderSize(stdout, 1<<20)
-			cmd.Stderr = &rs.errs
-			require.NoError(t, cmd.Start())
-			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			rs := startRawCmd(t, cmd)
 			rs.initialize(t)
 
 			for i, c := range srv.calls {
@@ -247,7 +221,7 @@ func TestE2E_KeychainSecretEchoedIsRedacted(t *testing.T) {
 					// stderr, where each echo is, redacted. (A successful
 					// one shows them only in progress, which shows the
 					// latest line twice a second: not each line.)
-					assert.GreaterOrEqual(t, strings.Count(text, callruntime.RedactedSecret), len(c.echoes), "%s: every echo redacted: %s", c.tool, raw)
+					assert.GreaterOrEqual(t, strings.Count(text, redactedSecret), len(c.echoes), "%s: every echo redacted: %s", c.tool, raw)
 				}
 			}
 			for _, secret := range []string{master, cert} {

@@ -1,4 +1,4 @@
-package server
+package e2e
 
 import (
 	"encoding/json"

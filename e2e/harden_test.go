@@ -1,6 +1,6 @@
 //go:build linux
 
-package server
+package e2e
 
 import (
 	"bufio"
@@ -36,7 +36,7 @@ func init() { testMainHelpers["host"] = hostMain }
 // own stdin, stdout and stderr to the server's until the server exits.
 func hostMain() int {
 	cmd := exec.Command(os.Getenv("HOST_SERVER"), strings.Split(os.Getenv("HOST_ARGS"), "\n")...)
-	cmd.Env = append(os.Environ(), "SERVER_TEST_HELPER=")
+	cmd.Env = append(os.Environ(), "E2E_TEST_HELPER=")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	errs, _ := cmd.StderrPipe()
@@ -63,7 +63,7 @@ func startAsUser(t *testing.T, dir, manifest string, env ...string) (*rawServer,
 	copyFile(t, self, host)
 	pidfile := filepath.Join(dir, "server.pid")
 	cmd := exec.Command(host)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "SERVER_TEST_HELPER=host",
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "E2E_TEST_HELPER=host",
 		"HOST_SERVER=" + filepath.Join(dir, "aeat-mcp"), "HOST_ARGS=--manifest\n" + manifest + "\n--log-level\ndebug",
 		"HOST_PIDFILE=" + pidfile}, env...)
 	if os.Geteuid() == 0 {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package server
+package e2e
 
 // End-to-end tests that need Linux itself: a host that spawns the server
 // from a thread that exits (the parent-death signal), pipes handed to a
@@ -100,7 +100,7 @@ func startUnderHost(t *testing.T, env ...string) *underHost {
 	// The host holds the pipes too: a dead server is no EOF here.
 	require.NoError(t, outR.SetReadDeadline(time.Now().Add(proctest.HangAfter)))
 	host := exec.Command(os.Args[0], "-test.run=^$")
-	host.Env = append(append(os.Environ(), "SERVER_TEST_HELPER=parent", "AEAT_MCP_BINARY="+binary, "AEAT_MCP_MANIFEST="+testManifestPath(t)), env...)
+	host.Env = append(append(os.Environ(), "E2E_TEST_HELPER=parent", "AEAT_MCP_BINARY="+binary, "AEAT_MCP_MANIFEST="+testManifestPath(t)), env...)
 	host.ExtraFiles = []*os.File{inR, outW}
 	host.Stderr = os.Stderr
 	hostIn, err := host.StdinPipe()
@@ -195,7 +195,7 @@ func TestE2E_FirstCallRightAfterInitialize(t *testing.T) {
 	if tree[1] == "procwalk" {
 		// A member the /proc walks have not yet recorded is the documented
 		// limit of that mode: wait until the ledger holds every one.
-		waitLedger(t, filepath.Join(home, ".local", "state", "aeat-mcp"), serverPid, fakecliPids())
+		proctest.WaitLedger(t, filepath.Join(home, ".local", "state", "aeat-mcp"), serverPid, fakecliPids())
 	}
 
 	require.NoError(t, rs.cmd.Process.Kill())
@@ -203,36 +203,13 @@ func TestE2E_FirstCallRightAfterInitialize(t *testing.T) {
 	proctest.RequireGone(t, pids, proctest.HangAfter)
 }
 
-// waitLedger waits until the ledger of the server owner (callruntime's
-// OWNER.START.SEQ.members files in state, one "+call pid start pgid sid"
-// line per member) records every pid of pids.
-func waitLedger(t *testing.T, state string, owner int, pids map[string]int) {
-	t.Helper()
-	deadline := time.Now().Add(proctest.HangAfter)
-	for {
-		files, _ := filepath.Glob(filepath.Join(state, strconv.Itoa(owner)+".*.members"))
-		recorded := map[int]bool{}
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
-			for _, line := range strings.Split(string(b), "\n") {
-				if fs := strings.Fields(line); len(fs) == 5 && strings.HasPrefix(line, "+") {
-					pid, _ := strconv.Atoi(fs[1])
-					recorded[pid] = true
-				}
-			}
-		}
-		missing := 0
-		for _, pid := range pids {
-			if !recorded[pid] {
-				missing++
-			}
-		}
-		if missing == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the ledger of %d never recorded %v (files %v)", owner, pids, files)
-		}
-		time.Sleep(20 * time.Millisecond)
+func ppidOf(pid string) int {
+	raw, _ := os.ReadFile("/proc/" + pid + "/stat")
+	s := string(raw)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 2 {
+		return 0
 	}
+	n, _ := strconv.Atoi(f[1])
+	return n
 }

@@ -1,4 +1,4 @@
-package server
+package e2e
 
 import (
 	"encoding/base64"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,20 +51,20 @@ func TestE2E_StdinSecretNeverReachesTheModel(t *testing.T) {
 				}
 			}
 			// And it was there to be redacted: the CLI echoed it everywhere.
-			assert.Contains(t, strings.Join(progress, "\n"), callruntime.RedactedSecret, "progress")
+			assert.Contains(t, strings.Join(progress, "\n"), redactedSecret, "progress")
 			raw, _ := json.Marshal(result)
-			assert.Contains(t, string(raw), callruntime.RedactedSecret)
+			assert.Contains(t, string(raw), redactedSecret)
 			meta, _ := result["_meta"].(map[string]any)
 			if call.args["code"] == "0" {
 				sc, _ := result["structuredContent"].(map[string]any)
 				require.NotNil(t, sc, "structuredContent of %s", raw)
-				assert.Equal(t, callruntime.RedactedSecret, sc["input"], "the whole document, the longest form")
-				assert.Equal(t, callruntime.RedactedSecret, sc["input_b64"])
+				assert.Equal(t, redactedSecret, sc["input"], "the whole document, the longest form")
+				assert.Equal(t, redactedSecret, sc["input_b64"])
 			} else {
 				ce, _ := meta[CLIErrorKey].(map[string]any)
 				require.NotNil(t, ce, "cli_error of %s", raw)
 				msg := ce["error"].(map[string]any)["message"].(string)
-				assert.Contains(t, msg, "input_value='"+callruntime.RedactedSecret+"'")
+				assert.Contains(t, msg, "input_value='"+redactedSecret+"'")
 				o := meta[OutcomeKey].(map[string]any)
 				assert.Equal(t, strconv.Itoa(2), fmt.Sprint(o["exit_code"]))
 			}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package server
+package e2e
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,31 +36,7 @@ type warmFixture struct {
 // time (each with an envsum tool of the same name, lower-cased).
 func newWarmFixture(t *testing.T, keychain ...string) *warmFixture {
 	t.Helper()
-	out, err := exec.Command("python3", "-c", "import sys, click; print(sys.executable)").Output()
-	require.NoError(t, err, "the warm tests need python3 with click (the machine image has both)")
-	py := strings.TrimSpace(string(out))
-	dir := t.TempDir()
-	src := "../../testdata/warmcli"
-	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == "__pycache__" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if rel == "warmdemo-cli" {
-			b = []byte("#!" + py + strings.TrimPrefix(string(b), "#!/usr/bin/env python3"))
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o755)
-	}))
+	dir := filepath.Dir(proctest.WarmCLI(t))
 	f := &warmFixture{pidfile: filepath.Join(dir, "pids"), manifest: filepath.Join(dir, "warm.manifest.json")}
 	read := `{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
 	// The read tier's ceiling is generous (startWarmServerWith): it also

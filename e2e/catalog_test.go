@@ -1,10 +1,11 @@
-package server
+package e2e
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -58,7 +59,12 @@ func TestE2E_CatalogOfTheWholeAeat(t *testing.T) {
 	// A verb that is not listed: found, then called both ways.
 	res := callTool(t, cs, ToolFind, map[string]any{"query": "ledger status", "limit": 3})
 	require.False(t, res.IsError, text(res))
-	var a findAnswer
+	var a struct { // aeat_mcp_find's answer
+		Tools []struct {
+			Name   string `json:"name"`
+			Listed bool   `json:"listed"`
+		} `json:"tools"`
+	}
 	require.NoError(t, json.Unmarshal([]byte(text(res)), &a))
 	require.NotEmpty(t, a.Tools)
 	assert.Equal(t, "ledger_status", a.Tools[0].Name)
@@ -121,4 +127,35 @@ func TestE2E_CatalogTasks(t *testing.T) {
 	id = created["task"].(map[string]any)["taskId"].(string)
 	res = c.ok(t, "tasks/result", fmt.Sprintf(`"taskId":%q`, id))
 	assert.Equal(t, string(CodeInvalidArguments), outcomeOf(res)["code"])
+}
+
+// TestE2E_FindInPlainWords: over real stdio, the built binary serving the
+// whole aeat finds verbs by what a person says for them, in Spanish and in
+// English, in words the CLI's help never uses.
+func TestE2E_FindInPlainWords(t *testing.T) {
+	cmd := exec_(t, []string{"AEAT_MCP_SURFACE=catalog"}, "--manifest", fullAeatManifest, "--cli", fakeaeat, "--log-level", "warn")
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	for query, want := range map[string]string{
+		"disconnect Google Drive":                          "config_google_logout",
+		"comprobar la integridad de los ficheros cifrados": "config_repair_integrity_objects",
+		"record an expense I paid in cash":                 "app_ledger_add",
+	} {
+		res := callTool(t, cs, ToolFind, map[string]any{"query": query, "limit": 3})
+		require.False(t, res.IsError, text(res))
+		var a struct { // aeat_mcp_find's answer
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(text(res)), &a))
+		var names []string
+		for _, f := range a.Tools {
+			names = append(names, f.Name)
+		}
+		assert.True(t, slices.Contains(names, want), "%q: first three %v, want %s", query, names, want)
+	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package server
+package e2e
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 // readmeFirstRun is the user documentation's first run of the real aeat
 // (docs/real-aeat.md, which the README links as "a first run").
 func readmeFirstRun(t *testing.T) string {
-	raw, err := os.ReadFile("../../docs/real-aeat.md")
+	raw, err := os.ReadFile("../docs/real-aeat.md")
 	require.NoError(t, err)
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../README.md")
 	require.NoError(t, err)
 	require.Contains(t, string(readme), "[a first run](docs/real-aeat.md)", "the README's first screen leads there")
 	sec, _, _ := strings.Cut(string(raw), "**What goes wrong")

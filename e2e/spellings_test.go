@@ -1,9 +1,8 @@
 //go:build linux
 
-package server
+package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +25,7 @@ import (
 // result (structuredContent) — and writes what it printed to printed.
 func spellingsManifest(t *testing.T, python, printed string) string {
 	t.Helper()
-	script, err := filepath.Abs("../callruntime/testdata/spellings.py")
+	script, err := filepath.Abs("../internal/callruntime/testdata/spellings.py")
 	require.NoError(t, err)
 	read := `"annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}`
 	tool := func(name, mode, extra string) string {
@@ -52,10 +50,7 @@ func spellingsManifest(t *testing.T, python, printed string) string {
 // — results, structuredContent, cli_error, progress — holds any of them,
 // raw or decoded, wrapped or not; and the secret was there to be redacted.
 func TestE2E_SecretInEverySpelling(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
+	python := proctest.Python(t)
 	secrets := []string{
 		`Ünïcode'q"uote$ \&<pass>€😀-2024`,
 		`correct-horse-battery-staple-correct-horse-battery-staple-ÄÖ'"x`,
@@ -66,15 +61,7 @@ func TestE2E_SecretInEverySpelling(t *testing.T) {
 			printed := filepath.Join(t.TempDir(), "printed.json")
 			cmd := exec.Command(binary, "--manifest", spellingsManifest(t, python, printed), "--log-level", "debug")
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv(), "AEAT_TEST_SECRET=" + secret}
-			rs := &rawServer{cmd: cmd}
-			rs.in, err = cmd.StdinPipe()
-			require.NoError(t, err)
-			stdout, err := cmd.StdoutPipe()
-			require.NoError(t, err)
-			rs.out = bufio.NewReaderSize(stdout, 1<<20)
-			cmd.Stderr = &rs.errs
-			require.NoError(t, cmd.Start())
-			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			rs := startRawCmd(t, cmd)
 			rs.initialize(t)
 
 			for id, tool := range []string{"spell_ok", "spell_err", "spell_json"} {
@@ -91,17 +78,17 @@ func TestE2E_SecretInEverySpelling(t *testing.T) {
 					assertNoSpelling(t, tool, line, secret, what.Forms)
 				}
 				res, _ := json.Marshal(result)
-				assert.Contains(t, string(res), callruntime.RedactedSecret, "%s: the secret was there to be redacted", tool)
+				assert.Contains(t, string(res), redactedSecret, "%s: the secret was there to be redacted", tool)
 				meta, _ := result["_meta"].(map[string]any)
 				switch tool {
 				case "spell_ok":
-					assert.Contains(t, strings.Join(progress, "\n"), callruntime.RedactedSecret, "progress")
+					assert.Contains(t, strings.Join(progress, "\n"), redactedSecret, "progress")
 				case "spell_err":
 					ce, _ := json.Marshal(meta[CLIErrorKey])
-					assert.Contains(t, string(ce), callruntime.RedactedSecret, "cli_error of %s", res)
+					assert.Contains(t, string(ce), redactedSecret, "cli_error of %s", res)
 				case "spell_json":
 					sc, _ := json.Marshal(result["structuredContent"])
-					assert.Contains(t, string(sc), callruntime.RedactedSecret, "structuredContent of %s", res)
+					assert.Contains(t, string(sc), redactedSecret, "structuredContent of %s", res)
 				}
 			}
 			assert.NotContains(t, rs.errs.String(), secret, "logs")
@@ -122,7 +109,7 @@ func assertNoSpelling(t *testing.T, tool, line, secret string, forms []string) {
 		texts = append(texts, s, unwrapLines(s))
 	}
 	for _, text := range texts {
-		for _, piece := range strings.Split(text, callruntime.RedactedSecret) {
+		for _, piece := range strings.Split(text, redactedSecret) {
 			for _, f := range forms {
 				if len(f) >= 8 && strings.Contains(piece, f) {
 					t.Errorf("%s: %q is in %q", tool, f, text)

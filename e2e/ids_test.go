@@ -1,6 +1,6 @@
 //go:build linux
 
-package server
+package e2e
 
 import (
 	"encoding/json"
@@ -120,4 +120,28 @@ func TestE2E_ListenEndsWithTheConnection(t *testing.T) {
 			assert.NotContains(t, rs.errs.String(), "left unanswered")
 		})
 	}
+}
+
+// Claude Code 2.1.332's first lines to a stdio server, as it wrote them
+// (captured through a tee in front of aeat-mcp): a server/discover probe
+// and a subscriptions/listen for tools/list_changed, both 2026-07-28.
+const (
+	claudeMeta     = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"claude-code","title":"Claude Code","version":"2.1.332","description":"Anthropic's agentic coding tool","websiteUrl":"https://claude.com/claude-code"},"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"elicitation":{"form":{},"url":{}}}}`
+	claudeDiscover = `{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{` + claudeMeta + `}}`
+	claudeListen   = `{"jsonrpc":"2.0","id":"listen:0","method":"subscriptions/listen","params":{` + claudeMeta + `,"notifications":{"toolsListChanged":true}}}`
+	claudeCancel   = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"listen:0",` + claudeMeta + `}}`
+)
+
+// subscriptionIDOf is the listen a message names
+// (_meta["io.modelcontextprotocol/subscriptionId"] of its params or
+// result), exactly as written.
+func subscriptionIDOf(t *testing.T, body json.RawMessage) string {
+	t.Helper()
+	var b struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	require.NoError(t, json.Unmarshal(body, &b), string(body))
+	id, ok := b.Meta["io.modelcontextprotocol/subscriptionId"]
+	require.True(t, ok, "no subscriptionId in %s", body)
+	return string(id)
 }

@@ -1,4 +1,4 @@
-package server
+package e2e
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
@@ -179,16 +180,24 @@ func startRaw(t *testing.T, args ...string) *rawServer {
 // startRawEnv is startRaw with more variables in the server's environment.
 func startRawEnv(t *testing.T, env []string, args ...string) *rawServer {
 	t.Helper()
-	rs := &rawServer{cmd: serverCmd(t, env, args...)}
+	return startRawCmd(t, serverCmd(t, env, args...))
+}
+
+// startRawCmd starts cmd, an aeat-mcp command line, for a test that
+// speaks raw JSON-RPC lines to it; the server is killed when the test
+// ends.
+func startRawCmd(t *testing.T, cmd *exec.Cmd) *rawServer {
+	t.Helper()
+	rs := &rawServer{cmd: cmd}
 	var err error
-	rs.in, err = rs.cmd.StdinPipe()
+	rs.in, err = cmd.StdinPipe()
 	require.NoError(t, err)
-	stdout, err := rs.cmd.StdoutPipe()
+	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	rs.out = bufio.NewReaderSize(stdout, 1<<20)
-	rs.cmd.Stderr = &rs.errs
-	require.NoError(t, rs.cmd.Start())
-	t.Cleanup(func() { _ = rs.cmd.Process.Kill(); _ = rs.cmd.Wait() })
+	cmd.Stderr = &rs.errs
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	return rs
 }
 
@@ -239,11 +248,8 @@ const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"proto
 // The tools capability is the SDK's, as before. The whole transcript, to
 // the server's exit, is read.
 func TestE2E_EverythingAtOnce(t *testing.T) {
-	m := loadManifest(t)
-	want := builtinNames(Config{Manifest: m})
-	for _, tool := range m.Tools {
-		want = append(want, tool.Name)
-	}
+	want := toolNamesOnceInitialized(t)
+	require.Contains(t, want, "read_echo")
 	rs := startRaw(t)
 	rs.send(t, initLine+"\n"+
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n"+
@@ -278,6 +284,28 @@ func TestE2E_EverythingAtOnce(t *testing.T) {
 	require.Len(t, content, 1, "%v", byID["2"])
 	assert.Contains(t, content[0].(map[string]any)["text"], "hola")
 	assert.NotEqual(t, true, byID["2"]["isError"])
+}
+
+// toolNamesOnceInitialized is the list of a server asked for it as a
+// patient host asks: after the handshake.
+func toolNamesOnceInitialized(t *testing.T) []string {
+	t.Helper()
+	rs := startRaw(t)
+	rs.initialize(t)
+	rs.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	for {
+		msg := rs.recv(t)
+		if msg["id"] != float64(1) {
+			continue
+		}
+		result, _ := msg["result"].(map[string]any)
+		tools, _ := result["tools"].([]any)
+		var names []string
+		for _, tool := range tools {
+			names = append(names, tool.(map[string]any)["name"].(string))
+		}
+		return names
+	}
 }
 
 // TestE2E_MalformedInput: every malformed line gets the JSON-RPC error the
@@ -370,11 +398,11 @@ func TestE2E_CancelledIsNotAnswered(t *testing.T) {
 // encodes in the ANSI code page (cp1252) unless in UTF-8 mode: "Año" came
 // out as U+FFFD, and "✓" (outside cp1252) made the CLI exit 1. The server
 // gives Windows CLIs PYTHONUTF8=1 (env.go). It runs wherever Python is
-// found (AEAT_MCP_TEST_PYTHON, else python or python3 on PATH); the CI
+// found (proctest.Python: AEAT_MCP_TEST_PYTHON, else python3 or python on PATH); the CI
 // workflow requires it (AEAT_MCP_TEST_REQUIRE_PYTHON=1), on Windows above
 // all.
 func TestE2E_PythonText(t *testing.T) {
-	python := findPython(t)
+	python := proctest.Python(t)
 	quoted, err := json.Marshal(python)
 	require.NoError(t, err)
 	manifest := filepath.Join(t.TempDir(), "python.json")
@@ -397,28 +425,31 @@ func TestE2E_PythonText(t *testing.T) {
 	assert.Equal(t, say, strings.TrimRight(text(res), "\r\n"))
 }
 
-// findPython is the Python the test runs: AEAT_MCP_TEST_PYTHON, else the
-// first of python and python3 on PATH that runs. Without one the test is
-// skipped — unless AEAT_MCP_TEST_REQUIRE_PYTHON=1 (CI), where it fails.
-func findPython(t *testing.T) string {
+// liveCallsDoNotDelayRead starts two live calls that run until cancelled
+// and requires a read to be answered while both still run: a read queued
+// behind them would wait for as long as they run.
+func liveCallsDoNotDelayRead(t *testing.T, cs *mcp.ClientSession) {
 	t.Helper()
-	candidates := []string{os.Getenv("AEAT_MCP_TEST_PYTHON")}
-	for _, name := range []string{"python", "python3"} {
-		if p, err := exec.LookPath(name); err == nil {
-			candidates = append(candidates, p)
-		}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	var ended atomic.Int32
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
+			ended.Add(1)
+		}()
 	}
-	for _, p := range candidates {
-		if p == "" {
-			continue
-		}
-		if abs, err := filepath.Abs(p); err == nil && exec.Command(abs, "-c", "pass").Run() == nil {
-			return abs
-		}
-	}
-	if os.Getenv("AEAT_MCP_TEST_REQUIRE_PYTHON") == "1" {
-		t.Fatal("no Python found (AEAT_MCP_TEST_PYTHON, python, python3), and AEAT_MCP_TEST_REQUIRE_PYTHON=1")
-	}
-	t.Skip("no Python on PATH")
-	return ""
+	waitForFakecli(t, 6) // both live calls hold their slots
+	readCtx, readCancel := context.WithTimeout(context.Background(), proctest.HangAfter)
+	defer readCancel()
+	res, err := cs.CallTool(readCtx, &mcp.CallToolParams{Name: "read_echo", Arguments: map[string]any{"text": "quick"}})
+	require.NoError(t, err, "the read waited behind the live calls")
+	assert.Equal(t, CodeOK, outcome(t, res).Code)
+	assert.Zero(t, ended.Load(), "answered while the live calls ran")
+	cancel()
+	wg.Wait()
+	requireNoFakecli(t, proctest.HangAfter)
 }
