@@ -63,7 +63,15 @@ func crashTurnsOff(goos, sig string) bool {
 // store unlock (Argon2id, a 19 MiB buffer) 779 instead of 4,868 in a fresh
 // interpreter (BENCHMARKS.md "Warm start on the real aeat: faults"). Older
 // glibc, musl and a kernel without THP ignore it.
-const hugePagesTunable = "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"
+//
+// The mmap threshold is fixed at glibc's own starting value (128 KiB):
+// left to itself, malloc raises it to the size of each mapped buffer freed,
+// and a template whose set-up freed one (the real aeat's does) would hand
+// its children buffers of that size carved from heap pages it wrote — a
+// copy-on-write fault per 4 KiB page, which huge pages do not spare
+// (TestWarmHugePagesAfterASetUpThatFreedABuffer: 5,003 faults for 16 MiB
+// without it; the real aeat's ledger list 12,324 a call → 7,828).
+const hugePagesTunable = "GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=131072"
 
 // templateEnv is the environment the template's interpreter starts with on
 // goos: env, and on Linux the allocator setting above — unless env sets

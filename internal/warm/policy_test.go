@@ -92,8 +92,8 @@ func TestTemplateEnv(t *testing.T) {
 		env        []string
 		want, gone []string
 	}{
-		{"linux", call, append(append([]string{}, call...), "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"), []string{"GLIBC_TUNABLES"}},
-		{"linux", nil, []string{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"}, []string{"GLIBC_TUNABLES"}},
+		{"linux", call, append(append([]string{}, call...), "GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=131072"), []string{"GLIBC_TUNABLES"}},
+		{"linux", nil, []string{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=131072"}, []string{"GLIBC_TUNABLES"}},
 		{"linux", append(append([]string{}, call...), "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"), append(append([]string{}, call...), "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"), nil},
 		{"darwin", call, call, nil},
 		{"windows", call, call, nil},

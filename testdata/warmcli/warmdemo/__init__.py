@@ -75,6 +75,17 @@ if os.environ.get("WARMDEMO_FORK_SLOW") == "1":
 
     urllib.request.getproxies = _slow_getproxies
 
+# A CLI whose set-up allocates a large buffer and frees it, as the real
+# aeat's does: glibc's malloc then raises its mmap threshold to that size,
+# so a buffer of WARMDEMO_IMPORT_HEAP_MIB is carved from heap pages the
+# import wrote — pages a warm child shares with its template.
+if os.environ.get("WARMDEMO_IMPORT_HEAP_MIB"):
+    _mib = int(os.environ["WARMDEMO_IMPORT_HEAP_MIB"]) << 20
+    _buf = bytearray(_mib + (1 << 20))  # mapped, and unmapped by del
+    del _buf
+    _buf = bytearray(_mib)  # below the raised threshold: from the heap
+    del _buf
+
 # What a CLI does to its own environment at import (awscli sets
 # AWS_DATA_PATH so botocore finds its data): a warm call must see it too.
 os.environ.setdefault("WARMDEMO_DEFAULTED", "by the import")
