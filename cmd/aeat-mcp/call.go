@@ -319,18 +319,9 @@ func (co *callOptions) arguments(t *annotations.Tool) (map[string]any, error) {
 		if len(co.args) > 0 {
 			return nil, fmt.Errorf("give --arg or --args-json, not both")
 		}
-		// Numbers stay as written (json.Number), exactly as a host's call
-		// and --arg pass them: 9007199254740993 and 1e-400 survive.
-		dec := json.NewDecoder(strings.NewReader(co.argsJSON))
-		dec.UseNumber()
-		if err := dec.Decode(&args); err != nil {
-			return nil, fmt.Errorf("--args-json: %w", err)
-		}
-		if _, err := dec.Token(); err != io.EOF {
-			return nil, fmt.Errorf("--args-json: one JSON object, and nothing after it")
-		}
-		if args == nil {
-			args = map[string]any{} // null: no arguments
+		var err error
+		if args, err = decodeArgsJSON(co.argsJSON); err != nil {
+			return nil, err
 		}
 	}
 	for _, a := range co.args {
@@ -359,6 +350,25 @@ func (co *callOptions) arguments(t *annotations.Tool) (map[string]any, error) {
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%s needs %s: give --arg NAME=VALUE for each", t.Name, strings.Join(missing, ", "))
+	}
+	return args, nil
+}
+
+// decodeArgsJSON reads --args-json: one JSON object and nothing after it;
+// null is no arguments. Numbers stay as written (json.Number), exactly as
+// a host's call and --arg pass them: 9007199254740993 and 1e-400 survive.
+func decodeArgsJSON(s string) (map[string]any, error) {
+	args := map[string]any{}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if err := dec.Decode(&args); err != nil {
+		return nil, fmt.Errorf("--args-json: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("--args-json: one JSON object, and nothing after it")
+	}
+	if args == nil {
+		args = map[string]any{} // null: no arguments
 	}
 	return args, nil
 }

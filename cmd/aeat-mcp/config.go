@@ -111,30 +111,40 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 	}
 	w := cmd.OutOrStdout()
 	if co.write {
-		res, err := merge{path: loc.path, key: h.key, name: co.name, entry: entry, jsonc: h.jsonc, now: time.Now()}.run()
-		if err != nil {
-			return &exitError{exitFailure, err}
+		if err := writeEntry(w, h, co, entry, loc); err != nil {
+			return err
 		}
-		file := loc.path
-		if res.target != loc.path {
-			file = fmt.Sprintf("%s (a link to %s, written there)", loc.path, res.target)
-		}
-		switch {
-		case !res.changed:
-			fmt.Fprintf(w, "%s already has this entry for %q: nothing changed.\n", file, co.name)
-		case res.backup != "":
-			fmt.Fprintf(w, "wrote %q into %s (the old file is %s).\n", co.name, file, res.backup)
-		default:
-			fmt.Fprintf(w, "created %s with %q.\n", file, co.name)
-		}
-		if loc.why != "" {
-			fmt.Fprintf(w, "That file: %s.\n", loc.why)
-		}
-		fmt.Fprintln(w, h.note(loc.path, co.name))
 	} else {
 		printSnippet(w, h, co.name, entry, loc)
 	}
 	env.explain(w, co.write)
+	return nil
+}
+
+// writeEntry merges the entry into the host's file and says what it did:
+// nothing to change, written over a backup, or a new file; then where that
+// file comes from and what the host needs next.
+func writeEntry(w io.Writer, h *host, co *configOptions, entry serverEntry, loc location) error {
+	res, err := merge{path: loc.path, key: h.key, name: co.name, entry: entry, jsonc: h.jsonc, now: time.Now()}.run()
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	file := loc.path
+	if res.target != loc.path {
+		file = fmt.Sprintf("%s (a link to %s, written there)", loc.path, res.target)
+	}
+	switch {
+	case !res.changed:
+		fmt.Fprintf(w, "%s already has this entry for %q: nothing changed.\n", file, co.name)
+	case res.backup != "":
+		fmt.Fprintf(w, "wrote %q into %s (the old file is %s).\n", co.name, file, res.backup)
+	default:
+		fmt.Fprintf(w, "created %s with %q.\n", file, co.name)
+	}
+	if loc.why != "" {
+		fmt.Fprintf(w, "That file: %s.\n", loc.why)
+	}
+	fmt.Fprintln(w, h.note(loc.path, co.name))
 	return nil
 }
 

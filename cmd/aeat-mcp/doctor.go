@@ -71,17 +71,41 @@ const manyTools = 40
 // with it (doctor was stopped).
 func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime.Report, runtimeErr error, cli func(doctorLines) error) error {
 	broken := 0
-	ok := func(format string, a ...any) { fmt.Fprintf(w, "  ok       "+format+"\n", a...) }
-	note := func(format string, a ...any) { fmt.Fprintf(w, "  note     "+format+"\n", a...) }
-	problem := func(fix, format string, a ...any) {
-		broken++
-		fmt.Fprintf(w, "  PROBLEM  "+format+"\n           fix: %s\n", append(a, fix)...)
+	l := doctorLines{
+		ok:   func(format string, a ...any) { fmt.Fprintf(w, "  ok       "+format+"\n", a...) },
+		note: func(format string, a ...any) { fmt.Fprintf(w, "  note     "+format+"\n", a...) },
+		problem: func(fix, format string, a ...any) {
+			broken++
+			fmt.Fprintf(w, "  PROBLEM  "+format+"\n           fix: %s\n", append(a, fix)...)
+		},
 	}
 	fmt.Fprintf(w, "aeat-mcp %s on %s/%s\n\nSupervision\n", buildVersion(), runtime.GOOS, runtime.GOARCH)
+	doctorSupervision(w, opts, report, runtimeErr, l)
+
+	fmt.Fprintf(w, "\nThe CLI\n")
+	if in.cfg.CLIError == nil {
+		l.ok("%q resolves to %s", in.manifest.CLI.Command, in.cfg.CLIPath)
+	}
+	reportQuarantine(findQuarantined(runtime.GOOS, [][2]string{{"aeat-mcp", selfPath()}, {"the CLI", in.cfg.CLIPath}}, xattr), l.problem)
+	if cli != nil {
+		if err := cli(l); err != nil {
+			return err
+		}
+	}
+
+	fmt.Fprintf(w, "\nServing\n")
+	doctorServing(opts, in, l)
+	return doctorVerdict(w, broken)
+}
+
+// doctorSupervision reports how calls are supervised here: the tree
+// tracking, each mechanism, what outlives a killed server, and the
+// server's own hardening.
+func doctorSupervision(w io.Writer, opts *options, report *callruntime.Report, runtimeErr error, l doctorLines) {
 	if runtimeErr != nil {
-		problem("report it, with this output: aeat-mcp cannot supervise calls on this machine", "the runtime did not start: %v", runtimeErr)
+		l.problem("report it, with this output: aeat-mcp cannot supervise calls on this machine", "the runtime did not start: %v", runtimeErr)
 	} else {
-		ok("a call's process tree is tracked by %s", report.Tree)
+		l.ok("a call's process tree is tracked by %s", report.Tree)
 		for _, m := range report.Mechanisms {
 			state := m.State()
 			if state == "available" {
@@ -91,76 +115,81 @@ func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime
 			if m.Detail != "" {
 				detail = " — " + m.Detail
 			}
-			note("%-17s %s%s", m.Mechanism, state, detail)
+			l.note("%-17s %s%s", m.Mechanism, state, detail)
 		}
 		doctorHostJob(w, report)
 		switch {
 		case report.Uses(callruntime.Lifeline), report.Uses(callruntime.JobObject):
-			ok("a killed server (even SIGKILL) takes its calls' trees along")
+			l.ok("a killed server (even SIGKILL) takes its calls' trees along")
 		default:
-			note("a server killed with SIGKILL may leave a running call's tree behind (no lifeline on this platform); a server that exits or is stopped does not")
+			l.note("a server killed with SIGKILL may leave a running call's tree behind (no lifeline on this platform); a server that exits or is stopped does not")
 		}
-		for _, l := range report.Limits {
-			note("limit: %s", l)
+		for _, limit := range report.Limits {
+			l.note("limit: %s", limit)
 		}
 	}
 	switch {
 	case opts.sys.hardenErr != nil:
-		note("the server's process could not be closed to the programs it runs: %v", opts.sys.hardenErr)
+		l.note("the server's process could not be closed to the programs it runs: %v", opts.sys.hardenErr)
 	case opts.sys.hardening != "":
-		ok("the server's process: %s", opts.sys.hardening)
+		l.ok("the server's process: %s", opts.sys.hardening)
 	}
+}
 
-	fmt.Fprintf(w, "\nThe CLI\n")
-	if in.cfg.CLIError == nil {
-		ok("%q resolves to %s", in.manifest.CLI.Command, in.cfg.CLIPath)
-	}
-	reportQuarantine(findQuarantined(runtime.GOOS, [][2]string{{"aeat-mcp", selfPath()}, {"the CLI", in.cfg.CLIPath}}, xattr), problem)
-	if cli != nil {
-		if err := cli(doctorLines{ok: ok, note: note, problem: problem}); err != nil {
-			return err
-		}
-	}
-
-	fmt.Fprintf(w, "\nServing\n")
+// doctorServing reports what the server will serve and how: the
+// messages' language, the ceilings and tools, the surface, and the
+// options that change what a host sees (detach, tasks, result cap,
+// confirmation).
+func doctorServing(opts *options, in *inspected, l doctorLines) {
 	lang := opts.printer().Tag()
 	switch variable, value := i18n.Source(opts.sys.lookupEnv); {
 	case opts.lang != "":
-		ok("messages in %s (--lang %s)", lang, opts.lang)
+		l.ok("messages in %s (--lang %s)", lang, opts.lang)
 	case variable != "":
-		ok("messages in %s (from %s=%s)", lang, variable, value)
+		l.ok("messages in %s (from %s=%s)", lang, variable, value)
 	default:
-		note("messages in English: no AEAT_MCP_LANG, LC_ALL, LC_MESSAGES or LANG is set (--lang es for Spanish)")
+		l.note("messages in English: no AEAT_MCP_LANG, LC_ALL, LC_MESSAGES or LANG is set (--lang es for Spanish)")
 	}
 	c := in.cfg.Ceilings
-	ok("ceilings: read %v, mutate %v, live %v (a tool's own timeout wins); %s served, %d hidden", c.Read, c.Mutate, c.Live, toolCount(in.Tools), len(in.Hidden))
-	switch listed := len(server.Listed(in.cfg)); {
-	case in.cfg.Surface == server.SurfaceCatalog && listed == 0:
-		note("--surface catalog: tools/list holds only the built-ins (the manifest has no surface.core and --tools is not given): the model finds every tool with %s", server.ToolFind)
-	case in.cfg.Surface == server.SurfaceCatalog:
-		ok("--surface catalog: tools/list holds %d tools (surface.core) and %s/%s, which reach the other %d", listed, server.ToolFind, server.ToolCall, len(in.Tools)-listed)
-	case len(in.Tools) > manyTools:
-		note("tools/list holds all %d tools: past a few dozen, hosts slow down and models choose worse; --surface catalog (AEAT_MCP_SURFACE=catalog) lists the manifest's surface.core and finds the rest", len(in.Tools))
-	}
+	l.ok("ceilings: read %v, mutate %v, live %v (a tool's own timeout wins); %s served, %d hidden", c.Read, c.Mutate, c.Live, toolCount(in.Tools), len(in.Hidden))
+	doctorSurface(in, l)
 	if n := guessedCount(in.Tools); n > 0 {
-		note("hints guessed for %d tools: the cautious values, not the CLI's word (aeat-mcp validate names them; generate --overrides sets them)", n)
+		l.note("hints guessed for %d tools: the cautious values, not the CLI's word (aeat-mcp validate names them; generate --overrides sets them)", n)
 	}
 	if opts.detachAfter > 0 {
-		ok("a call still running after %v returns a run id, collected with aeat_mcp_wait: hosts drop a call after about 60 s", opts.detachAfter)
+		l.ok("a call still running after %v returns a run id, collected with aeat_mcp_wait: hosts drop a call after about 60 s", opts.detachAfter)
 	} else {
-		note("--detach-after 0: long calls hold the request, and hosts drop a call after about 60 s")
+		l.note("--detach-after 0: long calls hold the request, and hosts drop a call after about 60 s")
 	}
 	if opts.tasks {
-		ok("hosts that speak MCP Tasks (2025-11-25 tasks, the 2026-07-28 extension) get MUTATE and LIVE calls as tasks they poll; the others get detach-and-wait")
+		l.ok("hosts that speak MCP Tasks (2025-11-25 tasks, the 2026-07-28 extension) get MUTATE and LIVE calls as tasks they poll; the others get detach-and-wait")
 	} else {
-		note("--tasks=false: every host gets ordinary calls, detach-and-wait for the long ones")
+		l.note("--tasks=false: every host gets ordinary calls, detach-and-wait for the long ones")
 	}
-	ok("results are capped at %d bytes (Claude Code refuses results over 25,000 tokens)", opts.maxResultBytes)
+	l.ok("results are capped at %d bytes (Claude Code refuses results over 25,000 tokens)", opts.maxResultBytes)
 	if opts.confirm == "never" {
-		note("--confirm never: destructive tools run without asking anyone")
+		l.note("--confirm never: destructive tools run without asking anyone")
 	} else {
-		note("destructive tools ask the person through the host; a host that cannot ask (no elicitation) gets a refusal: run with --read-only there, or --confirm never if you accept the risk")
+		l.note("destructive tools ask the person through the host; a host that cannot ask (no elicitation) gets a refusal: run with --read-only there, or --confirm never if you accept the risk")
 	}
+}
+
+// doctorSurface says what tools/list holds: the catalog's core and
+// built-ins, or every tool with the advice to switch past a few dozen.
+func doctorSurface(in *inspected, l doctorLines) {
+	switch listed := len(server.Listed(in.cfg)); {
+	case in.cfg.Surface == server.SurfaceCatalog && listed == 0:
+		l.note("--surface catalog: tools/list holds only the built-ins (the manifest has no surface.core and --tools is not given): the model finds every tool with %s", server.ToolFind)
+	case in.cfg.Surface == server.SurfaceCatalog:
+		l.ok("--surface catalog: tools/list holds %d tools (surface.core) and %s/%s, which reach the other %d", listed, server.ToolFind, server.ToolCall, len(in.Tools)-listed)
+	case len(in.Tools) > manyTools:
+		l.note("tools/list holds all %d tools: past a few dozen, hosts slow down and models choose worse; --surface catalog (AEAT_MCP_SURFACE=catalog) lists the manifest's surface.core and finds the rest", len(in.Tools))
+	}
+}
+
+// doctorVerdict ends the report: how many problems to fix (exit 1), or
+// nothing to fix.
+func doctorVerdict(w io.Writer, broken int) error {
 	if broken > 0 {
 		them := "them"
 		if broken == 1 {

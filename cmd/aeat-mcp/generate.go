@@ -103,57 +103,19 @@ checks each against the CLI and deletes the key (docs/wrap-your-cli.md).`,
 // found differences.
 func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writer) error {
 	src, err := generate.ParseSource(o.from)
-	switch {
-	case err != nil:
-		return &exitError{exitUsage, err}
-	case o.output != "" && o.check != "":
-		return &exitError{exitUsage, errors.New("-o and --check: give one (--check writes nothing)")}
-	case o.python != "" && src.Kind != "click":
-		return &exitError{exitUsage, errors.New("--python is for --from click:PROGRAM")}
-	case o.suggest != "" && o.check != "":
-		return &exitError{exitUsage, errors.New("--suggest-overrides and --check: give one (--check writes nothing)")}
-	}
-	opts := generate.Options{OverridesName: o.overrides, Core: o.core, Only: o.only}
-	if o.overrides != "" {
-		if opts.Overrides, err = os.ReadFile(o.overrides); err != nil {
-			return &exitError{exitUsage, err}
-		}
-	}
-	if o.facts != "" {
-		data, err := os.ReadFile(o.facts)
-		if err != nil {
-			return &exitError{exitUsage, err}
-		}
-		if opts.Facts, err = generate.ParseFacts(data); err != nil {
-			return &exitError{exitUsage, fmt.Errorf("%s: %w", o.facts, err)}
-		}
-	}
-	if o.texts != "" {
-		data, err := os.ReadFile(o.texts)
-		if err != nil {
-			return &exitError{exitUsage, err}
-		}
-		if opts.Texts, err = generate.ParseTexts(data); err != nil {
-			return &exitError{exitUsage, fmt.Errorf("%s: %w", o.texts, err)}
-		}
-	}
-	if src.Walks() {
-		if opts.Program, err = manifestCommand(src.Arg, firstOf(o.output, o.check)); err != nil {
-			return &exitError{exitUsage, err}
-		}
-	}
-	walkCtx, cancel := context.WithTimeoutCause(ctx, walkTimeout, fmt.Errorf("the walk took more than %v", walkTimeout))
-	defer cancel()
-	tree, err := src.Tree(walkCtx, o.python)
-	if err := stopped(ctx); err != nil {
-		return err // the walk was stopped, and what it ran with it
-	}
 	if err != nil {
-		code := exitFailure // the program could not be walked
-		if src.Kind == "tree" {
-			code = exitUsage
-		}
-		return &exitError{code, err}
+		return &exitError{exitUsage, err}
+	}
+	if err := o.conflicts(src); err != nil {
+		return &exitError{exitUsage, err}
+	}
+	opts, err := o.inputs(src)
+	if err != nil {
+		return err
+	}
+	tree, err := walkTree(ctx, src, o.python)
+	if err != nil {
+		return err
 	}
 	res, err := generate.Generate(tree, opts)
 	if err != nil {
@@ -185,6 +147,84 @@ func runGenerate(ctx context.Context, o *generateOptions, stdout, stderr io.Writ
 		}
 	}
 	return nil
+}
+
+// conflicts refuses the flags that cannot go together, before anything is
+// read or walked.
+func (o *generateOptions) conflicts(src generate.Source) error {
+	switch {
+	case o.output != "" && o.check != "":
+		return errors.New("-o and --check: give one (--check writes nothing)")
+	case o.python != "" && src.Kind != "click":
+		return errors.New("--python is for --from click:PROGRAM")
+	case o.suggest != "" && o.check != "":
+		return errors.New("--suggest-overrides and --check: give one (--check writes nothing)")
+	}
+	return nil
+}
+
+// inputs reads the files the flags name (overrides, facts, help texts) and,
+// for a source that is walked, the program the manifest will name; a file
+// that cannot be read or parsed is a usage error.
+func (o *generateOptions) inputs(src generate.Source) (generate.Options, error) {
+	opts := generate.Options{OverridesName: o.overrides, Core: o.core, Only: o.only}
+	var err error
+	if o.overrides != "" {
+		if opts.Overrides, err = os.ReadFile(o.overrides); err != nil {
+			return opts, &exitError{exitUsage, err}
+		}
+	}
+	if o.facts != "" {
+		if opts.Facts, err = readParsed(o.facts, generate.ParseFacts); err != nil {
+			return opts, err
+		}
+	}
+	if o.texts != "" {
+		if opts.Texts, err = readParsed(o.texts, generate.ParseTexts); err != nil {
+			return opts, err
+		}
+	}
+	if src.Walks() {
+		if opts.Program, err = manifestCommand(src.Arg, firstOf(o.output, o.check)); err != nil {
+			return opts, &exitError{exitUsage, err}
+		}
+	}
+	return opts, nil
+}
+
+// readParsed reads path and parses it; either failure is a usage error, a
+// parse error named by the file.
+func readParsed[T any](path string, parse func([]byte) (T, error)) (T, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var zero T
+		return zero, &exitError{exitUsage, err}
+	}
+	v, err := parse(data)
+	if err != nil {
+		return v, &exitError{exitUsage, fmt.Errorf("%s: %w", path, err)}
+	}
+	return v, nil
+}
+
+// walkTree reads the source's command tree, running the program for click
+// and cobra under walkTimeout. A stopped walk returns why it stopped; a
+// program that could not be walked exits 1, a tree file that is bad 2.
+func walkTree(ctx context.Context, src generate.Source, python string) ([]generate.Command, error) {
+	walkCtx, cancel := context.WithTimeoutCause(ctx, walkTimeout, fmt.Errorf("the walk took more than %v", walkTimeout))
+	defer cancel()
+	tree, err := src.Tree(walkCtx, python)
+	if err := stopped(ctx); err != nil {
+		return nil, err // the walk was stopped, and what it ran with it
+	}
+	if err != nil {
+		code := exitFailure // the program could not be walked
+		if src.Kind == "tree" {
+			code = exitUsage
+		}
+		return nil, &exitError{code, err}
+	}
+	return tree, nil
 }
 
 func checkManifest(path string, res *generate.Result, summary string, w io.Writer) error {

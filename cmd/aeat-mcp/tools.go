@@ -203,6 +203,21 @@ func toolList(in *inspected) toolsJSON {
 
 // print is the list for a person: one line per tool.
 func (l toolsJSON) print(w io.Writer) {
+	l.printHeader(w)
+	l.printShared(w)
+	if guessed := l.printTable(w); guessed > 0 {
+		fmt.Fprintf(w, "\n? a guessed hint (%d tools): the cautious value, not the CLI's word — aeat-mcp validate names them, generate --overrides sets them\n", guessed)
+	}
+	l.printHidden(w)
+	l.printWarm(w)
+	if len(l.MissingEnv) > 0 {
+		fmt.Fprintf(w, "missing variables (calls that need them refuse): %s — run aeat-mcp doctor\n", strings.Join(l.MissingEnv, ", "))
+	}
+}
+
+// printHeader says where the tools come from, how many per tier, and
+// what the catalog surface lists.
+func (l toolsJSON) printHeader(w io.Writer) {
 	where := l.CLI.Path
 	if where == "" {
 		where = "NOT FOUND: " + l.CLI.Error
@@ -222,22 +237,34 @@ func (l toolsJSON) print(w io.Writer) {
 			listed, server.ToolFind, server.ToolCall, len(l.Tools)-listed)
 	}
 	fmt.Fprintln(w)
-	if len(l.Tools) > 0 {
-		var shared []string
-		for _, p := range l.Tools[0].Params {
-			if p.Shared {
-				w := p.Name + ":" + p.Type
-				if p.Default != nil {
-					// a default a call may override (--global, or the manifest's own)
-					w += "=" + defaultWord(p)
-				}
-				shared = append(shared, w)
+}
+
+// printShared names the global flags every tool takes once, above the
+// table, rather than in every row (every tool has them, so the first
+// tool's are everyone's).
+func (l toolsJSON) printShared(w io.Writer) {
+	if len(l.Tools) == 0 {
+		return
+	}
+	var shared []string
+	for _, p := range l.Tools[0].Params {
+		if p.Shared {
+			w := p.Name + ":" + p.Type
+			if p.Default != nil {
+				// a default a call may override (--global, or the manifest's own)
+				w += "=" + defaultWord(p)
 			}
-		}
-		if len(shared) > 0 {
-			fmt.Fprintf(w, "every tool also takes (global flags, before the verb): %s\n\n", strings.Join(shared, " "))
+			shared = append(shared, w)
 		}
 	}
+	if len(shared) > 0 {
+		fmt.Fprintf(w, "every tool also takes (global flags, before the verb): %s\n\n", strings.Join(shared, " "))
+	}
+}
+
+// printTable writes one row per tool, with a LISTED column on the catalog
+// surface, and returns how many tools have a guessed hint.
+func (l toolsJSON) printTable(w io.Writer) (guessed int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	listedColumn := func(t toolJSON) string { return "" }
 	if l.Surface == server.SurfaceCatalog {
@@ -250,7 +277,6 @@ func (l toolsJSON) print(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(tw, "TOOL\tTIER\tCEILING\tHINTS\tPARAMETERS")
-	guessed := 0
 	for _, t := range l.Tools {
 		ceiling := formatDuration(t.CeilingSeconds)
 		if t.OwnTimeout {
@@ -262,9 +288,11 @@ func (l toolsJSON) print(w io.Writer) {
 		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\n", listedColumn(t), t.Name, t.Tier, ceiling, hintWords(t.Hints, t.guessed), paramWords(t.Params))
 	}
 	tw.Flush()
-	if guessed > 0 {
-		fmt.Fprintf(w, "\n? a guessed hint (%d tools): the cautious value, not the CLI's word — aeat-mcp validate names them, generate --overrides sets them\n", guessed)
-	}
+	return guessed
+}
+
+// printHidden names the tools hidden, grouped by the flag that hid them.
+func (l toolsJSON) printHidden(w io.Writer) {
 	byReason := map[string][]string{}
 	for _, h := range l.Hidden {
 		byReason[h.Reason] = append(byReason[h.Reason], h.Name)
@@ -274,6 +302,11 @@ func (l toolsJSON) print(w io.Writer) {
 			fmt.Fprintf(w, "\nhidden by %s (%d): %s\n", why.by, len(names), someNames(names, maxHiddenNames))
 		}
 	}
+}
+
+// printWarm says whether calls start from a warm template: how many tools
+// would, and this machine's last verdict on it; or why warm start is off.
+func (l toolsJSON) printWarm(w io.Writer) {
 	switch l.Warm {
 	case "planned":
 		var warmTools []string
@@ -295,9 +328,6 @@ func (l toolsJSON) print(w io.Writer) {
 		}
 	case "off":
 		fmt.Fprintf(w, "\nwarm start: off %s\n", warmOffWhy(server.HostOS()))
-	}
-	if len(l.MissingEnv) > 0 {
-		fmt.Fprintf(w, "missing variables (calls that need them refuse): %s — run aeat-mcp doctor\n", strings.Join(l.MissingEnv, ", "))
 	}
 }
 
