@@ -180,6 +180,48 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"borrar", "todos", "datos"}, words("borrar todos los datos"), "todos tells a verb that acts on everything")
 }
 
+// TestStem: the forms of one word share its stem — built from the
+// CLI's help ("Classify one ledger transaction", "Aplica las reglas de
+// clasificación", "Descarga …", "Importar extractos bancarios",
+// "reconciliation catalogue invoices") and the forms a person says them in:
+// an English past in -ied, a Spanish past that spells its consonant
+// before -e, a Spanish gerund, a British spelling.
+func TestStem(t *testing.T) {
+	for _, forms := range [][]string{
+		{"classify", "classified", "classifies"},
+		{"verify", "verified"},
+		{"apply", "applied"},
+		{"clasificar", "clasifico", "clasifique", "clasificado"},
+		{"aplicar", "aplica", "aplique"},
+		{"descargar", "descarga", "descargue", "descargando"},
+		{"importar", "importando", "importe", "import"},
+		{"catalogue", "catalog"},
+	} {
+		for _, f := range forms[1:] {
+			assert.Equal(t, stem(forms[0]), stem(f), "%s, %s", forms[0], f)
+		}
+	}
+	// … and no more: a derivation keeps its own stem.
+	assert.NotEqual(t, stem("borrar"), stem("borrador"))
+	assert.NotEqual(t, stem("alta"), stem("alto"))
+}
+
+// TestRank_Inflected: over the whole aeat, the help's own words said in
+// another form of the verb find the verb first.
+func TestRank_Inflected(t *testing.T) {
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	for query, want := range map[string]string{
+		// "Aplica las reglas de clasificación almacenadas …"
+		"apliqué las reglas de clasificación": "app_ledger_rule_apply",
+		// "Classify one ledger transaction in the active profile"
+		"I classified one ledger transaction": "app_ledger_classify",
+	} {
+		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
+	}
+}
+
 // heldOut are requests a person makes of aeat_mcp_find, in the two
 // languages the CLI speaks, written before the ranking was tuned and never
 // tuned to since (issue 28 item 5): each with the tools that answer it —
