@@ -114,7 +114,7 @@ func dedupe(ws []string) []string {
 func stemmed(ws []string) []rankWord {
 	out := make([]rankWord, len(ws))
 	for i, w := range ws {
-		out[i] = rankWord{w, stem(w)}
+		out[i] = rankWord{word: w, stem: stem(w)}
 	}
 	return out
 }
