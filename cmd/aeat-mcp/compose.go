@@ -58,7 +58,8 @@ func (o *options) logger(stderr io.Writer) (*slog.Logger, func(), error) {
 // loadManifest loads --manifest. A manifest that does not load is a usage
 // error listing every problem: serving half a manifest, or guessing missing
 // hints, is worse than not serving. It goes through the manifest cache;
-// logger (nil: nowhere) gets why a cache file was not used.
+// logger (nil: nowhere) gets why a cache file was not used. The load run
+// started before parsing is taken when it loaded this very path.
 func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, error) {
 	if o.demo {
 		m, err := demo.Manifest()
@@ -70,7 +71,10 @@ func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, erro
 	if o.manifest == "" {
 		return nil, &exitError{exitUsage, fmt.Errorf("no manifest: pass --manifest FILE (or set AEAT_MCP_MANIFEST), or --demo for the built-in demo")}
 	}
-	m, err := manifestCache(logger).Load(o.manifest)
+	m, err, ok := o.preload.take(o.manifest, logger)
+	if !ok {
+		m, err = manifestCache(logger).Load(o.manifest)
+	}
 	if err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
@@ -80,10 +84,15 @@ func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, erro
 	return m, nil
 }
 
+// executable is the running binary's path, asked of the system once: serve's
+// start needs it three times (the manifest cache's key, selfDir, the demo's
+// CLI), each a readlink of /proc/self/exe on Linux.
+var executable = sync.OnceValues(os.Executable)
+
 // selfDir is the directory of the running binary, where a bare cli.command
 // is looked for first.
 func selfDir() string {
-	exe, err := os.Executable()
+	exe, err := executable()
 	if err != nil {
 		return ""
 	}
@@ -98,7 +107,7 @@ func selfDir() string {
 func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, logger *slog.Logger) server.Config {
 	override := o.cli
 	if o.demo && override == "" {
-		override, _ = os.Executable() // the demo CLI is this binary
+		override, _ = executable() // the demo CLI is this binary
 	}
 	cliPath, cliErr := m.ResolveCommand(override, selfDir()) // serve's start-up log says why (Problems)
 	return server.Config{
