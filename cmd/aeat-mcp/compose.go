@@ -202,7 +202,7 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	// What makes every call refuse is a warning; what only some tools
 	// lack, information: those tools say so when called. The keychain is
 	// not read to start (a locked one would hold the host's connect).
-	for _, p := range server.Inspect(st.cfg).Problems() {
+	for _, p := range st.server.Problems() {
 		level := slog.LevelWarn
 		if !p.EveryCall() {
 			level = slog.LevelInfo

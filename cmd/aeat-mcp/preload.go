@@ -35,38 +35,45 @@ type preload struct {
 // startPreload starts loading the manifest args (or the environment,
 // lookupEnv) name; nil when they name none.
 func startPreload(args []string, lookupEnv func(string) (string, bool)) *preload {
-	path := manifestNamed(args, lookupEnv)
+	path := flagNamed(args, "manifest", lookupEnv)
 	if path == "" {
 		return nil
+	}
+	// What the cache says at the log level the command line names: its
+	// debug line on every hit costs a record (and the caller's pc) for
+	// nothing at the default info. A level that does not read keeps all.
+	var level slog.Level // info, --log-level's default
+	if named := flagNamed(args, "log-level", lookupEnv); named != "" && level.UnmarshalText([]byte(named)) != nil {
+		level = slog.LevelDebug
 	}
 	p := &preload{path: path, done: make(chan struct{}), said: &recordLog{}}
 	go func() {
 		defer close(p.done)
-		p.m, p.err = manifestCache(slog.New(recorder{log: p.said})).Load(path)
+		p.m, p.err = manifestCache(slog.New(recorder{log: p.said, level: level})).Load(path)
 	}()
 	return p
 }
 
-// manifestNamed is the manifest path args would set — the last --manifest,
-// as pflag keeps — or else AEAT_MCP_MANIFEST's. It is a guess made before
-// cobra parses (a --manifest could be another flag's value): loadManifest
-// checks it against the parsed flags.
-func manifestNamed(args []string, lookupEnv func(string) (string, bool)) string {
+// flagNamed is the value args would give the common flag name — the last
+// one, as pflag keeps — or else its environment twin's. It is a guess made
+// before cobra parses (a "--manifest" could be another flag's value), so
+// what it serves is checked against the parsed flags, or harmless.
+func flagNamed(args []string, name string, lookupEnv func(string) (string, bool)) string {
 	named := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			break
 		}
-		if v, ok := strings.CutPrefix(a, "--manifest="); ok {
+		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
 			named = v
-		} else if a == "--manifest" && i+1 < len(args) {
+		} else if a == "--"+name && i+1 < len(args) {
 			named = args[i+1]
 			i++
 		}
 	}
 	if named == "" {
-		named, _ = lookupEnv(envName("manifest"))
+		named, _ = lookupEnv(envName(name))
 	}
 	return named
 }
@@ -123,13 +130,15 @@ func (l *recordLog) replay(h slog.Handler) {
 	l.records = nil
 }
 
-// recorder is a slog.Handler that keeps every record in log.
+// recorder is a slog.Handler that keeps every record at level or above in
+// log.
 type recorder struct {
-	log *recordLog
-	via func(slog.Handler) slog.Handler // nil: the handler itself
+	log   *recordLog
+	level slog.Level
+	via   func(slog.Handler) slog.Handler // nil: the handler itself
 }
 
-func (h recorder) Enabled(context.Context, slog.Level) bool { return true }
+func (h recorder) Enabled(_ context.Context, l slog.Level) bool { return l >= h.level }
 
 func (h recorder) Handle(_ context.Context, r slog.Record) error {
 	via := h.via
@@ -153,7 +162,7 @@ func (h recorder) WithGroup(name string) slog.Handler {
 func (h recorder) derive(step func(slog.Handler) slog.Handler) slog.Handler {
 	prev := h.via
 	if prev == nil {
-		return recorder{log: h.log, via: step}
+		return recorder{log: h.log, level: h.level, via: step}
 	}
-	return recorder{log: h.log, via: func(x slog.Handler) slog.Handler { return step(prev(x)) }}
+	return recorder{log: h.log, level: h.level, via: func(x slog.Handler) slog.Handler { return step(prev(x)) }}
 }
