@@ -58,8 +58,7 @@ func (o *options) logger(stderr io.Writer) (*slog.Logger, func(), error) {
 // loadManifest loads --manifest. A manifest that does not load is a usage
 // error listing every problem: serving half a manifest, or guessing missing
 // hints, is worse than not serving. It goes through the manifest cache;
-// logger (nil: nowhere) gets why a cache file was not used. The load run
-// started before parsing is taken when it loaded this very path.
+// logger (nil: nowhere) gets why a cache file was not used.
 func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, error) {
 	if o.demo {
 		m, err := demo.Manifest()
@@ -71,10 +70,7 @@ func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, erro
 	if o.manifest == "" {
 		return nil, &exitError{exitUsage, fmt.Errorf("no manifest: pass --manifest FILE (or set AEAT_MCP_MANIFEST), or --demo for the built-in demo")}
 	}
-	m, err, ok := o.preload.take(o.manifest, logger)
-	if !ok {
-		m, err = manifestCache(logger).Load(o.manifest)
-	}
+	m, err := manifestCache(logger).Load(o.manifest)
 	if err != nil {
 		return nil, &exitError{exitUsage, err}
 	}

@@ -54,9 +54,6 @@ type options struct {
 	envGlobals []string
 	// sys is the system the command runs on (newRootCmd).
 	sys *system
-	// preload is the manifest load run started before parsing (preload.go);
-	// nil: none.
-	preload *preload
 }
 
 // snapshot is the system's environment, for what takes the environment as

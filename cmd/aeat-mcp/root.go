@@ -13,9 +13,8 @@ import (
 // When args can only serve (servesOnly) the tree is the root and serve
 // alone: a host waits for initialize, and the other commands, their flags
 // and cobra's completion command are built for nothing there.
-// pre is the manifest load already under way, if any (preload.go).
-func newRootCmd(sys *system, args []string, pre *preload) *cobra.Command {
-	opts := &options{sys: sys, preload: pre}
+func newRootCmd(sys *system, args []string) *cobra.Command {
+	opts := &options{sys: sys}
 	root := &cobra.Command{
 		Use:   "aeat-mcp",
 		Short: "A stdio MCP server that runs a CLI's verbs as supervised tools",
