@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/gob"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"maps"
 	"os"
@@ -263,4 +264,37 @@ func TestToolsList_RegistersAtFirstCall(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, CodeInvalidArguments, outcome(t, res).Code, text(res))
 	assert.Equal(t, []string{ToolCall}, registeredNames(s))
+}
+
+// TestToolsList_PagedAsTheSDKPages: a server listing more tools than one
+// page of the SDK's (mcp.DefaultPageSize) leaves tools/list to the SDK,
+// which pages it: every tool once, in pages of at most that size.
+func TestToolsList_PagedAsTheSDKPages(t *testing.T) {
+	var tools []string
+	for i := range mcp.DefaultPageSize + 1 {
+		tools = append(tools, fmt.Sprintf(`{"name":"tool_%04d","title":"Tool","description":"A tool.","command":["echo"],`+
+			`"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`, i))
+	}
+	m, err := annotations.Parse([]byte(`{"version":1,"cli":{"command":"echo"},"tools":[`+strings.Join(tools, ",")+`]}`), "many.json")
+	require.NoError(t, err)
+	s := serverOf(t, m, SurfaceAll)
+	cs := connect(t, s, "2025-11-25", nil)
+	seen := map[string]bool{}
+	pages := 0
+	var cursor string
+	for {
+		res, err := cs.ListTools(context.Background(), &mcp.ListToolsParams{Cursor: cursor})
+		require.NoError(t, err)
+		pages++
+		assert.LessOrEqual(t, len(res.Tools), mcp.DefaultPageSize)
+		for _, tl := range res.Tools {
+			assert.False(t, seen[tl.Name], tl.Name)
+			seen[tl.Name] = true
+		}
+		if cursor = res.NextCursor; cursor == "" {
+			break
+		}
+	}
+	assert.Len(t, seen, len(s.listed))
+	assert.Equal(t, 2, pages)
 }
