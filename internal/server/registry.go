@@ -123,8 +123,9 @@ func (s *Server) addTools() {
 // tools/call reaches the SDK as before, once registerTool has registered
 // that one tool: the SDK's own dispatch — its unknown-tool error, its
 // handling of input requests and of empty content — stays the only one.
-// A tools/list with a cursor (none this server hands out) is the SDK's
-// own, with every listed tool registered first.
+// A tools/list with a cursor, and any tools/list of more tools than a page
+// holds, is the SDK's own, with every listed tool registered first
+// (TestToolsList_PagedAsTheSDKPages).
 // TestToolsList_ServedEqualsRegistered holds the two lists byte for byte.
 
 // serveTools is the receiving middleware that serves tools/list and
