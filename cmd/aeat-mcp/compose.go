@@ -107,6 +107,7 @@ func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, l
 	}
 	cliPath, cliErr := m.ResolveCommand(override, selfDir()) // serve's start-up log says why (Problems)
 	return server.Config{
+		FirstCall:      o.firstCall,
 		Manifest:       m,
 		CLIPath:        cliPath,
 		CLIError:       cliErr,

@@ -21,6 +21,8 @@ import (
 // AEAT_MCP_* environment twin, for hosts whose config sets env more easily
 // than args.
 type options struct {
+	// firstCall, set by serve, is server.Config.FirstCall.
+	firstCall      func()
 	manifest       string
 	demo           bool
 	cli            string

@@ -40,6 +40,9 @@ func newServeCmd(opts *options) *cobra.Command {
 // SIGTERM, Ctrl-C), or the parent dies; every call in flight has its tree
 // killed first. It exits 0 then.
 func runServe(ctx context.Context, opts *options, stdin io.Reader, stdout, stderr io.Writer) error {
+	paced := paceGCForConnect(opts.sys.has)
+	defer paced()
+	opts.firstCall = paced
 	st, err := opts.open(stderr)
 	if err != nil {
 		return err

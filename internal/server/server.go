@@ -160,9 +160,14 @@ type Config struct {
 	// warm template, start-up logs): the server runs it once it is past
 	// initialize, before any call's process starts ([Server] "Start-up").
 	Prepare func()
-	Printer *i18n.Printer
-	Logger  *slog.Logger
-	Version string
+	// FirstCall, if set, is called once, when the first tools/call
+	// arrives, before it runs: the host's connect (initialize, the lists)
+	// is over. cmd returns the garbage collector to its pace then
+	// (gcpace.go).
+	FirstCall func()
+	Printer   *i18n.Printer
+	Logger    *slog.Logger
+	Version   string
 }
 
 // Server is an MCP server for one manifest.
@@ -234,6 +239,8 @@ type Server struct {
 	// prepared is closed once it is done (prepare).
 	prepareOnce sync.Once
 	prepared    chan struct{}
+	// firstCallOnce calls Config.FirstCall once.
+	firstCallOnce sync.Once
 
 	// lifetime ends when the server is told to stop; every call's context
 	// is tied to it, because the SDK does not cancel handlers on shutdown.
@@ -335,11 +342,15 @@ func (s *Server) prepare() {
 // afterInitialize starts the start-up work (prepare) at the first message
 // after initialize: a host that has our answer says so
 // (notifications/initialized), and a client that never initializes
-// (2026-07-28) sends its first request.
+// (2026-07-28) sends its first request. At the first tools/call it tells
+// Config.FirstCall.
 func (s *Server) afterInitialize(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "initialize" {
 			s.prepare()
+		}
+		if method == "tools/call" && s.cfg.FirstCall != nil {
+			s.firstCallOnce.Do(s.cfg.FirstCall)
 		}
 		return next(ctx, method, req)
 	}
