@@ -301,6 +301,7 @@ var phrases = map[[2]string]string{
 	{"tax", "agency"}:         "aeat",
 	{"agencia", "tributaria"}: "aeat",
 	{"set", "up"}:             "setup",
+	{"power", "attorney"}:     "apoderado",
 	{"copia", "seguridad"}:    "backup",
 	{"back", "up"}:            "backup",
 	// To pull up or bring up a thing is to show it; sent back, a reply.

@@ -20,8 +20,8 @@ package server
 // justified by a help line or a source file:line in
 // /work/lead/s39/sealed7-justification.md.
 //
-// This set was not run before it was committed, and it is in no test's list:
-// the lead measures it once.
+// This set was not run before it was committed; the lead measured it once
+// (29 of 40 on 0aa697f), then it became a tuning set (TestRank_HeldOut).
 var heldOutSealed7 = []rankRequest{
 	// Spanish.
 	{"Me voy de vacaciones del 1 de julio al 31 de agosto, ¿qué plazos de Hacienda me pillan en medio?", []string{"app_overview_calendar", "overview_agenda"}},
@@ -67,7 +67,3 @@ var heldOutSealed7 = []rankRequest{
 	{"Something crashed, show me the last lines of the log", []string{"config_repair_logs"}},
 	{"Do I even need to file the 349? Why is it showing up for me?", []string{"app_overview_explain"}},
 }
-
-// The set is measured once by the lead, so no test lists it yet; this keeps
-// staticcheck's unused check (U1000) quiet until then.
-var _ = heldOutSealed7

@@ -220,6 +220,9 @@ func TestRank_EverydayWords(t *testing.T) {
 		{"the last day is the deadline",
 			[]string{"ledger_list", "overview_agenda"}, true,
 			"the last day for the 130", []string{"overview_agenda"}},
+		{"a power of attorney is an apoderado",
+			[]string{"config_auth_configure", "config_auth_apoderado_configure"}, false,
+			"set up a power of attorney", []string{"config_auth_apoderado_configure", "config_auth_configure"}},
 		{"to switch to a profile is to log in to it",
 			[]string{"config_profile_edit", "config_login"}, false,
 			"cambia al perfil de mi madre", []string{"config_login", "config_profile_edit"}},
@@ -685,6 +688,20 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // who wrote the paraphrases, which flatters them; set 5 (63.3 %) is the
 // fairest sign of what a request in words nobody foresaw finds.
 //
+// Then a set by someone else, and a round tuned to it:
+//
+//   - heldOutSealed7, 40 requests written by an engineer who had never
+//     seen the phrases, the ranker or any earlier set: blind, 29 of 40
+//     (72.5 %) on 0aa697f — the honest measure of words nobody foresaw;
+//   - round seven tuned to all 291 (Spanish clitics and irregular
+//     verbs, synonyms by stem, tax periods and years as arguments, "why"
+//     and "need to", everyday words in the lexicon): set 7 38 of 40 on
+//     the paraphrases reviewed twice (main c4991f5 alone: 28), sets 1–6
+//     as many or more than before it. A second pass rewarding a verb
+//     whose group and help both match was measured and left out (it
+//     gained nothing, and lost one to four requests as its bonus grew).
+//     An eighth sealed set, written meanwhile, measures it once.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -705,7 +722,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed4", heldOutSealed4, 85},
 		{"sealed5", heldOutSealed5, 90},
 		{"sealed6", heldOutSealed6, 85},
-		{"sealed7", heldOutSealed7, 0},
+		{"sealed7", heldOutSealed7, 92},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
