@@ -285,7 +285,8 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"separa", "dos"}, words("sepáralo en dos"), "a verb with its pronouns written on is the verb")
 	assert.Equal(t, []string{"registra", "factura"}, words("regístrame la factura"))
 	assert.Equal(t, []string{"separar"}, words("separarlo"))
-	assert.Equal(t, []string{"modelo", "escuela", "regla", "formula"}, words("modelo escuela regla fórmula"), "a word that only ends as a pronoun does is left alone")
+	assert.Equal(t, []string{"modelo", "escuela", "regla", "formula", "ficheros", "externos", "convierte", "contraparte", "confirme"},
+		words("modelo escuela regla fórmula ficheros externos convierte contraparte confirmé"), "a word that only ends as a pronoun does is left alone")
 	assert.Equal(t, []string{"spend", "hacer"}, words("I spent what I hice"), "an irregular form is its plain verb")
 	assert.Equal(t, []string{"q3"}, words("the third quarter"), "a quarter said in words is the period")
 	assert.Equal(t, []string{"obligado", "file", "why"}, words("do I have to file? why?"))

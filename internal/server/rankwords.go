@@ -104,21 +104,28 @@ func tokens(s string) []string {
 }
 
 // clitics are the pronouns Spanish writes onto an imperative, an
-// infinitive or a gerund ("sepáralo", "regístrame", "dárselo"), longest
-// first.
+// infinitive or a gerund ("sepáralo", "regístrame", "mandárselo"),
+// longest first. Not "os", which ends too many nouns ("ficheros").
 var clitics = []string{
 	"melos", "melas", "selos", "selas", "telos", "telas", "noslos", "noslas",
 	"melo", "mela", "selo", "sela", "telo", "tela", "noslo", "nosla",
-	"nos", "los", "las", "les", "me", "te", "se", "lo", "la", "le", "os",
+	"nos", "los", "las", "les", "me", "te", "se", "lo", "la", "le",
 }
+
+// objectClitics end the clitics an infinitive takes without an accent that
+// are told apart from a word's own ending: "borrarlo", "abrirlos",
+// "mandárselo" — not "me", "te", "se", "nos" alone, which end as many
+// words as infinitives ("convierte", "contraparte", "confirme",
+// "externos").
+var objectClitics = []string{"lo", "la", "los", "las", "le", "les"}
 
 // withoutClitic is w without the pronouns written onto its verb. A verb
 // takes them in two ways Spanish spells apart: an imperative or a gerund
 // moves its stress back and so gets a written accent before them
 // ("sepáralo", "prepárame", "haciéndolo": accented is where that accent
 // is, -1 when there is none); an infinitive keeps its -ar/-er/-ir
-// ("separarlo", "registrarme"). Without either sign a word that ends as a
-// pronoun does is left alone: "modelo", "escuela", "regla".
+// ("separarlo", "abrirlos"). Without either sign a word that ends as a
+// pronoun does is left alone: "modelo", "escuela", "regla", "ficheros".
 func withoutClitic(w string, accented int) string {
 	for _, c := range clitics {
 		rest, ok := strings.CutSuffix(w, c)
@@ -126,9 +133,9 @@ func withoutClitic(w string, accented int) string {
 			continue
 		}
 		switch {
-		case accented >= 0 && accented < len(rest) && len(rest) >= 3 && endsAny(rest, "a", "e", "ar", "er", "ir", "ando", "iendo"):
+		case accented >= 0 && accented < len(rest) && len(rest) >= minStemLen && endsAny(rest, "a", "e", "ar", "er", "ir", "ando", "iendo"):
 			return rest
-		case len(rest) >= 5 && endsAny(rest, "ar", "er", "ir"):
+		case len(rest) >= 5 && endsAny(rest, "ar", "er", "ir") && endsAny(c, objectClitics...):
 			return rest
 		}
 	}
