@@ -257,12 +257,12 @@ func (idx rankIndex) match(q rankQuery) []toolMatch {
 		for j, alts := range q.terms {
 			for _, alt := range alts {
 				for f := 0; f < fieldCount; f++ {
-					if alt.number && f != fieldName {
+					if alt.number && f != fieldName || alt.param && f != fieldParams {
 						continue
 					}
 					m.best[j] = max(m.best[j], alt.match(e.words[f])*alt.strength*fieldWeights[f])
 				}
-				if alt.match(e.verb) >= matchInflected {
+				if !alt.param && alt.match(e.verb) >= matchInflected {
 					m.verb[j] = max(m.verb[j], alt.strength)
 				}
 			}

@@ -141,6 +141,110 @@ func TestRank_Intent(t *testing.T) {
 	}
 }
 
+// aeatTools are the named tools of the whole real aeat, with their own
+// help, params and command paths.
+func aeatTools(t *testing.T, names ...string) []*annotations.Tool {
+	t.Helper()
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	var out []*annotations.Tool
+	for _, n := range names {
+		i := slices.IndexFunc(m.Tools, func(tool *annotations.Tool) bool { return tool.Name == n })
+		require.GreaterOrEqual(t, i, 0, n)
+		out = append(out, m.Tools[i])
+	}
+	return out
+}
+
+// TestRank_EverydayWords: how a person's everyday words meet the CLI's
+// verbs (issue 28 item 5, round seven), each mechanism over real aeat
+// tools — their own help, params and paths, and where a case says so
+// their paraphrases — where, without it, the other tool comes first or
+// the one wanted is not found.
+func TestRank_EverydayWords(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		tools       []string
+		paraphrases bool
+		query       string
+		want        []string // the first tools, in order
+	}{
+		// ledger_list's paraphrase: "what did I spend money on".
+		{"an irregular past is its plain verb",
+			[]string{"app_ledger_add", "ledger_list"}, true,
+			"everything I spent", []string{"ledger_list"}},
+		// Split's help says "Divide una transacción…", merge's "Fusiona de
+		// nuevo transacciones hijas divididas"; separar means split.
+		{"a verb in any person finds its synonyms, by its stem",
+			[]string{"app_ledger_merge", "app_ledger_split"}, false,
+			"separa la transacción en dos", []string{"app_ledger_split", "app_ledger_merge"}},
+		{"a pronoun written on a verb, then its synonyms",
+			[]string{"app_ledger_merge", "app_ledger_split"}, false,
+			"sepáralo en dos", []string{"app_ledger_split"}},
+		// Tax periods and years are arguments: justificante pull takes
+		// modelo, year and period; a borrador view only a snapshot id.
+		{"a quarter finds the tools that take a period",
+			[]string{"app_live_borrador_100_view", "justificante_pull"}, false,
+			"Q2", []string{"justificante_pull"}},
+		{"a quarter said in words is a period too",
+			[]string{"app_live_borrador_100_view", "justificante_pull"}, false,
+			"el segundo trimestre", []string{"justificante_pull"}},
+		{"a year finds the tools that take one",
+			[]string{"app_live_borrador_100_view", "justificante_pull"}, false,
+			"2025", []string{"justificante_pull"}},
+		// Question forms: explain "Decompose[s] a modelo's applicability".
+		{"do I need to: what applies, and why: the explanation",
+			[]string{"app_overview_explain", "filed_list"}, false,
+			"Do I need to file the 349? Why?", []string{"app_overview_explain", "filed_list"}},
+		{"do I need to: what applies, not the list of modelos",
+			[]string{"modelo_list", "app_overview_explain"}, false,
+			"do I need to do this modelo", []string{"app_overview_explain", "modelo_list"}},
+		{"¿tengo que…?: what applies",
+			[]string{"modelo_list", "app_overview_explain"}, false,
+			"¿tengo que hacer este modelo?", []string{"app_overview_explain", "modelo_list"}},
+		{"¿por qué…?: the explanation",
+			[]string{"app_overview_explain", "filed_list"}, false,
+			"¿por qué tengo el 349 presentado?", []string{"app_overview_explain", "filed_list"}},
+		// Everyday phrases: a borrador view "Show[s] one Modelo 100
+		// borrador snapshot"; justificante pull "Pull[s] the AEAT
+		// justificante".
+		{"to pull up a thing is to show it",
+			[]string{"justificante_pull", "app_live_borrador_100_view"}, false,
+			"pull up the justificante or the borrador", []string{"app_live_borrador_100_view", "justificante_pull"}},
+		{"how many asks for the list",
+			[]string{"app_ledger_invoice_add", "app_ledger_invoice_list"}, false,
+			"how many invoices?", []string{"app_ledger_invoice_list", "app_ledger_invoice_add"}},
+		{"¿cuántos? asks for the list",
+			[]string{"app_ledger_invoice_add", "app_ledger_invoice_list"}, false,
+			"¿cuántas facturas?", []string{"app_ledger_invoice_list", "app_ledger_invoice_add"}},
+		{"the last day is the deadline",
+			[]string{"ledger_list", "overview_agenda"}, true,
+			"the last day for the 130", []string{"overview_agenda"}},
+		{"a power of attorney is an apoderado",
+			[]string{"config_auth_configure", "config_auth_apoderado_configure"}, false,
+			"set up a power of attorney", []string{"config_auth_apoderado_configure", "config_auth_configure"}},
+		{"to switch to a profile is to log in to it",
+			[]string{"config_profile_edit", "config_login"}, false,
+			"cambia al perfil de mi madre", []string{"config_login", "config_profile_edit"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var p map[string]verbParaphrases
+			if tc.paraphrases {
+				p = paraphrasesFor("aeat")
+			}
+			got := newRankIndex(aeatTools(t, tc.tools...), p).rank(tc.query)
+			assert.Equal(t, tc.want, rankNames(got, len(tc.want)), "%q", tc.query)
+		})
+	}
+
+	// A word in no group by itself is in its stem's; a plural is its
+	// singular's first: "cargos" are charges (cargo), not loading
+	// (cargar), though the three share a stem.
+	assert.Contains(t, synonymsOf("separa"), "split")
+	assert.Contains(t, synonymsOf("cargos"), "charge")
+	assert.NotContains(t, synonymsOf("cargos"), "import")
+}
+
 // TestAsksToKnow: which requests are questions that want an answer.
 func TestAsksToKnow(t *testing.T) {
 	for q, want := range map[string]bool{
@@ -178,6 +282,15 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"app", "connect"}, words("the app can't connect"), "what is left of a contraction says nothing")
 	assert.Equal(t, []string{"sandbox"}, words("¿qué entornos de prueba tengo?"), "the CLI's sandbox, as Spanish says it")
 	assert.Equal(t, []string{"borrar", "todos", "datos"}, words("borrar todos los datos"), "todos tells a verb that acts on everything")
+	assert.Equal(t, []string{"separa", "dos"}, words("sepáralo en dos"), "a verb with its pronouns written on is the verb")
+	assert.Equal(t, []string{"registra", "factura"}, words("regístrame la factura"))
+	assert.Equal(t, []string{"separar"}, words("separarlo"))
+	assert.Equal(t, []string{"modelo", "escuela", "regla", "formula", "ficheros", "externos", "convierte", "contraparte", "confirme"},
+		words("modelo escuela regla fórmula ficheros externos convierte contraparte confirmé"), "a word that only ends as a pronoun does is left alone")
+	assert.Equal(t, []string{"spend", "hacer"}, words("I spent what I hice"), "an irregular form is its plain verb")
+	assert.Equal(t, []string{"q3"}, words("the third quarter"), "a quarter said in words is the period")
+	assert.Equal(t, []string{"obligado", "file", "why"}, words("do I have to file? why?"))
+	assert.Equal(t, []string{"cuentas", "madre"}, words("ahora las cuentas de mi madre"), "now says nothing of a tool")
 }
 
 // TestStem: the forms of one word share its stem — built from the
@@ -664,6 +777,30 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // who wrote the paraphrases, which flatters them; set 5 (63.3 %) is the
 // fairest sign of what a request in words nobody foresaw finds.
 //
+// Then a set by someone else, and a round tuned to it:
+//
+//   - heldOutSealed7, 40 requests written by an engineer who had never
+//     seen the phrases, the ranker or any earlier set: blind, 29 of 40
+//     (72.5 %) on 0aa697f — the honest measure of words nobody foresaw;
+//   - round seven tuned to all 291 (Spanish clitics and irregular
+//     verbs, synonyms by stem, tax periods and years as arguments, "why"
+//     and "need to", everyday words in the lexicon): set 7 38 of 40 on
+//     the paraphrases reviewed twice (main c4991f5 alone: 28), sets 1–6
+//     as many or more than before it. A second pass rewarding a verb
+//     whose group and help both match was measured and left out (it
+//     gained nothing, and lost one to four requests as its bonus grew).
+//     Merged with the second review's phrases and its "file" senses,
+//     set 7 holds 36 of 40: the debts readers' phrases now say they cannot
+//     tell what one owes (0.2.2 never captures a debts snapshot,
+//     _app_live_deudas_cli.py:8-13), and "¿Le debo algo a Hacienda?" no
+//     longer finds them — true phrases, on purpose.
+//   - heldOutSealed8, 40 more by another engineer who had never seen the
+//     phrases, the ranker or any earlier set (nor set 7), never tuned to:
+//     36 of 40 on main before the reviews (ee323d8), 34 after the reviews
+//     (1a971a2), 34 with round seven too. So on the 80 requests written
+//     independently, each measured blind: 29 + 34 = 63 of 80 (78.8 %) —
+//     short of 9 in 10; round seven's words did not carry to set 8.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -684,6 +821,8 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed4", heldOutSealed4, 85},
 		{"sealed5", heldOutSealed5, 90},
 		{"sealed6", heldOutSealed6, 85},
+		{"sealed7", heldOutSealed7, 87},
+		{"sealed8", heldOutSealed8, 82},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))

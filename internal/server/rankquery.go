@@ -34,6 +34,10 @@ type rankTerm struct {
 	// finds only a tool named by it ("borrador 100"), never a text that
 	// mentions it ("…from local Modelo 303 history").
 	number bool
+	// param: the term is the name of the argument a query word gives (the
+	// period of "Q2" or "segundo trimestre", the year of "2025"): it finds
+	// only a tool that takes that argument, by its param's name.
+	param bool
 }
 
 func newRankQuery(text string) rankQuery {
@@ -45,16 +49,53 @@ func newRankQuery(text string) rankQuery {
 		number := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 		add := func(strength float64, alts []rankWord) {
 			for _, a := range alts {
-				q.terms[j] = append(q.terms[j], rankTerm{a, strength, number})
+				q.terms[j] = append(q.terms[j], rankTerm{rankWord: a, strength: strength, number: number})
 			}
 		}
 		sense := s.of(w, told)
 		add(1, []rankWord{{word: w, stem: stem(w), sense: sense}})
-		add(matchSynonym, s.synonymsIn(w, sense))
-		add(matchRelated, s.mark(stemmed(related()[w]), nil))
+		// A word of a sense-told group takes the fellows of its sense; any
+		// other its lexicon's, by itself, its singular or its stem.
+		syn := s.synonymsIn(w, sense)
+		if len(syn) == 0 {
+			syn = s.mark(stemmed(synonymsOf(w)), nil)
+		}
+		add(matchSynonym, syn)
+		add(matchRelated, s.mark(stemmed(relatedOf(w)), nil))
+		if arg := argumentOf(w); arg != "" {
+			q.terms[j] = append(q.terms[j], rankTerm{rankWord: rankWord{word: arg, stem: stem(arg)}, strength: matchRelated, param: true})
+		}
 	}
 	return q
 }
+
+// argumentOf is the name of the argument w is a value of, "" when none: a
+// tax period ("q2", "2t", "t2"; words() makes "segundo trimestre" and
+// "fourth quarter" one), a month, or a year (1990–2099). Modelo verbs take
+// them as --period and --year, so a request that names one asks for a
+// tool that takes it.
+func argumentOf(w string) string {
+	switch {
+	case periodWords[w] || months[w]:
+		return "period"
+	case len(w) == 2 && (w[0] == 'q' || w[0] == 't') && w[1] >= '1' && w[1] <= '4',
+		len(w) == 2 && (w[1] == 'q' || w[1] == 't') && w[0] >= '1' && w[0] <= '4':
+		return "period"
+	case len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) &&
+		strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0:
+		return "year"
+	}
+	return ""
+}
+
+// periodWords are what words() makes of a quarter said in words.
+var periodWords = setOf("q1", "q2", "q3", "q4")
+
+// months, in both languages ("may" is an English auxiliary, a stop word).
+var months = setOf(
+	"january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december",
+	"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "setiembre", "octubre", "noviembre", "diciembre",
+)
 
 // match is how well t finds the best of ws: a number only as itself, or
 // as the number of a word that is letters then it ("036" in "m036").
@@ -75,7 +116,7 @@ func (t rankTerm) match(ws []rankWord) float64 {
 func (q rankQuery) matches(w rankWord) bool {
 	for _, alts := range q.terms {
 		for _, t := range alts {
-			if t.match([]rankWord{w}) > 0 {
+			if !t.param && t.match([]rankWord{w}) > 0 {
 				return true
 			}
 		}

@@ -19,7 +19,7 @@ var stopWords = setOf(
 	"my", "me", "i", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "there", "here",
 	"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "have", "has", "had", "can", "could",
 	"should", "would", "will", "shall", "may", "might", "must",
-	"what", "which", "who", "whom", "whose", "how", "when", "where", "why",
+	"what", "which", "who", "whom", "whose", "how", "when", "where",
 	"any", "some", "each", "so", "if", "then", "than", "not", "no", "please", "up", "out",
 	"everything", "anything", "something", "nothing",
 	// What is left of a contraction: "can't", "what's", "I'll", "you're".
@@ -31,7 +31,7 @@ var stopWords = setOf(
 	"mi", "mis", "tu", "tus", "su", "sus", "me", "te", "se", "le", "les", "nos", "yo", "nuestro", "nuestra",
 	"es", "son", "esta", "estan", "este", "estos", "estas", "ese", "esa", "eso", "hay", "ha", "han", "he",
 	"tengo", "tiene", "tienen", "ser", "estar", "ya", "muy", "mas", "si", "no", "puedo", "quiero",
-	"algo", "nada",
+	"algo", "nada", "ahora", "now",
 )
 
 func setOf(ws ...string) map[string]bool {
@@ -67,18 +67,30 @@ func words(s string) []string {
 }
 
 // tokens are s's words, lowercased and without accents, all of them in
-// order: letters and digits, anything else separates.
+// order: letters and digits, anything else separates. A Spanish verb with
+// its pronouns written on ("sepáralo", "regístrame", "cambiarlo") is the
+// verb alone (withoutClitic), an irregular form its plain one
+// (irregularForms: "spent" is spend, "hice" hacer).
 func tokens(s string) []string {
 	var out []string
 	var b strings.Builder
+	accented := -1 // where the word's written accent is, in b's bytes
 	flush := func() {
 		if b.Len() > 0 {
-			out = append(out, b.String())
+			w := withoutClitic(b.String(), accented)
+			if plain, ok := irregularForms[w]; ok {
+				w = plain
+			}
+			out = append(out, w)
 			b.Reset()
 		}
+		accented = -1
 	}
 	for _, r := range strings.ToLower(s) {
 		if f, ok := folded[r]; ok {
+			if strings.ContainsRune("áéíóú", r) {
+				accented = b.Len()
+			}
 			r = f
 		}
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -89,6 +101,54 @@ func tokens(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// clitics are the pronouns Spanish writes onto an imperative, an
+// infinitive or a gerund ("sepáralo", "regístrame", "mandárselo"),
+// longest first. Not "os", which ends too many nouns ("ficheros").
+var clitics = []string{
+	"melos", "melas", "selos", "selas", "telos", "telas", "noslos", "noslas",
+	"melo", "mela", "selo", "sela", "telo", "tela", "noslo", "nosla",
+	"nos", "los", "las", "les", "me", "te", "se", "lo", "la", "le",
+}
+
+// objectClitics end the clitics an infinitive takes without an accent that
+// are told apart from a word's own ending: "borrarlo", "abrirlos",
+// "mandárselo" — not "me", "te", "se", "nos" alone, which end as many
+// words as infinitives ("convierte", "contraparte", "confirme",
+// "externos").
+var objectClitics = []string{"lo", "la", "los", "las", "le", "les"}
+
+// withoutClitic is w without the pronouns written onto its verb. A verb
+// takes them in two ways Spanish spells apart: an imperative or a gerund
+// moves its stress back and so gets a written accent before them
+// ("sepáralo", "prepárame", "haciéndolo": accented is where that accent
+// is, -1 when there is none); an infinitive keeps its -ar/-er/-ir
+// ("separarlo", "abrirlos"). Without either sign a word that ends as a
+// pronoun does is left alone: "modelo", "escuela", "regla", "ficheros".
+func withoutClitic(w string, accented int) string {
+	for _, c := range clitics {
+		rest, ok := strings.CutSuffix(w, c)
+		if !ok {
+			continue
+		}
+		switch {
+		case accented >= 0 && accented < len(rest) && len(rest) >= minStemLen && endsAny(rest, "a", "e", "ar", "er", "ir", "ando", "iendo"):
+			return rest
+		case len(rest) >= 5 && endsAny(rest, "ar", "er", "ir") && endsAny(c, objectClitics...):
+			return rest
+		}
+	}
+	return w
+}
+
+func endsAny(w string, suffixes ...string) bool {
+	for _, s := range suffixes {
+		if strings.HasSuffix(w, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // folded are the accented letters of the sede's languages, without their
