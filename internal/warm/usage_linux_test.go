@@ -99,3 +99,21 @@ func TestWarmHugePagesAfterASetUpThatFreedABuffer(t *testing.T) {
 	t.Logf("transparent huge pages %q: touch 16 MiB after a 16 MiB set-up faulted %d times", strings.TrimSpace(string(thp)), u.MinFlt)
 	assert.Less(t, u.MinFlt, pagesOf64MiB/4/2, "16 MiB in 2 MiB pages")
 }
+
+// TestWarmSparePrefaultsWhatCallsWrote: a call that writes pages of its
+// template (the demo CLI's "scribble": one byte in each page of a buffer
+// its import kept, as CPython writes reference counts into what the
+// import made) copies each of them, a fault per page, on the call's path.
+// The template learns those pages from the call's child, and its next
+// spare copies them before the next call: that call faults far less.
+func TestWarmSparePrefaultsWhatCallsWrote(t *testing.T) {
+	const mib = 32
+	used := usageOf(t, baseEnv("0.2", "WARMDEMO_KEEP_MIB=48"))
+	pages := int64(mib << 20 / 4096)
+	first := used("scribble", "32")
+	second := used("scribble", "32")
+	t.Logf("scribble %d MiB of the template's: first call %+v; next %+v", mib, first, second)
+	assert.GreaterOrEqual(t, first.MinFlt, pages, "the first call copies each page it writes")
+	assert.True(t, second.Spare, "the next call was handed to a spare")
+	assert.Less(t, second.MinFlt, first.MinFlt-pages*3/4, "the spare had copied the pages the first call wrote")
+}
