@@ -4,10 +4,12 @@ package warm_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -27,7 +29,8 @@ import (
 // what the fair floor's one run used. Every warm call's stdout must be
 // byte-identical to the cold calls'. It is skipped unless AEAT_REAL_CLI names the CLI's script;
 // AEAT_REAL_MANIFEST picks another manifest, AEAT_REAL_VERBS other verbs
-// (comma-separated command paths).
+// (comma-separated command paths); AEAT_REAL_NO_SPARE=1 runs the template
+// without its spare (what a call costs forked on demand).
 //
 // HOME and CADRUMO_LOCAL_STORAGE_ROOT are fresh directories with one
 // profile, created by the CLI itself, and the passphrase is in the
@@ -40,6 +43,9 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 		verbs = strings.Split(v, ",")
 	}
 	require.NotNil(b, m.CLI.Warm, "the manifest has no cli.warm")
+	if os.Getenv("AEAT_REAL_NO_SPARE") == "1" {
+		defer warm.SetSpares(false)()
+	}
 
 	home, store, dir := b.TempDir(), b.TempDir(), b.TempDir()
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + home, "CADRUMO_LOCAL_STORAGE_ROOT=" + store,
@@ -99,9 +105,13 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 		mu.Unlock()
 	}
 	b.StopTimer()
+	st = pool.Status()
 	b.ReportMetric(float64(ready.Milliseconds()), "template-ready-ms")
 	b.ReportMetric(float64(pool.Status().RSS>>20), "template-rss-MiB")
-	st = pool.Status()
+	if st.Spares > 0 {
+		b.ReportMetric(privateMiB(b, spareOf(b, st.TemplatePID, 0)), "spare-private-MiB")
+		b.ReportMetric(float64(st.Spares), "calls-handed-to-a-spare")
+	}
 	require.Equal(b, warm.On, st.State, "warm start stayed on: %s", st.Reason)
 	require.Zero(b, st.Lost)
 }
@@ -151,6 +161,22 @@ answers.write(json.dumps({"s": t1 - t0, "minflt": r1.ru_minflt - r0.ru_minflt, "
 answers.flush()
 os._exit(0)
 `
+
+// privateMiB is what pid holds of its own (smaps_rollup's Private_Dirty):
+// for a spare, the pages it copied ahead of a call.
+func privateMiB(b *testing.B, pid int) float64 {
+	b.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	require.NoError(b, err)
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "Private_Dirty:" {
+			kb, _ := strconv.Atoi(f[1])
+			return float64(kb) / 1024
+		}
+	}
+	b.Fatalf("no Private_Dirty in %s", data)
+	return 0
+}
 
 // fairRun is one run of fairSource.
 type fairRun struct {
