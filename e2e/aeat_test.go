@@ -130,50 +130,9 @@ func exec_(t *testing.T, env []string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// aeatUser is the environment of one user of the real aeat, as far as the
-// fake reads it: a store with the profile "casa" (passphrase "pw") and,
-// when loggedIn, a live login session kept in the keychain.
-type aeatUser struct {
-	loggedIn bool
-	profile  map[string]any
-}
+// aeatUser: the fake aeat's user, from the kit.
+type aeatUser = proctest.AeatUser
 
-// setup writes the store and sets the server's environment: the store
-// where a terminal user's XDG_DATA_HOME puts it, the D-Bus address of a
-// Linux desktop session, nothing else of aeat's.
-func (u aeatUser) setup(t *testing.T) string {
-	t.Helper()
-	xdg := t.TempDir()
-	root := filepath.Join(xdg, "cadrumo", "storage")
-	require.NoError(t, os.MkdirAll(root, 0o700))
-	p := map[string]any{"passphrase": "pw", "complete": true, "certificates": []string{"fnmt"}}
-	for k, v := range u.profile {
-		p[k] = v
-	}
-	st := map[string]any{"active": "casa", "profiles": map[string]any{"casa": p}}
-	if u.loggedIn {
-		st["session"] = map[string]any{"profile": "casa", "backend": "keyring", "last_used": time.Now().UTC()}
-	}
-	raw, _ := json.Marshal(st)
-	require.NoError(t, os.WriteFile(filepath.Join(root, "fake-store.json"), raw, 0o600))
-	t.Setenv("XDG_DATA_HOME", xdg)
-	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/1000/bus")
-	for _, v := range []string{"CADRUMO_LOCAL_STORAGE_ROOT", "CADRUMO_SECRET_PASSPHRASE", "AEAT_CERT_PASSPHRASE", "XDG_RUNTIME_DIR",
-		"CADRUMO_FAKE_FAIL", "CADRUMO_FAKE_DELAY", "CADRUMO_FAKE_ECHO_SECRET", "CADRUMO_FAKE_LONG_ERROR"} {
-		t.Setenv(v, "")
-		os.Unsetenv(v)
-	}
-	return root
-}
+func loggedIn(t *testing.T) string { return aeatUser{LoggedIn: true}.Setup(t) }
 
-func loggedIn(t *testing.T) string { return aeatUser{loggedIn: true}.setup(t) }
-
-// fakeStore reads back the fake's store.
-func fakeStore(t *testing.T, root string) map[string]any {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(root, "fake-store.json"))
-	require.NoError(t, err)
-	var st map[string]any
-	require.NoError(t, json.Unmarshal(raw, &st))
-	return st
-}
+var fakeStore = proctest.FakeAeatStore

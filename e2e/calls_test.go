@@ -155,22 +155,7 @@ type rawServer struct {
 }
 
 // syncBuffer is a strings.Builder safe to read while os/exec writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = proctest.SyncBuffer
 
 func startRaw(t *testing.T, args ...string) *rawServer {
 	t.Helper()

@@ -1,17 +1,14 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/mcptest"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -30,6 +27,35 @@ const (
 	curatedAeatManifest = exampleManifest                       // (the name the catalog tests give it)
 	fullAeatManifest    = "../examples/aeat.full.manifest.json" // the whole real aeat, 300 tools
 )
+
+// What both the in-process and the end-to-end tests say to a session
+// (internal/mcptest) and wait on (internal/proctest), under the names
+// these tests use.
+var (
+	eras             = mcptest.Eras
+	eraName          = mcptest.EraName
+	text             = mcptest.Text
+	callTool         = mcptest.CallTool
+	progressMessages = mcptest.ProgressMessages
+	handled          = proctest.Eventually
+	waitLog          = proctest.WaitLog
+	newGate          = proctest.NewGate
+	openGate         = proctest.OpenGate
+)
+
+// waitForFakecli waits until at least n fakecli processes run.
+func waitForFakecli(t *testing.T, n int) { proctest.WaitRunning(t, fakecli, n) }
+
+// requireNoFakecli waits until no fakecli started by this test process is
+// left: every tree the server started is gone.
+func requireNoFakecli(t *testing.T, within time.Duration) {
+	proctest.RequireNoneRunning(t, fakecli, within)
+}
+
+// concurrentPids: mcptest.ConcurrentPids with this package's fakecli.
+func concurrentPids(t *testing.T, cs *mcp.ClientSession, n int, args map[string]any, log func() string) []string {
+	return mcptest.ConcurrentPids(t, cs, fakecli, n, args, log)
+}
 
 func TestMain(m *testing.M) {
 	if helper := testMainHelpers[os.Getenv("E2E_TEST_HELPER")]; helper != nil {
@@ -60,30 +86,9 @@ var testMainHelpers = map[string]func() int{}
 // saw, so there it stays false (docs/platforms.md).
 var treeDeadConfirmed = runtime.GOOS != "darwin"
 
-// Protocol eras a test runs in: the SDK's default (session-less) and the
-// initialize handshake today's hosts send.
-var eras = []string{"", "2025-11-25"}
-
-func eraName(v string) string {
-	if v == "" {
-		return "2026-07-28"
-	}
-	return v
-}
-
-// testManifestPath writes the server's test manifest
-// (internal/server/testdata/test.manifest.json) with the fake CLI's path
-// in it.
-func testManifestPath(t testing.TB) string {
-	t.Helper()
-	raw, err := os.ReadFile("../internal/server/testdata/test.manifest.json")
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "test.manifest.json")
-	quoted, err := json.Marshal(fakecli) // a Windows path's backslashes, escaped
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(raw), `"FAKECLI"`, string(quoted))), 0o644))
-	return path
-}
+// testManifestPath is the server's test manifest with this package's
+// fakecli in it.
+func testManifestPath(t testing.TB) string { return mcptest.TestManifest(t, fakecli) }
 
 // outcome reads a result's _meta["aeat-mcp/outcome"].
 func outcome(t testing.TB, res *mcp.CallToolResult) Outcome {
@@ -94,23 +99,6 @@ func outcome(t testing.TB, res *mcp.CallToolResult) Outcome {
 	var o Outcome
 	require.NoError(t, json.Unmarshal(raw, &o))
 	return o
-}
-
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
-func callTool(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
-	require.NoError(t, err)
-	return res
 }
 
 // structured is a result's structuredContent as JSON values; resultOfCLI
@@ -146,40 +134,6 @@ func stringsIn(v any, out []string) []string {
 	return out
 }
 
-// progressMessages is a client that records the progress messages it is
-// sent, and a function that returns them so far.
-func progressMessages() (*mcp.ClientOptions, func() []string) {
-	var mu sync.Mutex
-	var msgs []string
-	opts := &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			msgs = append(msgs, req.Params.Message)
-			mu.Unlock()
-		},
-	}
-	return opts, func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), msgs...)
-	}
-}
-
-// handled waits until cond holds of what the client's handlers were given,
-// or the hang bound passes, and reports whether it held. The SDK client runs
-// notification handlers on a queue of their own: a notification sent before
-// a call's result may be handled after the call returned, later still on a
-// loaded machine.
-func handled(cond func() bool) bool {
-	for deadline := time.Now().Add(proctest.HangAfter); !cond(); {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
-}
-
 // waitRun collects run id with aeat_mcp_wait, as a host does, until it is
 // no longer running: each wait is bounded by the server, the whole by the
 // hang bound, not by a number of waits a loaded machine may need more of.
@@ -210,50 +164,5 @@ func withoutDuration(t *testing.T, res *mcp.CallToolResult) string {
 // fakecliPids lists the live processes running this package's fakecli.
 func fakecliPids() map[string]int { return proctest.Running(fakecli) }
 
-// waitForFakecli waits until at least n fakecli processes run.
-func waitForFakecli(t *testing.T, n int) {
-	t.Helper()
-	deadline := time.Now().Add(proctest.HangAfter)
-	for len(fakecliPids()) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("fakecli did not start %d processes", n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// requireNoFakecli waits until no fakecli started by this test process is
-// left: every tree the server started is gone.
-func requireNoFakecli(t *testing.T, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		pids := fakecliPids()
-		if len(pids) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			for _, pid := range pids {
-				proctest.Kill(pid)
-			}
-			t.Fatalf("fakecli processes left: %v", pids)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// cancelLivePull starts a never-ending live call, cancels it from the client
-// once its tree is up, and requires every process of the tree to be gone.
-func cancelLivePull(t *testing.T, cs *mcp.ClientSession) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
-		done <- err
-	}()
-	waitForFakecli(t, 3)
-	cancel()
-	require.Error(t, <-done)
-	requireNoFakecli(t, proctest.HangAfter)
-}
+// cancelLivePull: mcptest.CancelLivePull with this package's fakecli.
+func cancelLivePull(t *testing.T, cs *mcp.ClientSession) { mcptest.CancelLivePull(t, cs, fakecli) }

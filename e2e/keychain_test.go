@@ -34,7 +34,7 @@ func keychainBinary(t *testing.T) string {
 // entry.
 func TestE2E_KeychainSecret(t *testing.T) {
 	bin := keychainBinary(t)
-	root := aeatUser{}.setup(t) // logged out
+	root := aeatUser{}.Setup(t) // logged out
 	store := filepath.Join(t.TempDir(), "keychain.json")
 	const master, cert = "pw", "cert-pass-7e1b9"
 	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv(), "AEAT_MCP_TEST_KEYCHAIN=" + store}
@@ -143,7 +143,7 @@ func fakeCalls(t *testing.T, root string) []fakeCall {
 func TestE2E_KeychainSecretEchoedIsRedacted(t *testing.T) {
 	bin := keychainBinary(t)
 	const master, cert = "m4ster-pässphrase-9c1", "cert-pässe-7e1b9"
-	aeatUser{profile: map[string]any{"passphrase": master}}.setup(t) // logged out: the master passphrase unlocks it
+	aeatUser{Profile: map[string]any{"passphrase": master}}.Setup(t) // logged out: the master passphrase unlocks it
 	store := filepath.Join(t.TempDir(), "keychain.json")
 	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), proctest.CacheEnv(), "AEAT_MCP_TEST_KEYCHAIN=" + store}
 	for name, value := range map[string]string{"CADRUMO_SECRET_PASSPHRASE": master, "AEAT_CERT_PASSPHRASE": cert} {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/mcptest"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -73,15 +74,7 @@ func callOK(t *testing.T, cs *mcp.ClientSession, name string, args map[string]an
 	return res
 }
 
-func resultText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+var resultText = mcptest.Text
 
 func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 	t.Helper()

@@ -1,33 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 )
 
 // syncWriter is a buffer the writer goroutine and the test share.
-type syncWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
+type syncWriter = proctest.SyncBuffer
 
 // TestAsyncHandler: records are written in order, none is lost however
 // many are queued, attributes and groups hold, and after close a record

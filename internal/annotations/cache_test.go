@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,23 +28,8 @@ var cacheManifests = []string{
 	"testdata/manifests/positional_array.json",
 }
 
-// logged is a Cache whose log a test reads.
-type logged struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logged) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logged) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+// logged is a Cache's log, which a test reads.
+type logged = proctest.SyncBuffer
 
 func newCache(t *testing.T, dir, version string) (*Cache, *logged) {
 	t.Helper()

@@ -11,6 +11,15 @@
 // [AeatFacts] is the pinned facts of the real aeat CLI; [PrivateCache]
 // keeps a run's manifest cache out of the user's.
 //
+// # Waiting on events
+//
+// A test waits for what it cannot be told of by an event with one bound,
+// [HangAfter], never a guess at how fast the machine is: [Eventually],
+// [WaitRunning] and [RequireNoneRunning] (processes of a program),
+// [WaitLog] (a line in a log), and gates ([NewGate], [OpenGate]) that a
+// fake's await step holds a run on until the test opens them. [AeatUser]
+// is the fake aeat's user: its store and environment.
+//
 // # Processes gone
 //
 // One rule ([Gone], waited on by [RequireGone]) for the Linux tests of

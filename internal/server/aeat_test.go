@@ -18,6 +18,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -91,53 +92,12 @@ func aeatServer(t *testing.T, adjust func(*Config)) (s *Server, started *atomic.
 	return s, started
 }
 
-// aeatUser is the environment of one user of the real aeat, as far as the
-// fake reads it: a store with the profile "casa" (passphrase "pw") and,
-// when loggedIn, a live login session kept in the keychain.
-type aeatUser struct {
-	loggedIn bool
-	profile  map[string]any
-}
+// aeatUser: the fake aeat's user, from the kit.
+type aeatUser = proctest.AeatUser
 
-// setup writes the store and sets the server's environment: the store
-// where a terminal user's XDG_DATA_HOME puts it, the D-Bus address of a
-// Linux desktop session, nothing else of aeat's.
-func (u aeatUser) setup(t *testing.T) string {
-	t.Helper()
-	xdg := t.TempDir()
-	root := filepath.Join(xdg, "cadrumo", "storage")
-	require.NoError(t, os.MkdirAll(root, 0o700))
-	p := map[string]any{"passphrase": "pw", "complete": true, "certificates": []string{"fnmt"}}
-	for k, v := range u.profile {
-		p[k] = v
-	}
-	st := map[string]any{"active": "casa", "profiles": map[string]any{"casa": p}}
-	if u.loggedIn {
-		st["session"] = map[string]any{"profile": "casa", "backend": "keyring", "last_used": time.Now().UTC()}
-	}
-	raw, _ := json.Marshal(st)
-	require.NoError(t, os.WriteFile(filepath.Join(root, "fake-store.json"), raw, 0o600))
-	t.Setenv("XDG_DATA_HOME", xdg)
-	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/1000/bus")
-	for _, v := range []string{"CADRUMO_LOCAL_STORAGE_ROOT", "CADRUMO_SECRET_PASSPHRASE", "AEAT_CERT_PASSPHRASE", "XDG_RUNTIME_DIR",
-		"CADRUMO_FAKE_FAIL", "CADRUMO_FAKE_DELAY", "CADRUMO_FAKE_ECHO_SECRET", "CADRUMO_FAKE_LONG_ERROR"} {
-		t.Setenv(v, "")
-		os.Unsetenv(v)
-	}
-	return root
-}
+func loggedIn(t *testing.T) string { return aeatUser{LoggedIn: true}.Setup(t) }
 
-func loggedIn(t *testing.T) string { return aeatUser{loggedIn: true}.setup(t) }
-
-// fakeStore reads back the fake's store.
-func fakeStore(t *testing.T, root string) map[string]any {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(root, "fake-store.json"))
-	require.NoError(t, err)
-	var st map[string]any
-	require.NoError(t, json.Unmarshal(raw, &st))
-	return st
-}
+var fakeStore = proctest.FakeAeatStore
 
 func structured(t *testing.T, res *mcp.CallToolResult) map[string]any {
 	t.Helper()
@@ -185,7 +145,7 @@ func TestAeat_NothingSet(t *testing.T) {
 // CLI's own message and remedy and our login hint — never "fix the
 // arguments".
 func TestAeat_LoggedOut(t *testing.T) {
-	aeatUser{}.setup(t)
+	aeatUser{}.Setup(t)
 	s, _ := aeatServer(t, nil)
 	cs := connect(t, s, "", nil)
 	for _, name := range []string{"profile_list", "modelo_list"} {
@@ -245,7 +205,7 @@ func TestAeat_KeychainUnreachable(t *testing.T) {
 // passphrase with `aeat-mcp secret set` gets answers: the keychain's value
 // reaches the CLI at call time, and nowhere else.
 func TestAeat_PassphraseFromKeychain(t *testing.T) {
-	aeatUser{}.setup(t)
+	aeatUser{}.Setup(t)
 	kc := &memKeychain{}
 	var logs bytes.Buffer
 	s, _ := aeatServer(t, func(c *Config) {
@@ -325,7 +285,7 @@ func TestAeat_ExitCodes(t *testing.T) {
 // success envelope: ok, with its structured result) and when the login
 // gate refused it (no stdout: a failure).
 func TestAeat_ConfigCheck(t *testing.T) {
-	aeatUser{profile: map[string]any{"check_issues": []string{"llm_vision is on but ollama is not running"}}}.setup(t)
+	aeatUser{Profile: map[string]any{"check_issues": []string{"llm_vision is on but ollama is not running"}}}.Setup(t)
 	s, _ := aeatServer(t, nil)
 	cs := connect(t, s, "", nil)
 	res := callTool(t, cs, "config_check", nil)
@@ -352,7 +312,7 @@ func TestAeat_ConfigCheck(t *testing.T) {
 // but cannot read the record without a session; the report suggests a
 // repair, and the model is told not to run it.
 func TestAeat_ProfileShowUnreadable(t *testing.T) {
-	aeatUser{}.setup(t)
+	aeatUser{}.Setup(t)
 	s, _ := aeatServer(t, nil)
 	res := callTool(t, connect(t, s, "", nil), "profile_show", map[string]any{"name": "casa"})
 	require.False(t, res.IsError, text(res))
@@ -577,7 +537,7 @@ func TestAeat_ProgressFromStderr(t *testing.T) {
 // TestAeat_LongErrorDocument: a one-line error document longer than the
 // kept stderr is said to be cut, its end shown, rather than silently lost.
 func TestAeat_LongErrorDocument(t *testing.T) {
-	aeatUser{}.setup(t)
+	aeatUser{}.Setup(t)
 	t.Setenv("CADRUMO_FAKE_LONG_ERROR", "40000")
 	s, _ := aeatServer(t, nil)
 	res := callTool(t, connect(t, s, "", nil), "ledger_list", nil)

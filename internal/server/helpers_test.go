@@ -7,16 +7,15 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/mcptest"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,6 +36,38 @@ var fakecli, fakeaeat string
 
 // aeatMCP is the built aeat-mcp, for the benchmarks that start it as a
 // host does.
+// What both the in-process and the end-to-end tests say to a session
+// (internal/mcptest) and wait on (internal/proctest), under the names
+// these tests use.
+var (
+	eras             = mcptest.Eras
+	eraName          = mcptest.EraName
+	text             = mcptest.Text
+	callTool         = mcptest.CallTool
+	progressMessages = mcptest.ProgressMessages
+	handled          = proctest.Eventually
+	waitLog          = proctest.WaitLog
+	newGate          = proctest.NewGate
+	openGate         = proctest.OpenGate
+)
+
+// fakecliPids lists the live processes running this package's fakecli.
+func fakecliPids() map[string]int { return proctest.Running(fakecli) }
+
+// waitForFakecli waits until at least n fakecli processes run.
+func waitForFakecli(t *testing.T, n int) { proctest.WaitRunning(t, fakecli, n) }
+
+// requireNoFakecli waits until no fakecli started by this test process is
+// left: every tree the server started is gone.
+func requireNoFakecli(t *testing.T, within time.Duration) {
+	proctest.RequireNoneRunning(t, fakecli, within)
+}
+
+// concurrentPids: mcptest.ConcurrentPids with this package's fakecli.
+func concurrentPids(t *testing.T, cs *mcp.ClientSession, n int, args map[string]any, log func() string) []string {
+	return mcptest.ConcurrentPids(t, cs, fakecli, n, args, log)
+}
+
 func aeatMCP(tb testing.TB) string { return proctest.Build(tb, "cmd/aeat-mcp") }
 
 func TestMain(m *testing.M) {
@@ -71,28 +102,9 @@ var testMainHelpers = map[string]func() int{}
 // saw, so there it stays false (docs/platforms.md).
 var treeDeadConfirmed = runtime.GOOS != "darwin"
 
-// Protocol eras a test runs in: the SDK's default (session-less) and the
-// initialize handshake today's hosts send.
-var eras = []string{"", "2025-11-25"}
-
-func eraName(v string) string {
-	if v == "" {
-		return "2026-07-28"
-	}
-	return v
-}
-
-// testManifestPath writes the test manifest with the fake CLI's path in it.
-func testManifestPath(t testing.TB) string {
-	t.Helper()
-	raw, err := os.ReadFile("testdata/test.manifest.json")
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "test.manifest.json")
-	quoted, err := json.Marshal(fakecli) // a Windows path's backslashes, escaped
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(raw), `"FAKECLI"`, string(quoted))), 0o644))
-	return path
-}
+// testManifestPath is the server's test manifest with this package's
+// fakecli in it.
+func testManifestPath(t testing.TB) string { return mcptest.TestManifest(t, fakecli) }
 
 func loadManifest(t testing.TB) *annotations.Manifest {
 	t.Helper()
@@ -155,57 +167,6 @@ func outcome(t testing.TB, res *mcp.CallToolResult) Outcome {
 	return o
 }
 
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
-func callTool(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
-	require.NoError(t, err)
-	return res
-}
-
-// progressMessages is a client that records the progress messages it is
-// sent, and a function that returns them so far.
-func progressMessages() (*mcp.ClientOptions, func() []string) {
-	var mu sync.Mutex
-	var msgs []string
-	opts := &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			msgs = append(msgs, req.Params.Message)
-			mu.Unlock()
-		},
-	}
-	return opts, func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), msgs...)
-	}
-}
-
-// handled waits until cond holds of what the client's handlers were given,
-// or the hang bound passes, and reports whether it held. The SDK client runs
-// notification handlers on a queue of their own: a notification sent before
-// a call's result may be handled after the call returned, later still on a
-// loaded machine.
-func handled(cond func() bool) bool {
-	for deadline := time.Now().Add(proctest.HangAfter); !cond(); {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
-}
-
 // waitRun collects run id with aeat_mcp_wait, as a host does, until it is
 // no longer running: each wait is bounded by the server, the whole by the
 // hang bound, not by a number of waits a loaded machine may need more of.
@@ -245,24 +206,8 @@ func serverCmd(tb testing.TB, env []string, args ...string) *exec.Cmd {
 // initLine is a 2025-11-25 initialize request, as a raw JSON-RPC line.
 const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
-// syncBuffer is a strings.Builder safe to read while another goroutine
-// writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer is a strings.Builder safe to read while os/exec writes it.
+type syncBuffer = proctest.SyncBuffer
 
 // outputLink is the result's resource_link to the whole of stream.
 func outputLink(t *testing.T, res *mcp.CallToolResult, stream string) *mcp.ResourceLink {

@@ -21,6 +21,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/mcptest"
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -249,51 +250,8 @@ func TestCall_Cancel(t *testing.T) {
 	}
 }
 
-// cancelLivePull starts a never-ending live call, cancels it from the client
-// once its tree is up, and requires every process of the tree to be gone.
-func cancelLivePull(t *testing.T, cs *mcp.ClientSession) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "live_pull", Arguments: map[string]any{}})
-		done <- err
-	}()
-	waitForFakecli(t, 3)
-	cancel()
-	require.Error(t, <-done)
-	requireNoFakecli(t, proctest.HangAfter)
-}
-
-// waitForFakecli waits until at least n fakecli processes run.
-func waitForFakecli(t *testing.T, n int) {
-	t.Helper()
-	deadline := time.Now().Add(proctest.HangAfter)
-	for len(fakecliPids()) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("fakecli did not start %d processes", n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// requireNoFakecli waits until no fakecli started by this test process is
-// left: every tree the server started is gone.
-func requireNoFakecli(t *testing.T, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		pids := fakecliPids()
-		if len(pids) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			killPids(pids)
-			t.Fatalf("fakecli processes left: %v", pids)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
+// cancelLivePull: mcptest.CancelLivePull with this package's fakecli.
+func cancelLivePull(t *testing.T, cs *mcp.ClientSession) { mcptest.CancelLivePull(t, cs, fakecli) }
 
 func TestCall_Progress(t *testing.T) {
 	for _, era := range eras {
