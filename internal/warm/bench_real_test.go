@@ -4,12 +4,10 @@ package warm_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -109,7 +107,7 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 	b.ReportMetric(float64(ready.Milliseconds()), "template-ready-ms")
 	b.ReportMetric(float64(pool.Status().RSS>>20), "template-rss-MiB")
 	if st.Spares > 0 {
-		b.ReportMetric(privateMiB(b, spareOf(b, st.TemplatePID, 0)), "spare-private-MiB")
+		b.ReportMetric(float64(privateKiB(spareOf(b, st.TemplatePID, 0)))/1024, "spare-private-MiB")
 		b.ReportMetric(float64(st.Spares), "calls-handed-to-a-spare")
 	}
 	require.Equal(b, warm.On, st.State, "warm start stayed on: %s", st.Reason)
@@ -161,22 +159,6 @@ answers.write(json.dumps({"s": t1 - t0, "minflt": r1.ru_minflt - r0.ru_minflt, "
 answers.flush()
 os._exit(0)
 `
-
-// privateMiB is what pid holds of its own (smaps_rollup's Private_Dirty):
-// for a spare, the pages it copied ahead of a call.
-func privateMiB(b *testing.B, pid int) float64 {
-	b.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
-	require.NoError(b, err)
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "Private_Dirty:" {
-			kb, _ := strconv.Atoi(f[1])
-			return float64(kb) / 1024
-		}
-	}
-	b.Fatalf("no Private_Dirty in %s", data)
-	return 0
-}
 
 // fairRun is one run of fairSource.
 type fairRun struct {

@@ -107,3 +107,47 @@ func liveChildren(pid int) map[int]bool {
 	}
 	return out
 }
+
+// BenchmarkWarmSpare prices the spare on the demo CLI: "hello" (a line)
+// and "scribble 8" (writes 2,048 pages its import kept, as a large CLI's
+// calls write reference counts into what its import made), warm from a
+// template with its spare and from one without, interleaved after a first
+// call of each verb (what the template learns from): per-call medians,
+// and with over without. A call handed to the spare skips the fork and
+// the copies it learnt, and pays the move into the call's cgroup that
+// clone3 spares a forked child.
+func BenchmarkWarmSpare(b *testing.B) {
+	env := baseEnv("0.5", "WARMDEMO_KEEP_MIB=16")
+	restore := warm.SetSpares(false)
+	without := newSetup(b, annotations.Warm{}, env)
+	st := without.settled(b)
+	restore()
+	require.Equal(b, warm.On, st.State, st.Reason)
+	with := newSetup(b, annotations.Warm{}, env)
+	st = with.settled(b)
+	require.Equal(b, warm.On, st.State, st.Reason)
+	b.ResetTimer()
+	for _, verb := range [][]string{{"hello"}, {"scribble", "8"}} {
+		call := func(s *setup) time.Duration {
+			began := time.Now()
+			res := s.run(b, context.Background(), s.spec(verb...))
+			took := time.Since(began)
+			require.Equal(b, 0, res.ExitCode, "stderr %s", res.Stderr.Head)
+			return took
+		}
+		call(with)
+		call(without)
+		var ws, wo []time.Duration
+		for i := 0; i < b.N; i++ {
+			ws = append(ws, call(with))
+			wo = append(wo, call(without))
+		}
+		name := strings.Join(verb, "-") + "-"
+		b.ReportMetric(ms(quantile(ws, 0.5)), name+"spare-ms-median")
+		b.ReportMetric(ms(quantile(wo, 0.5)), name+"forked-ms-median")
+		b.ReportMetric(float64(quantile(ws, 0.5))/float64(quantile(wo, 0.5)), name+"spare/forked")
+	}
+	b.StopTimer()
+	require.Positive(b, with.pool.Status().Spares)
+	require.Zero(b, without.pool.Status().Spares)
+}

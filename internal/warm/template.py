@@ -635,6 +635,11 @@ _SPARE = _CFG.get("spare")
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _PR_SET_PDEATHSIG = 1
 _MADV_POPULATE_WRITE = 23  # Linux 5.14
+# Pages a spare copies between two looks at its socket (a call waits for
+# at most that many faults), and how long a spare handed a call while it
+# copies is given to stop and answer before the call is forked instead.
+_PREFAULT_STEP = 256
+_SPARE_ANSWER = 5.0
 # Pages (numbers) of the template's writable private mappings that calls'
 # children wrote, at most _SPARE["max_pages"]: what every spare pre-faults.
 _LEARNT = set()
@@ -719,13 +724,16 @@ def _learn(data):
             i += 1
 
 
-def _prefault():
+def _prefault(sock):
     """In a spare: copies each learnt page now (a write fault per run of
     pages, no byte changed), so that the call does not — only where it is
     still in a writable private mapping (the template may have unmapped
-    it since)."""
+    it since). It stops when a call comes (sock readable): the call pays
+    for the rest."""
     if not _LEARNT or _libc is None:
         return
+    poll = select.poll()
+    poll.register(sock, select.POLLIN)
     import bisect
 
     madvise = _libc.madvise
@@ -740,8 +748,10 @@ def _prefault():
         i = max(0, bisect.bisect_right(firsts, start) - 1)
         while i < len(ranges) and ranges[i][0] <= prev:
             lo, hi = max(start, ranges[i][0]), min(prev + 1, ranges[i][1])
-            if lo < hi:
-                madvise(lo * _PAGE, (hi - lo) * _PAGE, _MADV_POPULATE_WRITE)
+            for at in range(lo, hi, _PREFAULT_STEP):
+                if poll.poll(0):
+                    return
+                madvise(at * _PAGE, (min(hi, at + _PREFAULT_STEP) - at) * _PAGE, _MADV_POPULATE_WRITE)
             i += 1
         if p is not None:
             start = prev = p
@@ -810,11 +820,7 @@ class _Spares:
                     sys.stderr.write("three spares in a row died before a call: no more spares\n")
                     sys.stderr.flush()
                 return True
-            self.buf += data
-            if b"\n" in self.buf and self.base is None:
-                f = self.buf.split(b"\n", 1)[0].split()
-                if len(f) == 5 and f[0] == b"R":
-                    self.base = tuple(int(x) for x in f[1:])
+            self._ready(data)
             return True
         if fd in self.learning:
             try:
@@ -832,20 +838,27 @@ class _Spares:
 
     def take(self, sock, fds):
         """Hands the call (its socket, and the descriptors the server sent)
-        to the spare if one is ready: returns (pid, base), or None."""
-        if self.sock is None or self.base is None:
+        to the spare: returns (pid, base), or None (no spare; then the call
+        is forked). A spare still copying pages stops at its next run and
+        says what it used (its R line), which is waited for here — a few
+        milliseconds; one that does not answer in time is replaced."""
+        if self.sock is None:
             return None
         report = self.report_pipe()
         passed = fds[:4] + [sock.fileno()] + ([report] if report is not None else [])
         try:
             socket.send_fds(self.sock, [b"C"], passed)
+            self.sock.settimeout(_SPARE_ANSWER)
+            while self.base is None and self._ready(self.sock.recv(256)):
+                pass
+            self.sock.settimeout(None)
         except OSError:
-            if report is not None:
-                os.close(report)
-            self.drop()
-            return None
+            pass
         if report is not None:
             os.close(report)
+        if self.base is None:  # dead, or too slow: never a child of this call
+            self.drop()
+            return None
         got = self.pid, self.base
         self.sock.close()
         self.pid, self.sock, self.base, self.failed = 0, None, None, 0
@@ -867,9 +880,17 @@ class _Spares:
         self.learning[r] = bytearray()
         return w
 
-    def making(self):
-        """Whether a spare is being made: forked, not yet ready."""
-        return self.sock is not None and self.base is None
+    def _ready(self, data):
+        """Reads the spare's R line (what it used until then) from data;
+        False at EOF."""
+        if not data:
+            return False
+        self.buf += data
+        if b"\n" in self.buf and self.base is None:
+            f = self.buf.split(b"\n", 1)[0].split()
+            if len(f) == 5 and f[0] == b"R":
+                self.base = tuple(int(x) for x in f[1:])
+        return True
 
     def drop(self):
         """Kills and reaps the spare, if there is one."""
@@ -898,7 +919,7 @@ def _spare_wait(sock, template, drop):
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     drop()
     _reseed()
-    _prefault()
+    _prefault(sock)
     ru = resource.getrusage(resource.RUSAGE_SELF)
     ready = "R %d %d %d %d\n" % (ru.ru_minflt, ru.ru_majflt, round(ru.ru_utime * 1e6), round(ru.ru_stime * 1e6))
     try:
@@ -1009,7 +1030,6 @@ def serve():
     # the child had used when handed the call (a spare's), or None]
     calls = {}
     children = {}  # pid -> call socket fd
-    pending = []  # calls waiting for the spare being made: (call socket fd, descriptors)
     spares = _Spares()
 
     def owned():
@@ -1026,10 +1046,6 @@ def serve():
 
     def finish(fd):
         sock, pid, _, reaped, _ = calls.pop(fd)
-        for p in [p for p in pending if p[0] == fd]:
-            pending.remove(p)
-            for extra in p[1]:
-                os.close(extra)
         if pid:
             children.pop(pid, None)
             if not reaped:
@@ -1055,7 +1071,7 @@ def serve():
         return None
 
     while True:
-        busy = pending or any(not entry[2] for entry in calls.values() if entry[1])
+        busy = any(not entry[2] for entry in calls.values() if entry[1])
         if spares.want(busy):
             job = spares.fork(me, drop)
             if job is not None:  # the spare, handed a call
@@ -1101,7 +1117,9 @@ def serve():
                     calls[sock.fileno()] = [sock, 0, False, False, None]
                     got = _receive(sock)
                     if got is not None:
-                        pending.append((sock.fileno(), got))
+                        job = start(sock.fileno(), got)
+                        if job is not None:
+                            return job
             elif spares.readable(fd):
                 pass
             elif fd in calls:
@@ -1113,13 +1131,6 @@ def serve():
                     data = b""
                 if not data:
                     finish(fd)
-        # A call waits for a spare being made (no slower than a fork that
-        # would copy the same pages on the call's path); else it is forked.
-        while pending and not spares.making():
-            fd, fds = pending.pop(0)
-            job = start(fd, fds)
-            if job is not None:
-                return job
 
 
 def _receive(sock):
