@@ -80,10 +80,15 @@ func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, erro
 	return m, nil
 }
 
+// executable is the running binary's path, asked of the system once: serve's
+// start needs it three times (the manifest cache's key, selfDir, the demo's
+// CLI), each a readlink of /proc/self/exe on Linux.
+var executable = sync.OnceValues(os.Executable)
+
 // selfDir is the directory of the running binary, where a bare cli.command
 // is looked for first.
 func selfDir() string {
-	exe, err := os.Executable()
+	exe, err := executable()
 	if err != nil {
 		return ""
 	}
@@ -98,7 +103,7 @@ func selfDir() string {
 func (o *options) serverConfig(m *annotations.Manifest, r *callruntime.Runner, logger *slog.Logger) server.Config {
 	override := o.cli
 	if o.demo && override == "" {
-		override, _ = os.Executable() // the demo CLI is this binary
+		override, _ = executable() // the demo CLI is this binary
 	}
 	cliPath, cliErr := m.ResolveCommand(override, selfDir()) // serve's start-up log says why (Problems)
 	return server.Config{
@@ -193,7 +198,7 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 	// What makes every call refuse is a warning; what only some tools
 	// lack, information: those tools say so when called. The keychain is
 	// not read to start (a locked one would hold the host's connect).
-	for _, p := range server.Inspect(st.cfg).Problems() {
+	for _, p := range st.server.Problems() {
 		level := slog.LevelWarn
 		if !p.EveryCall() {
 			level = slog.LevelInfo

@@ -28,8 +28,12 @@ type logJob struct {
 	r slog.Record
 }
 
-// logQueueSize bounds the records waiting to be written.
-const logQueueSize = 1024
+// logQueueSize bounds the records waiting to be written. A record is 304
+// bytes in the queue: 1024 of them were a 304 KiB buffer cleared and
+// faulted in before initialize, where a burst of a few dozen lines (the
+// start-up warnings, calls ending together) is what it ever holds; when it
+// is full a writer waits, nothing is lost.
+const logQueueSize = 64
 
 func newAsyncHandler(next slog.Handler) (*asyncHandler, func()) {
 	q := &logQueue{jobs: make(chan logJob, logQueueSize), done: make(chan struct{})}

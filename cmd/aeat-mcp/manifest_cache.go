@@ -23,7 +23,7 @@ func manifestCache(logger *slog.Logger) *annotations.Cache {
 // rebuilds, the executable's size and modification time.
 func cacheVersion() string {
 	v := buildVersion()
-	if exe, err := os.Executable(); err == nil {
+	if exe, err := executable(); err == nil {
 		if fi, err := os.Stat(exe); err == nil {
 			v += fmt.Sprintf(" %d %d", fi.Size(), fi.ModTime().UnixNano())
 		}

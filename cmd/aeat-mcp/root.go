@@ -1,13 +1,19 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// newRootCmd is the command tree on sys: every command reaches the
-// system through opts (options.sys), or is given it.
-func newRootCmd(sys *system) *cobra.Command {
+// newRootCmd is the command tree on sys for the command line args: every
+// command reaches the system through opts (options.sys), or is given it.
+// When args can only serve (servesOnly) the tree is the root and serve
+// alone: a host waits for initialize, and the other commands, their flags
+// and cobra's completion command are built for nothing there.
+func newRootCmd(sys *system, args []string) *cobra.Command {
 	opts := &options{sys: sys}
 	root := &cobra.Command{
 		Use:   "aeat-mcp",
@@ -40,6 +46,41 @@ Every flag has an environment twin, used when the flag is not given:
 	// template words it differently); a version never holds "{{".
 	root.SetVersionTemplate(versionLine())
 	opts.register(root.PersistentFlags(), server.HostOS())
+	if servesOnly(args, root.PersistentFlags()) {
+		root.CompletionOptions.DisableDefaultCmd = true
+		root.AddCommand(newServeCmd(opts))
+		return root
+	}
 	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newWarmCmd(opts), newVersionCmd())
 	return root
+}
+
+// servesOnly reports whether args can only serve — whichever tree cobra
+// parses them against: no word but a first "serve", no help or version
+// flag, and every flag one of the common flags fs (a flag's value is
+// skipped as pflag takes it). Where it is not sure (a shorthand, "--", a
+// bool flag's spaced value, an unknown flag, any other word) it says
+// false and the whole tree is built, so every message (an unknown
+// command's suggestions, --help's list) stays what it was.
+func servesOnly(args []string, fs *pflag.FlagSet) bool {
+	words := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "serve" && words == 0:
+			words++
+		case strings.HasPrefix(a, "--") && len(a) > 2:
+			name, _, inline := strings.Cut(a[2:], "=")
+			f := fs.Lookup(name)
+			if f == nil {
+				return false // --help, --version, a typo: the whole tree answers
+			}
+			if !inline && f.NoOptDefVal == "" {
+				i++ // "--manifest FILE": pflag takes the next argument, whatever it is
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -32,8 +33,13 @@ func versionLine() string { return "aeat-mcp version " + buildVersion() + "\n" }
 
 // buildVersion is the module version ("v1.2.3" from go install …@v1.2.3,
 // "devel" from a checkout) and, when the build recorded it, the VCS
-// revision and whether the tree was modified.
-func buildVersion() string {
+// revision and whether the tree was modified. Worked out once: serve's
+// start asks four times (the root's --version, the server's info, the
+// manifest cache's key, the banner), and each debug.ReadBuildInfo parses
+// the whole embedded build record again.
+var buildVersion = sync.OnceValue(readBuildVersion)
+
+func readBuildVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	v := version
 	if v == "" {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -75,29 +76,42 @@ var errForeign = errors.New("written for another manifest or another build")
 // validated before is read back from Dir; any other is loaded afresh and,
 // if it is valid, kept. An invalid manifest is never kept.
 func (c *Cache) Load(path string) (*Manifest, error) {
+	if c == nil || c.Dir == "" {
+		data, abs, err := readManifest(path)
+		if err != nil {
+			return nil, err
+		}
+		return Parse(data, abs)
+	}
+	abs := absPath(path)
+	file := filepath.Join(c.Dir, c.fileName(abs))
+	// A hit needs the manifest's hash, not its bytes: they are hashed as
+	// they are read, a piece at a time (hashFile), and never held — at 300
+	// tools, half a megabyte less on a start-up's heap. A file that cannot
+	// be read is reported by readManifest below, as Load reports it.
+	if sum, err := hashFile(path); err == nil {
+		m, err := readCache(file, c.keyOf(sum))
+		switch {
+		case err == nil:
+			m.Source = abs
+			markUsed(file, time.Now())
+			c.log(slog.LevelDebug, "the manifest came from the cache", file, nil)
+			return m, nil
+		case errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, errForeign):
+			c.log(slog.LevelDebug, "the manifest cache is for another manifest or build; rebuilding it", file, err)
+		default:
+			c.log(slog.LevelWarn, "the manifest cache is unusable and was ignored; rebuilding it", file, err)
+		}
+	}
 	data, abs, err := readManifest(path)
 	if err != nil {
 		return nil, err
 	}
-	if c == nil || c.Dir == "" {
-		return Parse(data, abs)
-	}
+	// Keyed by the bytes parsed, hashed again: the file may have changed
+	// since it was hashed above.
 	key := c.key(data)
-	file := filepath.Join(c.Dir, c.fileName(abs))
-	m, err := readCache(file, key)
-	switch {
-	case err == nil:
-		m.Source = abs
-		markUsed(file, time.Now())
-		c.log(slog.LevelDebug, "the manifest came from the cache", file, nil)
-		return m, nil
-	case errors.Is(err, fs.ErrNotExist):
-	case errors.Is(err, errForeign):
-		c.log(slog.LevelDebug, "the manifest cache is for another manifest or build; rebuilding it", file, err)
-	default:
-		c.log(slog.LevelWarn, "the manifest cache is unusable and was ignored; rebuilding it", file, err)
-	}
-	m, err = Parse(data, abs)
+	m, err := Parse(data, abs)
 	if err != nil {
 		return nil, err
 	}
@@ -123,9 +137,35 @@ func (c *Cache) log(level slog.Level, msg, file string, err error) {
 
 // key says what a cache file must have been written for: these bytes, this
 // binary, these Go types.
-func (c *Cache) key(data []byte) string {
-	sum := sha256.Sum256(data)
+func (c *Cache) key(data []byte) string { return c.keyOf(sha256.Sum256(data)) }
+
+// keyOf is key of the bytes whose SHA-256 is sum.
+func (c *Cache) keyOf(sum [sha256.Size]byte) string {
 	return "manifest " + hex.EncodeToString(sum[:]) + "\nversion " + c.Version + "\ntypes " + typesFingerprint + "\n"
+}
+
+// hashFile is the SHA-256 of the file at path, read in pieces.
+func hashFile(path string) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := f.Read(buf)
+		h.Write(buf[:n])
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return sum, err
+		}
+	}
+	h.Sum(sum[:0])
+	return sum, nil
 }
 
 // fileName is one file per manifest path and binary version: an edited
@@ -141,11 +181,16 @@ func readManifest(path string) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", &Error{Source: path, Problems: []Problem{{Msg: err.Error()}}}
 	}
+	return data, absPath(path), nil
+}
+
+// absPath is path made absolute, or path when it cannot be.
+func absPath(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		abs = path
+		return path
 	}
-	return data, abs, nil
+	return abs
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -349,4 +350,29 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 		}
 	}
 	assert.True(t, strings.HasPrefix(string(raw), cacheMagic))
+}
+
+// TestCache_HitNeverHoldsTheManifest: a load from the cache hashes the
+// manifest as it reads it and never holds its bytes — a manifest padded
+// with 8 MiB of whitespace (the same manifest, the same cache file) costs
+// a hit far less than 8 MiB of allocations. An edit made after a hit is
+// still seen (TestCache_KeyedOnBytesAndVersion).
+func TestCache_HitNeverHoldsTheManifest(t *testing.T) {
+	data, err := os.ReadFile("../../examples/aeat.manifest.json")
+	require.NoError(t, err)
+	const pad = 8 << 20
+	path := filepath.Join(t.TempDir(), "padded.json")
+	require.NoError(t, os.WriteFile(path, append(data, bytes.Repeat([]byte(" "), pad)...), 0o600))
+	c, log := newCache(t, t.TempDir(), "v1")
+	_, err = c.Load(path)
+	require.NoError(t, err)
+	require.NotContains(t, log.String(), "came from the cache")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m, err := c.Load(path)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	require.Contains(t, log.String(), "the manifest came from the cache")
+	require.NotEmpty(t, m.Tools)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(pad/4), "bytes allocated by a hit")
 }

@@ -6,20 +6,25 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // keyOrder is the order a manifest's keys are written in, per kind of
 // object, as a person reads them: a tool's name, title and description
 // first. Keys not listed (added to the manifest later) follow, sorted.
-var keyOrder = map[string][]string{
-	"top":         {"$schema", "version", "cli", "surface", "tools"},
-	"cli":         {"command", "args", "env", "cwd", "params", "exit_codes", "error_output"},
-	"env":         {"pass", "require", "set"},
-	"tool":        {"name", "title", "description", "cli_help", "command", "annotations", "hints_guessed", "params", "output", "timeout", "stdin", "progress", "confirm", "exit_codes", "error_output"},
-	"annotations": hintOrder,
-	"param": {"name", "type", "items", "required", "description", "default", "enum", "pattern", "minimum", "maximum",
-		"minLength", "maxLength", "flag", "positional", "negate", "global", "sensitive", "requires"},
-}
+// Built at first use, as every table of this package: only generate needs
+// them, and a server that links the package waits for none of them.
+var keyOrder = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"top":         {"$schema", "version", "cli", "surface", "tools"},
+		"cli":         {"command", "args", "env", "cwd", "params", "exit_codes", "error_output"},
+		"env":         {"pass", "require", "set"},
+		"tool":        {"name", "title", "description", "cli_help", "command", "annotations", "hints_guessed", "params", "output", "timeout", "stdin", "progress", "confirm", "exit_codes", "error_output"},
+		"annotations": hintOrder,
+		"param": {"name", "type", "items", "required", "description", "default", "enum", "pattern", "minimum", "maximum",
+			"minLength", "maxLength", "flag", "positional", "negate", "global", "sensitive", "requires"},
+	}
+})
 
 // kindOf is the kind of the object found under key in an object of kind
 // parent ("" for any other object: its keys are sorted).
@@ -126,7 +131,7 @@ func scalar(b *bytes.Buffer, v any) {
 }
 
 func orderedKeys(m map[string]any, kind string) []string {
-	order := keyOrder[kind]
+	order := keyOrder()[kind]
 	rank := func(k string) int {
 		for i, o := range order {
 			if o == k {

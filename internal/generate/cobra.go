@@ -506,18 +506,23 @@ func (w *cobraWalker) settleAliases() {
 
 // pflagTypes are the type names pflag prints after a flag (its Value's
 // Type, a few renamed) as command-tree types.
-var pflagTypes = map[string]struct {
+var pflagTypes = sync.OnceValue(func() map[string]pflagType {
+	return map[string]pflagType{
+		"string": {"str", false}, "int": {"int", false}, "int8": {"int", false}, "int16": {"int", false},
+		"int32": {"int", false}, "int64": {"int", false}, "uint": {"int", false}, "uint8": {"int", false},
+		"uint16": {"int", false}, "uint32": {"int", false}, "uint64": {"int", false}, "count": {"int", false},
+		"float": {"float", false}, "float32": {"float", false}, "float64": {"float", false},
+		"duration": {"duration", false},
+		"strings":  {"str", true}, "stringArray": {"str", true}, "ints": {"int", true}, "uints": {"int", true},
+		"int32Slice": {"int", true}, "int64Slice": {"int", true}, "float32Slice": {"float", true},
+		"float64Slice": {"float", true}, "durationSlice": {"duration", true},
+	}
+})
+
+// pflagType is a pflag type name's command-tree type.
+type pflagType struct {
 	typ      string
 	multiple bool
-}{
-	"string": {"str", false}, "int": {"int", false}, "int8": {"int", false}, "int16": {"int", false},
-	"int32": {"int", false}, "int64": {"int", false}, "uint": {"int", false}, "uint8": {"int", false},
-	"uint16": {"int", false}, "uint32": {"int", false}, "uint64": {"int", false}, "count": {"int", false},
-	"float": {"float", false}, "float32": {"float", false}, "float64": {"float", false},
-	"duration": {"duration", false},
-	"strings":  {"str", true}, "stringArray": {"str", true}, "ints": {"int", true}, "uints": {"int", true},
-	"int32Slice": {"int", true}, "int64Slice": {"int", true}, "float32Slice": {"float", true},
-	"float64Slice": {"float", true}, "durationSlice": {"duration", true},
 }
 
 var (
@@ -579,7 +584,7 @@ func parseCobraFlag(line string) (p *Param, ok bool) {
 		usage = strings.TrimSpace(usage[:len(usage)-len(m[0])])
 	}
 	p.Help = usage
-	switch t, known := pflagTypes[varname]; {
+	switch t, known := pflagTypes()[varname]; {
 	case isBool && dflt == "true":
 		// On by default: only --x=false turns it off, so it takes a value.
 		p.Type, p.Default = "boolean", "true"
@@ -606,7 +611,7 @@ func parseCobraFlag(line string) (p *Param, ok bool) {
 // but a single string, whose default it quotes) — so a usage text of a
 // string flag that ends in "(default from X)" is the author's words.
 func unquotedDefault(varname string, isBool bool) bool {
-	t, known := pflagTypes[varname]
+	t, known := pflagTypes()[varname]
 	return isBool || known && (t.typ != "str" || t.multiple)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/lazyre"
@@ -24,17 +25,24 @@ import (
 // The words that suggest what a verb does, as the last word of its
 // command, or the first word of its help.
 var (
-	readWords = words("list ls view show status get describe info version search diff logs log env explain inspect " +
-		"print cat check verify history whoami current-context config-view display top lookup find query read")
-	writeWords = words("create add new set edit update rename apply patch install upgrade sync push merge close reopen " +
-		"lock unlock pin unpin comment review login logout import init build deploy run start stop restart enable " +
-		"disable approve deny label annotate scale rollout expose attach exec cp copy move mv transfer fork clone " +
-		"upload download checkout ready write save send publish release tag untag mark")
-	destroyWords = words("delete remove rm destroy prune purge reset drop uninstall clean cancel revoke kill drain " +
-		"cordon taint wipe erase truncate overwrite force-push")
+	// verbWords are the three sets, built at first use.
+	verbWords = sync.OnceValue(func() verbWordSets {
+		return verbWordSets{
+			read: words("list ls view show status get describe info version search diff logs log env explain inspect " +
+				"print cat check verify history whoami current-context config-view display top lookup find query read"),
+			write: words("create add new set edit update rename apply patch install upgrade sync push merge close reopen " +
+				"lock unlock pin unpin comment review login logout import init build deploy run start stop restart enable " +
+				"disable approve deny label annotate scale rollout expose attach exec cp copy move mv transfer fork clone " +
+				"upload download checkout ready write save send publish release tag untag mark"),
+			destroy: words("delete remove rm destroy prune purge reset drop uninstall clean cancel revoke kill drain " +
+				"cordon taint wipe erase truncate overwrite force-push"),
+		}
+	})
 	// destroyPhrases in a help text say a verb destroys.
 	destroyPhrases = lazyre.New(`(?i)\b(permanently|irreversibl[ey]|cannot be undone|can't be undone)\b`)
 )
+
+type verbWordSets struct{ read, write, destroy map[string]bool }
 
 func words(s string) map[string]bool {
 	m := map[string]bool{}
@@ -114,13 +122,14 @@ func Suggest(res *Result) ([]Suggestion, []byte) {
 // harmful reading any of them supports.
 func read(t *annotations.Tool) (guess string, evidence []string) {
 	says := map[string]bool{}
+	vw := verbWords()
 	kind := func(w string) string {
 		switch {
-		case destroyWords[w]:
+		case vw.destroy[w]:
 			return guessDestroy
-		case writeWords[w]:
+		case vw.write[w]:
 			return guessWrites
-		case readWords[w]:
+		case vw.read[w]:
 			return guessReads
 		}
 		return ""

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/language"
 )
@@ -97,7 +98,8 @@ var (
 // Supported lists the catalogs, English first (the fallback).
 var Supported = []language.Tag{language.English, language.Spanish, language.Catalan, Galician, Basque}
 
-var matcher = language.NewMatcher(Supported)
+// matcher picks among Supported; built at its first use, as catalogs are.
+var matcher = sync.OnceValue(func() language.Matcher { return language.NewMatcher(Supported) })
 
 // OfferedList names the supported languages as a person types them, in
 // [Supported]'s order: "en, es, ca, gl, eu". Help and warnings quote it,
@@ -110,16 +112,25 @@ func OfferedList() string {
 	return strings.Join(names, ", ")
 }
 
-// Printer formats messages in one language.
+// Printer formats messages in one language. Which one is worked out at
+// its first use: serve makes its Printer before initialize, and its first
+// message is a call's.
 type Printer struct {
-	tag     language.Tag
-	catalog map[Key]string
+	asked    language.Tag
+	resolved sync.Once
+	tag      language.Tag
+	catalog  map[Key]string
 }
 
 // For returns the Printer for the supported language closest to tag.
-func For(tag language.Tag) *Printer {
-	_, i, _ := matcher.Match(tag)
-	return &Printer{tag: Supported[i], catalog: catalogs[Supported[i]]}
+func For(tag language.Tag) *Printer { return &Printer{asked: tag} }
+
+// resolve picks the supported language closest to the one asked for.
+func (p *Printer) resolve() {
+	p.resolved.Do(func() {
+		_, i, _ := matcher().Match(p.asked)
+		p.tag, p.catalog = Supported[i], catalogs()[Supported[i]]
+	})
 }
 
 // Parse picks the Printer for a tag as users write it: a BCP 47 tag ("es",
@@ -139,7 +150,7 @@ func Offered(s string) bool {
 	if !ok {
 		return false
 	}
-	_, _, conf := matcher.Match(t)
+	_, _, conf := matcher().Match(t)
 	return conf != language.No
 }
 
@@ -184,13 +195,17 @@ func Source(lookup func(string) (string, bool)) (variable, value string) {
 }
 
 // Tag is the language of p's messages.
-func (p *Printer) Tag() language.Tag { return p.tag }
+func (p *Printer) Tag() language.Tag {
+	p.resolve()
+	return p.tag
+}
 
 // Sprintf formats the message key with args.
 func (p *Printer) Sprintf(key Key, args ...any) string {
+	p.resolve()
 	format, ok := p.catalog[key]
 	if !ok {
-		format = catalogs[language.English][key]
+		format = catalogs()[language.English][key]
 	}
 	return fmt.Sprintf(format, args...)
 }

@@ -22,10 +22,10 @@ func placeholders(s string) []string {
 // TestCatalogsComplete: every key of the English reference is in every
 // catalog, no catalog has keys English lacks, and placeholders match.
 func TestCatalogsComplete(t *testing.T) {
-	en := catalogs[language.English]
-	require.Len(t, catalogs, len(Supported))
+	en := catalogs()[language.English]
+	require.Len(t, catalogs(), len(Supported))
 	for _, tag := range Supported {
-		cat := catalogs[tag]
+		cat := catalogs()[tag]
 		require.NotNil(t, cat, tag.String())
 		for key, ref := range en {
 			msg, ok := cat[key]

@@ -15,9 +15,9 @@ import (
 // model can be shown, so with --surface catalog tools/list holds only the
 // manifest's core (surface.core) and two built-ins, aeat_mcp_find and
 // aeat_mcp_call, through which the model reaches every other tool the
-// server serves. Only the listed tools are registered with the SDK (at 300
-// tools, registering is most of a server's start-up); a direct tools/call
-// of an unlisted one is routed through aeat_mcp_call. --read-only and
+// server serves. Only the listed tools are ever registered with the SDK,
+// each at its first call (registry.go, serveTools); a direct tools/call of
+// an unlisted one is routed through aeat_mcp_call. --read-only and
 // --tools still decide what is served, and aeat_mcp_call hands its inner
 // call to the very handler a direct call of that tool runs — validation,
 // secrets, the tool's confirmation gate, its tier and ceiling, detach and
@@ -142,7 +142,7 @@ func (s *Server) callHints() annotations.Hints {
 }
 
 // throughCall is a direct tools/call of a served tool the catalog surface
-// does not list (so not registered with the SDK) made a call of
+// does not list (so never registered with the SDK) made a call of
 // aeat_mcp_call, which runs it with the tool's own handler (route). No
 // arguments, or null, are none, as for a direct call. False for arguments
 // that are no object: aeat_mcp_call would refuse them as its own, and the

@@ -232,8 +232,8 @@ func msToToolsList(b *testing.B, cmd *exec.Cmd) (float64, float64) {
 }
 
 // BenchmarkNewFullVsCurated: the server's own start-up in process — load
-// the manifest and build the server (New: every tool registered) — for
-// the whole aeat and for the curated 19.
+// the manifest and build the server (New; no tool is registered with the
+// SDK before its first call) — for the whole aeat and for the curated 19.
 func BenchmarkNewFullVsCurated(b *testing.B) {
 	r, err := callruntime.NewRunner(callruntime.Options{})
 	if err != nil {

@@ -1,11 +1,15 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestProperCode: an error's code is the one it carries; an error without
@@ -26,4 +30,24 @@ func TestProperCode(t *testing.T) {
 		assert.Equal(t, tc.code, got.Code, tc.err.Error())
 		assert.Contains(t, tc.err.Error(), got.Message, "the message is kept")
 	}
+}
+
+// TestEncodeResponse_ResultCopiedOnce: a response line is built in one
+// array with room for its newline, so the result — 575 KB for the whole
+// aeat's tools/list — is copied into it once and written as it is, never
+// copied again into a grown array.
+func TestEncodeResponse_ResultCopiedOnce(t *testing.T) {
+	result := json.RawMessage(`{"tools":[` + strings.Repeat(`{"name":"x"},`, 10_000) + `{}]}`)
+	id := json.RawMessage(`"a&b"`)
+	want := `{"jsonrpc":"2.0","id":"a&b","result":` + string(result) + `}`
+	require.Equal(t, want, string(encodeResponse(id, result, nil)))
+	var out bytes.Buffer
+	out.Grow(2 * len(want))
+	c := &stdioConn{out: &out}
+	allocs := testing.AllocsPerRun(20, func() {
+		out.Reset()
+		_ = c.writeLine(encodeResponse(id, result, nil))
+	})
+	assert.Equal(t, want+"\n", out.String())
+	assert.Equal(t, 1.0, allocs, "allocations for a line: the line's own array alone")
 }

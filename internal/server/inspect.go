@@ -55,6 +55,14 @@ func Inspect(cfg Config) Inspection {
 	return in
 }
 
+// Problems are [Inspection.Problems] of the server's own Config, from the
+// environment New checked already: serve's start-up log reads them before
+// initialize, where Inspect would build the environment and the built-ins
+// again.
+func (s *Server) Problems() []Problem {
+	return Inspection{CLIError: s.cfg.CLIError, MissingEnvOf: s.missingEnv, MissingEnv: union(s.missingEnv), manifest: s.cfg.Manifest}.Problems()
+}
+
 // Problem is something on this machine that makes calls refuse, and how a
 // person fixes it: worded once, here, for doctor, validate and serve's
 // start-up log.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -50,6 +51,32 @@ func TestInspection_Problems(t *testing.T) {
 	assert.Equal(t, []string{"a"}, ps[3].Tools)
 	assert.False(t, ps[3].EveryCall())
 	assert.Equal(t, "`aeat-mcp secret set B_KEY`", ps[4].Fix)
+}
+
+// TestServer_ProblemsAreInspects: serve's start-up log reads the
+// problems from the server New built (Server.Problems, without building
+// the environment again); they are Inspect's of the same Config, word for
+// word.
+func TestServer_ProblemsAreInspects(t *testing.T) {
+	m, err := annotations.Parse([]byte(`{"version": 1, "cli": {"command": "/opt/x/store", "env": {"require": ["STORE_ROOT"]}},
+	  "tools": [{"name": "a", "title": "A", "description": "d", "command": ["a"], "stdin": {"env": "A_SECRET"},
+	   "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
+	  {"name": "b", "title": "B", "description": "d", "command": ["b"], "stdin": {"env": "B_SECRET"},
+	   "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}}]}`), "m.json")
+	require.NoError(t, err)
+	t.Setenv("STORE_ROOT", "")
+	t.Setenv("A_SECRET", "")
+	t.Setenv("B_SECRET", "set")
+	r, err := callruntime.NewRunner(callruntime.Options{Deferred: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	cfg := Config{Manifest: m, CLIError: errors.New("CLI unavailable: no store"), Runner: r}
+	s, err := New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(s.Shutdown)
+	want := Inspect(cfg).Problems()
+	require.Len(t, want, 3, "the CLI, STORE_ROOT, A_SECRET")
+	assert.Equal(t, want, s.Problems())
 }
 
 // TestInspection_BuiltInIsTheRegistrys: what `aeat-mcp tools` lists as

@@ -27,7 +27,9 @@ import (
 // Across languages: a request in Spanish finds the CLI's Spanish help, one
 // in English its English help and the tool's own words; words are compared
 // without accents and by their stems, so that "movimientos" finds
-// "movimiento", "dividir" finds "divide" and "importar" finds "import".
+// "movimiento", "dividir" finds "divide" and "importar" finds "import";
+// and a word of two senses by the one the words next to it give it
+// (ranksense.go): "a CSV file" is not "file the 303".
 
 // fieldWeights are what a word found in each field is worth: the name says
 // what the verb is, the description only mentions things.
@@ -122,8 +124,12 @@ const (
 	extraWordCost = 0.2
 )
 
-// rankWord is a word of a tool or a query, with its stem.
-type rankWord struct{ word, stem string }
+// rankWord is a word of a tool or a query, with its stem and, for a word
+// of the two senses ranksense.go tells apart, its sense (0: not known).
+type rankWord struct {
+	word, stem string
+	sense      int
+}
 
 // rankEntry is one tool as the ranking sees it: its words, per field.
 type rankEntry struct {
@@ -145,47 +151,67 @@ type rankIndex []rankEntry
 func newRankIndex(tools []*annotations.Tool, paraphrases map[string]verbParaphrases) rankIndex {
 	idx := make(rankIndex, 0, len(tools))
 	for _, t := range tools {
-		var e rankEntry
-		e.tool = t
-		path := commandPath(t.Command)
-		var command []string
-		for _, w := range path {
-			command = append(command, words(w)...)
-		}
-		if len(path) > 0 {
-			e.verb = stemmed(words(path[len(path)-1]))
-		}
-		e.command = stemmed(dedupe(command))
-		for _, p := range paraphrases[strings.Join(path, " ")].all() {
-			if ws := words(p); len(ws) >= minPhraseWords {
-				e.phrases = append(e.phrases, stemmed(ws))
-			}
-		}
-		var params, helpTitle, help []string
-		for _, p := range t.Params {
-			params = append(params, words(p.Name)...)
-		}
-		for _, h := range t.CLIHelp {
-			first, rest := firstSentence(h)
-			helpTitle = append(helpTitle, words(first)...)
-			help = append(help, words(rest)...)
-		}
-		for f, ws := range [fieldCount][]string{
-			// The name and the command path: a name may be shortened to
-			// fit hosts' limits ("rp" for review-package), the path never.
-			fieldName:        dedupe(append(words(t.Name), command...)),
-			fieldTitle:       words(t.Title),
-			fieldHelpTitle:   dedupe(helpTitle),
-			fieldParaphrase:  phraseWords(paraphrases[strings.Join(path, " ")].all()),
-			fieldParams:      dedupe(params),
-			fieldDescription: words(t.Description),
-			fieldHelp:        dedupe(help),
-		} {
-			e.words[f] = stemmed(ws)
-		}
-		idx = append(idx, e)
+		idx = append(idx, newRankEntry(t, paraphrases[strings.Join(commandPath(t.Command), " ")].all()))
 	}
 	return idx
+}
+
+// newRankEntry is t's words, each field's with the sense the words next
+// to a two-sense word give it there (ranksense.go); phrases are its
+// paraphrases.
+func newRankEntry(t *annotations.Tool, phrases []string) rankEntry {
+	e := rankEntry{tool: t}
+	s := wordSenses()
+	path := commandPath(t.Command)
+	var command []string
+	for _, w := range path {
+		command = append(command, words(w)...)
+	}
+	var params, paramNames, helpTitle, help, firsts, rests []string
+	for _, p := range t.Params {
+		params = append(params, words(p.Name)...)
+		paramNames = append(paramNames, p.Name)
+	}
+	texts := []string{t.Title, t.Description}
+	for _, h := range t.CLIHelp {
+		first, rest := firstSentence(h)
+		firsts, rests, texts = append(firsts, first), append(rests, rest), append(texts, h)
+		helpTitle = append(helpTitle, words(first)...)
+		help = append(help, words(rest)...)
+	}
+	own := s.ofTool(command, paramNames, texts...)
+	if len(path) > 0 {
+		e.verb = s.mark(stemmed(words(path[len(path)-1])), own)
+	}
+	e.command = s.mark(stemmed(dedupe(command)), own)
+	for _, p := range phrases {
+		if ws := words(p); len(ws) >= minPhraseWords {
+			e.phrases = append(e.phrases, s.mark(stemmed(ws), s.inTexts(p)))
+		}
+	}
+	told := [fieldCount]map[string]int{
+		fieldName:        own,
+		fieldTitle:       s.inTexts(t.Title),
+		fieldHelpTitle:   s.inTexts(firsts...),
+		fieldParaphrase:  s.inTexts(phrases...),
+		fieldParams:      s.things(), // a param is a thing the tool takes
+		fieldDescription: s.inTexts(t.Description),
+		fieldHelp:        s.inTexts(rests...),
+	}
+	for f, ws := range [fieldCount][]string{
+		// The name and the command path: a name may be shortened to
+		// fit hosts' limits ("rp" for review-package), the path never.
+		fieldName:        dedupe(append(words(t.Name), command...)),
+		fieldTitle:       words(t.Title),
+		fieldHelpTitle:   dedupe(helpTitle),
+		fieldParaphrase:  phraseWords(phrases),
+		fieldParams:      dedupe(params),
+		fieldDescription: words(t.Description),
+		fieldHelp:        dedupe(help),
+	} {
+		e.words[f] = s.mark(stemmed(ws), told[f])
+	}
+	return e
 }
 
 // commandPath is a command without the fixed options that may follow the
@@ -335,6 +361,9 @@ func (idx rankIndex) rank(text string) []ranked {
 func bestMatch(q rankWord, ws []rankWord) float64 {
 	best := 0.0
 	for _, w := range ws {
+		if q.sense != 0 && w.sense != 0 && q.sense != w.sense {
+			continue // "file" the document is not "file" the return
+		}
 		switch {
 		case w.word == q.word:
 			return matchExact

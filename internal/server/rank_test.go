@@ -180,6 +180,94 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"borrar", "todos", "datos"}, words("borrar todos los datos"), "todos tells a verb that acts on everything")
 }
 
+// TestStem: the forms of one word share its stem — built from the
+// CLI's help ("Classify one ledger transaction", "Aplica las reglas de
+// clasificación", "Descarga …", "Importar extractos bancarios",
+// "reconciliation catalogue invoices") and the forms a person says them in:
+// an English past in -ied, a Spanish past that spells its consonant
+// before -e, a Spanish gerund, a British spelling.
+func TestStem(t *testing.T) {
+	for _, forms := range [][]string{
+		{"classify", "classified", "classifies"},
+		{"verify", "verified"},
+		{"apply", "applied"},
+		{"clasificar", "clasifico", "clasifique", "clasificado"},
+		{"aplicar", "aplica", "aplique"},
+		{"descargar", "descarga", "descargue", "descargando"},
+		{"importar", "importando", "importe", "import"},
+		{"catalogue", "catalog"},
+	} {
+		for _, f := range forms[1:] {
+			assert.Equal(t, stem(forms[0]), stem(f), "%s, %s", forms[0], f)
+		}
+	}
+	// … and no more: a derivation keeps its own stem.
+	assert.NotEqual(t, stem("borrar"), stem("borrador"))
+	assert.NotEqual(t, stem("alta"), stem("alto"))
+}
+
+// TestRank_Inflected: over the whole aeat, the help's own words said in
+// another form of the verb find the verb first.
+func TestRank_Inflected(t *testing.T) {
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	for query, want := range map[string]string{
+		// "Aplica las reglas de clasificación almacenadas …"
+		"apliqué las reglas de clasificación": "app_ledger_rule_apply",
+		// "Classify one ledger transaction in the active profile"
+		"I classified one ledger transaction": "app_ledger_classify",
+	} {
+		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
+	}
+}
+
+// TestRank_FileSenses: "file" is a document and the act of filing a
+// return (ranksense.go); the words next to it tell which, in a request and
+// in a tool's help, and a tool's own "file" is a thing when it takes a
+// param of that name (reconcile file, censo file) and an act when its help
+// says it in other words (work file: "internally filed", "presentada").
+func TestRank_FileSenses(t *testing.T) {
+	s := wordSenses()
+	assert.Equal(t, s.thing["file"], s.inTexts("Register a portable profile bundle from a file")["file"])
+	assert.Equal(t, s.thing["file"], s.inTexts("import a CSV file")["file"], "one word between")
+	assert.Equal(t, s.act["file"], s.inTexts("Report whether the active profile is ready to file one modelo")["file"])
+	assert.Equal(t, s.act["file"], s.inTexts("file the 303")["file"])
+	assert.NotContains(t, s.inTexts("file"), "file", "one word alone tells nothing")
+	assert.Zero(t, s.inTexts("the file I have to file")["file"], "two senses in one text: not known")
+
+	// The CLI's three "file" verbs, as the full manifest has them.
+	workFile := &annotations.Tool{Name: "app_modelo_work_file", Command: []string{"app", "modelo", "work", "file"},
+		CLIHelp: map[string]string{"en": "Mark a verified revision as internally filed. Does NOT submit to AEAT",
+			"es": "Marcar una revisión verificada como internamente presentada. NO envía a la AEAT"},
+		Params: []annotations.Param{{Name: "calculation_revision_id"}, {Name: "modelo"}}}
+	reconcileFile := &annotations.Tool{Name: "app_modelo_reconcile_file", Command: []string{"app", "modelo", "reconcile", "file"},
+		CLIHelp: map[string]string{"en": "Reconcile a work unit against a local justificante or declaración PDF. Local-only; never contacts AEAT.",
+			"es": "Concilia una unidad de trabajo contra un PDF de justificante o declaración local. Solo local; nunca contacta con AEAT."},
+		Params: []annotations.Param{{Name: "file"}, {Name: "modelo"}}}
+	censoFile := &annotations.Tool{Name: "config_profile_censo_file", Command: []string{"config", "profile", "censo", "file"},
+		CLIHelp: map[string]string{"en": "Read a downloaded Certificado de Situación Censal and preview or enroll its censal facts.",
+			"es": "Lee un Certificado de Situación Censal descargado y previsualiza o registra sus datos censales."},
+		Params: []annotations.Param{{Name: "file"}, {Name: "apply"}}}
+	idx := newRankIndex([]*annotations.Tool{workFile, reconcileFile, censoFile}, nil)
+	for _, query := range []string{"presentar la declaración del modelo", "file the return"} {
+		assert.Equal(t, "app_modelo_work_file", rankNames(idx.rank(query), 1)[0], query)
+	}
+	assert.ElementsMatch(t, []string{"app_modelo_reconcile_file", "config_profile_censo_file"}, rankNames(idx.rank("leer un fichero"), 3),
+		"a file read is not the act of filing")
+
+	// Over the whole aeat: to file a form is not to read a file.
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	full := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	for _, query := range []string{"presentar el modelo 303", "file the 303"} {
+		top := rankNames(full.rank(query), 3)
+		assert.Equal(t, "app_modelo_work_file", top[0], "%q: %v", query, top)
+		assert.NotContains(t, top, "app_modelo_reconcile_file", query)
+		assert.NotContains(t, top, "config_profile_censo_file", query)
+	}
+}
+
 // heldOut are requests a person makes of aeat_mcp_find, in the two
 // languages the CLI speaks, written before the ranking was tuned and never
 // tuned to since (issue 28 item 5): each with the tools that answer it —

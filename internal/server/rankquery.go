@@ -39,16 +39,19 @@ type rankTerm struct {
 func newRankQuery(text string) rankQuery {
 	ws := words(text)
 	q := rankQuery{whole: strings.Join(ws, "_"), asks: asksToKnow(text), terms: make([][]rankTerm, len(ws))}
+	s := wordSenses()
+	told := s.inTexts(text)
 	for j, w := range ws {
 		number := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
-		add := func(strength float64, alts ...string) {
-			for _, a := range stemmed(alts) {
+		add := func(strength float64, alts []rankWord) {
+			for _, a := range alts {
 				q.terms[j] = append(q.terms[j], rankTerm{a, strength, number})
 			}
 		}
-		add(1, w)
-		add(matchSynonym, synonyms()[w]...)
-		add(matchRelated, related()[w]...)
+		sense := s.of(w, told)
+		add(1, []rankWord{{word: w, stem: stem(w), sense: sense}})
+		add(matchSynonym, s.synonymsIn(w, sense))
+		add(matchRelated, s.mark(stemmed(related()[w]), nil))
 	}
 	return q
 }

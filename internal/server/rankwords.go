@@ -114,7 +114,7 @@ func dedupe(ws []string) []string {
 func stemmed(ws []string) []rankWord {
 	out := make([]rankWord, len(ws))
 	for i, w := range ws {
-		out[i] = rankWord{w, stem(w)}
+		out[i] = rankWord{word: w, stem: stem(w)}
 	}
 	return out
 }
@@ -126,17 +126,27 @@ const minStemLen = 4
 // stemSteps are the inflections stem takes off, in order, each at most
 // once and only where what is left is minStemLen letters or more: the
 // plurals of Spanish and English, then an infinitive's ending (-ar, -er,
-// -ir) or a participle's (-ado, -ido, -ada, -ida, -ed, -ing), then a final
+// -ir), a participle's (-ado, -ido, -ada, -ida, -ed, -ing, and -ied, the
+// past of an English verb in -y: "classified", "verified") or a Spanish
+// gerund's (-ando, -iendo: "importando", "descargando"), then a final
 // vowel (the gender of a Spanish noun, the -e of an English word or a
-// Spanish present, the -y of "category" that "categories" loses). Light on purpose: it joins a word's forms in both languages
+// Spanish present or past, the -y of "category" that "categories" loses).
+// Light on purpose: it joins a word's forms in both languages
 // ("movimientos", "movimiento"; "dividir", "divide"; "importar",
 // "import"), never two words by their derivations ("borrador" is not
 // "borrar").
 var stemSteps = [][]string{
 	{"ies", "es", "s"},
-	{"ado", "ada", "ido", "ida", "ing", "ar", "er", "ir", "ed"},
+	{"iendo", "ando", "ado", "ada", "ido", "ida", "ing", "ied", "ar", "er", "ir", "ed"},
 	{"a", "e", "o", "y"},
 }
+
+// spelledBeforeE are the letters Spanish writes for a stem's last
+// consonant before an -e ("clasifiqué" of clasificar, "descargué" of
+// descargar), and the letters the stem has: a stem that ends in them,
+// its -e gone, is written back as the infinitive's. English words end so
+// too ("catalogue"), and are joined to their other spelling ("catalog").
+var spelledBeforeE = [][2]string{{"qu", "c"}, {"gu", "g"}}
 
 // stem is w's stem: w without the inflections of stemSteps.
 func stem(w string) string {
@@ -146,6 +156,11 @@ func stem(w string) string {
 				w = rest
 				break
 			}
+		}
+	}
+	for _, sp := range spelledBeforeE {
+		if rest, ok := strings.CutSuffix(w, sp[0]); ok && len(rest)+len(sp[1]) >= minStemLen {
+			return rest + sp[1]
 		}
 	}
 	return w

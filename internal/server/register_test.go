@@ -3,10 +3,16 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/gob"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -23,12 +29,30 @@ import (
 // a server of m on surface.
 func toolsListBytes(t *testing.T, m *annotations.Manifest, surface string) []byte {
 	t.Helper()
+	ask := wireSession(t, serverOf(t, m, surface), "2025-11-25")
+	return ask("tools/list", ``)
+}
+
+// serverOf is a server of m on surface, calling fakeaeat.
+func serverOf(t *testing.T, m *annotations.Manifest, surface string) *Server {
+	t.Helper()
 	r, err := callruntime.NewRunner(callruntime.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { r.Close() })
 	s, err := New(Config{Manifest: m, CLIPath: fakeaeat, Runner: r, Surface: surface, Printer: i18n.For(language.English)})
 	require.NoError(t, err)
 	t.Cleanup(s.Shutdown)
+	return s
+}
+
+// wireSession connects to s as a host of the given era does, and returns
+// what asks it one request, its params' members given as JSON without the
+// braces, and gives the result as the server wrote it (a JSON-RPC error
+// fails the test). A 2025-11-25 session is initialized
+// first; a 2026-07-28 request carries its era and capabilities in _meta
+// (claudeMeta), as Claude Code's do.
+func wireSession(t *testing.T, s *Server, era string) func(method, params string) []byte {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(context.Background(), st)
 	require.NoError(t, err)
@@ -36,28 +60,39 @@ func toolsListBytes(t *testing.T, m *annotations.Manifest, surface string) []byt
 	conn, err := ct.Connect(context.Background())
 	require.NoError(t, err)
 	t.Cleanup(func() { conn.Close() })
-	ask := func(id float64, method, params string) []byte {
+	id := 0
+	send := func(method, members string, call bool) []byte {
+		var all []string
+		if era == "2026-07-28" {
+			all = append(all, claudeMeta)
+		}
+		if members != "" {
+			all = append(all, members)
+		}
+		params := `{` + strings.Join(all, ",") + `}`
 		req := &jsonrpc.Request{Method: method, Params: json.RawMessage(params)}
-		if id > 0 {
-			req.ID, _ = jsonrpc.MakeID(id)
+		if call {
+			id++
+			req.ID, _ = jsonrpc.MakeID(float64(id))
 		}
 		require.NoError(t, conn.Write(context.Background(), req))
-		if id == 0 {
+		if !call {
 			return nil
 		}
-		want, _ := jsonrpc.MakeID(id)
 		for {
 			msg, err := conn.Read(context.Background())
 			require.NoError(t, err)
-			if res, ok := msg.(*jsonrpc.Response); ok && res.ID == want {
-				require.NoError(t, res.Error)
+			if res, ok := msg.(*jsonrpc.Response); ok && res.ID == req.ID {
+				require.NoError(t, res.Error, "%s %s", method, params)
 				return res.Result
 			}
 		}
 	}
-	ask(1, "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}`)
-	ask(0, "notifications/initialized", `{}`)
-	return ask(2, "tools/list", `{}`)
+	if era != "2026-07-28" {
+		send("initialize", `"protocolVersion":"`+era+`","capabilities":{},"clientInfo":{"name":"t","version":"1"}`, true)
+		send("notifications/initialized", ``, false)
+	}
+	return func(method, params string) []byte { return send(method, params, true) }
 }
 
 // TestToolsList_CachedEqualsFresh: a server of the whole aeat read back
@@ -136,4 +171,130 @@ func TestFixedTools_NoListChanged(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, <-wrote)
 	assert.Equal(t, "notifications/resources/list_changed", msg.(*jsonrpc.Request).Method)
+}
+
+// cursorFromTheStart is a tools/list cursor that pages from the first tool:
+// the SDK's own (a gob of its page token, LastUID empty, in URL base64),
+// which makes the server list its tools through the SDK (serveTools).
+func cursorFromTheStart(t *testing.T) string {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, gob.NewEncoder(&buf).Encode(struct{ LastUID string }{}))
+	return base64.URLEncoding.EncodeToString(buf.Bytes())
+}
+
+// registeredNames are the tools s has registered with the SDK.
+func registeredNames(s *Server) []string {
+	s.regMu.Lock()
+	defer s.regMu.Unlock()
+	return slices.Sorted(maps.Keys(s.registered))
+}
+
+// TestToolsList_ServedEqualsRegistered: the tools/list a server writes
+// without registering its tools with the SDK is, byte for byte, the one the
+// SDK writes once every listed tool is registered with it — for the whole
+// aeat and for the test manifest under --read-only (tools hidden), on both
+// surfaces, in both protocol eras.
+func TestToolsList_ServedEqualsRegistered(t *testing.T) {
+	full, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	cursor := cursorFromTheStart(t)
+	for _, tc := range []struct {
+		name     string
+		m        *annotations.Manifest
+		readOnly bool
+	}{{"whole aeat", full, false}, {"read-only", loadManifest(t), true}} {
+		for _, surface := range []string{SurfaceAll, SurfaceCatalog} {
+			for _, era := range []string{"2025-11-25", "2026-07-28"} {
+				t.Run(tc.name+"/"+surface+"/"+era, func(t *testing.T) {
+					s := serverOf(t, tc.m, surface)
+					if tc.readOnly {
+						s = newServer(t, func(c *Config) { c.Manifest, c.Surface, c.ReadOnly = tc.m, surface, true })
+						require.NotEmpty(t, s.hidden)
+					}
+					ask := wireSession(t, s, era)
+					served := ask("tools/list", ``)
+					require.Zero(t, len(registeredNames(s)), "tools/list registered tools with the SDK")
+					viaSDK := ask("tools/list", `"cursor":"`+cursor+`"`)
+					require.Len(t, registeredNames(s), len(s.listed), "the SDK's list is not of every listed tool")
+					var list struct{ Tools []json.RawMessage }
+					require.NoError(t, json.Unmarshal(served, &list))
+					require.Len(t, list.Tools, len(s.listed))
+					if !bytes.Equal(served, viaSDK) {
+						t.Fatalf("tools/list differs:\nserved %.600s\nSDK's  %.600s", served, viaSDK)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestToolsList_RegistersAtFirstCall: listing the whole aeat registers no
+// tool with the SDK; a call registers the one tool it reaches — on the
+// catalog surface an unlisted tool's call registers aeat_mcp_call, through
+// which it is routed — and the SDK's answers are its own: a result of the
+// called tool, and its unknown-tool error for a name nobody serves.
+func TestToolsList_RegistersAtFirstCall(t *testing.T) {
+	full, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	ctx := context.Background()
+
+	s := serverOf(t, full, SurfaceAll)
+	cs := connect(t, s, "2025-11-25", nil)
+	list, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, list.Tools, len(full.Tools)+3)
+	assert.Empty(t, registeredNames(s))
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolRuns, Arguments: map[string]any{}})
+	require.NoError(t, err)
+	assert.False(t, res.IsError, text(res))
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "app_diagnostics_errors", Arguments: map[string]any{"no_such_param": 1}})
+	require.NoError(t, err)
+	assert.Equal(t, CodeInvalidArguments, outcome(t, res).Code, text(res))
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope", Arguments: map[string]any{}})
+	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpcCode(err), "the SDK's unknown tool: %v", err)
+	assert.Equal(t, []string{ToolRuns, "app_diagnostics_errors"}, registeredNames(s))
+
+	s = serverOf(t, full, SurfaceCatalog)
+	cs = connect(t, s, "2025-11-25", nil)
+	_, err = cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.False(t, s.catalog.lists("app_diagnostics_errors"))
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "app_diagnostics_errors", Arguments: map[string]any{"no_such_param": 1}})
+	require.NoError(t, err)
+	assert.Equal(t, CodeInvalidArguments, outcome(t, res).Code, text(res))
+	assert.Equal(t, []string{ToolCall}, registeredNames(s))
+}
+
+// TestToolsList_PagedAsTheSDKPages: a server listing more tools than one
+// page of the SDK's (mcp.DefaultPageSize) leaves tools/list to the SDK,
+// which pages it: every tool once, in pages of at most that size.
+func TestToolsList_PagedAsTheSDKPages(t *testing.T) {
+	var tools []string
+	for i := range mcp.DefaultPageSize + 1 {
+		tools = append(tools, fmt.Sprintf(`{"name":"tool_%04d","title":"Tool","description":"A tool.","command":["echo"],`+
+			`"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`, i))
+	}
+	m, err := annotations.Parse([]byte(`{"version":1,"cli":{"command":"echo"},"tools":[`+strings.Join(tools, ",")+`]}`), "many.json")
+	require.NoError(t, err)
+	s := serverOf(t, m, SurfaceAll)
+	cs := connect(t, s, "2025-11-25", nil)
+	seen := map[string]bool{}
+	pages := 0
+	var cursor string
+	for {
+		res, err := cs.ListTools(context.Background(), &mcp.ListToolsParams{Cursor: cursor})
+		require.NoError(t, err)
+		pages++
+		assert.LessOrEqual(t, len(res.Tools), mcp.DefaultPageSize)
+		for _, tl := range res.Tools {
+			assert.False(t, seen[tl.Name], tl.Name)
+			seen[tl.Name] = true
+		}
+		if cursor = res.NextCursor; cursor == "" {
+			break
+		}
+	}
+	assert.Len(t, seen, len(s.listed))
+	assert.Equal(t, 2, pages)
 }

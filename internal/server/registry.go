@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -13,7 +15,8 @@ import (
 // Every tool this server serves — a manifest verb, a run tool (builtin.go),
 // a catalog tool (catalog.go) — is one [serverTool] (after
 // github-mcp-server's ServerTool): serverTools is the table, addTools the one
-// loop that registers it, handler the one wrapper every call goes through,
+// loop that builds it, serveTools what lists it and registers each tool
+// with the SDK at its first call, handler the one wrapper every call goes through,
 // and the snapshot test the one loop that pins what hosts see of each. A
 // new built-in is one entry in the table.
 
@@ -29,9 +32,9 @@ type serverTool struct {
 	// task: a host that speaks MCP Tasks may have a call of it answered
 	// with a task (docs/ARCHITECTURE.md, "A task").
 	task bool
-	// listed tools are in tools/list, registered with the SDK; a served
-	// tool the catalog surface does not list is reached through
-	// aeat_mcp_call (route).
+	// listed tools are in tools/list, and registered with the SDK at
+	// their first call (serveTools); a served tool the catalog surface
+	// does not list is reached through aeat_mcp_call (route).
 	listed bool
 }
 
@@ -79,10 +82,9 @@ func (s *Server) verb(t *annotations.Tool) serverTool {
 		}}
 }
 
-// addTools sorts the manifest's tools into served and hidden and builds the
-// table every call is looked up in, and routes the calls of the tools the
-// SDK has no handler for (route). Registering the listed ones with the SDK
-// is left to register: nothing initialize answers needs it.
+// addTools sorts the manifest's tools into served and hidden, builds the
+// table every call is looked up in, serves tools/list from it (serveTools),
+// and routes the calls of the tools the SDK has no handler for (route).
 func (s *Server) addTools() {
 	for _, t := range s.cfg.Manifest.Tools {
 		if s.hiddenBecause(t) == "" {
@@ -97,26 +99,93 @@ func (s *Server) addTools() {
 			s.listed = append(s.listed, st)
 		}
 	}
+	// serveTools first: route hands it the calls it reroutes through
+	// aeat_mcp_call.
+	s.mcp.AddReceivingMiddleware(s.serveTools)
 	if len(s.hidden) > 0 || s.catalog != nil {
 		s.mcp.AddReceivingMiddleware(s.route)
 	}
 }
 
-// register registers, once, every tool the SDK lists (s.listed);
-// a caller that comes while it runs waits for it. It is the costliest part
-// of a start (each tool's SDK checks, and the first use of their codecs), and
-// nothing a host waits for before its first request after initialize needs
-// it, so it runs then ([Server.afterInitialize]): every request that reads
-// the tools — tools/list, tools/call — goes through that gate first. The
-// SDK announces a tool added to a server with a session
-// (notifications/tools/list_changed, 10 ms later); no host hears it
-// (fixedTools).
-func (s *Server) register() {
-	s.registerOnce.Do(func() {
-		for _, st := range s.listed {
-			s.addTool(mcpTool(st.tool), s.handler(st))
+// # Tools without the SDK's per-tool work
+//
+// Registering a tool with go-sdk v1.8.0 (Server.AddTool) re-encodes its
+// input schema and decodes it again for x-mcp-header annotations, through
+// a fresh decoder with a 32 KiB buffer each time: at 300 tools that was
+// most of a start's CPU time. A host that lists the tools and calls a few
+// need not pay it for all of them, so no tool is registered up front:
+// serveTools answers tools/list from the table with the list the SDK would
+// write — the same *mcp.Tool values (mcpTool), in the SDK's order (by
+// name), in one page with no cursor (the SDK pages at
+// mcp.DefaultPageSize, which this server leaves unchanged) and the same
+// cacheable defaults; what the SDK adds outside its handlers (a
+// 2026-07-28 result's resultType and server info) it still adds. A
+// tools/call reaches the SDK as before, once registerTool has registered
+// that one tool: the SDK's own dispatch — its unknown-tool error, its
+// handling of input requests and of empty content — stays the only one.
+// A tools/list with a cursor, and any tools/list of more tools than a page
+// holds, is the SDK's own, with every listed tool registered first
+// (TestToolsList_PagedAsTheSDKPages).
+// TestToolsList_ServedEqualsRegistered holds the two lists byte for byte.
+
+// serveTools is the receiving middleware that serves tools/list and
+// registers each tool at its first call.
+func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch r := req.(type) {
+		case *mcp.ListToolsRequest:
+			if r.Params == nil || r.Params.Cursor == "" {
+				if res := s.toolsList(); res != nil {
+					return res, nil
+				}
+			}
+			for _, st := range s.listed {
+				s.registerTool(st)
+			}
+		case *mcp.CallToolRequest:
+			if r.Params != nil {
+				if st, ok := s.registry[r.Params.Name]; ok && st.listed {
+					s.registerTool(st)
+				}
+			}
 		}
+		return next(ctx, method, req)
+	}
+}
+
+// toolsList is the answer to a tools/list without a cursor, as the SDK
+// would give it with every listed tool registered; nil when the SDK would
+// page it.
+func (s *Server) toolsList() *mcp.ListToolsResult {
+	if len(s.listed) > mcp.DefaultPageSize {
+		return nil
+	}
+	s.listOnce.Do(func() {
+		s.list = make([]*mcp.Tool, 0, len(s.listed))
+		for _, st := range s.listed {
+			s.list = append(s.list, mcpTool(st.tool))
+		}
+		slices.SortFunc(s.list, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 	})
+	// A fresh result each time: the SDK writes a 2026-07-28 session's
+	// server info into it. cacheScope "public" is the SDK's default
+	// (ServerOptions.SetCacheable is not set).
+	return &mcp.ListToolsResult{Tools: slices.Clone(s.list), Cacheable: mcp.Cacheable{CacheScope: "public"}}
+}
+
+// registerTool registers st with the SDK unless it is already; a caller
+// that comes while it runs waits for it, so the SDK has the tool's handler
+// before the call that needed it goes on.
+func (s *Server) registerTool(st serverTool) {
+	s.regMu.Lock()
+	defer s.regMu.Unlock()
+	if s.registered[st.tool.Name] {
+		return
+	}
+	s.registered[st.tool.Name] = true
+	// A *mcp.Tool of its own: addTool swaps its schema for a moment, and
+	// tools/list may be encoding s.list's.
+	s.addTool(mcpTool(st.tool), s.handler(st))
 }
 
 // handler is the one SDK handler of every tool. It never returns a Go
@@ -185,8 +254,8 @@ func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
 // fixedTools is a transport on which the SDK's
 // notifications/tools/list_changed never reach the host. A server's tool
 // list never changes while it runs (a new manifest takes a new process);
-// the one change the SDK would announce is the registration after
-// initialize (register), which no request could see happen. The tools
+// the one change the SDK would announce is a tool's registration at its
+// first call (registerTool), which changes nothing a host sees. The tools
 // capability stays as the SDK makes it (listChanged): a 2026-07-28 host's
 // subscriptions/listen stays open, as it did.
 type fixedTools struct{ mcp.Transport }

@@ -177,11 +177,15 @@ type Server struct {
 	// tools are the manifest's tools this server serves, by name.
 	tools map[string]*annotations.Tool
 	// registry is every tool it serves, built-ins included (registry.go);
-	// listed are those the SDK lists, in the table's order, registered
-	// with it once (register).
-	registry     map[string]serverTool
-	listed       []serverTool
-	registerOnce sync.Once
+	// listed are those tools/list shows, in the table's order, served
+	// without the SDK (serveTools); each is registered with the SDK at its
+	// first call (registerTool), which registered records.
+	registry   map[string]serverTool
+	listed     []serverTool
+	listOnce   sync.Once
+	list       []*mcp.Tool
+	regMu      sync.Mutex
+	registered map[string]bool
 	// outputs keeps what results cut, for resources/read (resources.go).
 	outputs outputs
 	// hidden are the manifest's tools --read-only or --tools do not
@@ -248,7 +252,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{}, registry: map[string]serverTool{},
-		slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
+		registered: map[string]bool{}, slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
 		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{})}
 	s.questions = newQuestions(s.confirmWait)
 	kept := int64(max(DefaultKeptResultBytes, cfg.MaxResultBytes))
@@ -260,7 +264,7 @@ func New(cfg Config) (*Server, error) {
 	// Runs' outputs (resources.go): the template never changes.
 	caps.Resources = &mcp.ResourceCapabilities{}
 	// What the SDK advertises for a server with tools, said here: none is
-	// registered yet when initialize is answered (register). No
+	// registered with it before its first call (serveTools). No
 	// list_changed is ever sent (fixedTools).
 	caps.Tools = &mcp.ToolCapabilities{ListChanged: true}
 	if !cfg.NoTasks {
@@ -300,9 +304,8 @@ func New(cfg Config) (*Server, error) {
 // answer is work a call needs: the runner's mechanisms (its lifeline, the
 // sweeps of what dead servers left, the host's job), the sweep of dead
 // servers' scratch directories, and Config.Prepare (the warm template, the
-// start-up log); nor are the tools' registration with the SDK (register).
-// So New does none of it; once the host is past initialize, register runs
-// before any request is handled and prepare starts the rest, and start —
+// start-up log). So New does none of it; once the host is past initialize,
+// prepare starts it, and start —
 // the seam every call's process goes through — waits for it, so that every
 // call, the first one issued right after initialize too, gets every
 // guarantee.
@@ -329,16 +332,13 @@ func (s *Server) prepare() {
 	})
 }
 
-// afterInitialize registers the tools (register) and starts the start-up
-// work (prepare) at the first message after initialize: a host that has
-// our answer says so (notifications/initialized), and a client that never
-// initializes (2026-07-28) sends its first request. Every request passes
-// here before the SDK handles it, so none reads the tools before they are
-// all registered.
+// afterInitialize starts the start-up work (prepare) at the first message
+// after initialize: a host that has our answer says so
+// (notifications/initialized), and a client that never initializes
+// (2026-07-28) sends its first request.
 func (s *Server) afterInitialize(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "initialize" {
-			s.register()
 			s.prepare()
 		}
 		return next(ctx, method, req)
@@ -355,7 +355,7 @@ func (s *Server) afterInitialize(next mcp.MethodHandler) mcp.MethodHandler {
 // is. The SDK keeps the *mcp.Tool it is given and reads InputSchema only to
 // list it, so the tool is added with the smallest *jsonschema.Schema (no
 // type round trip; one small header check) and then given its own, before
-// any request can list it (register). What the SDK checks holds by construction
+// any request can list it (registerTool). What the SDK checks holds by construction
 // (annotations.Tool.InputSchemaJSON: an object, no x-mcp-header); a schema
 // that does not start as one is added the SDK's way.
 // TestAddTool_ListsTheManifestSchemas holds the SDK to listing ours.

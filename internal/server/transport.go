@@ -360,8 +360,12 @@ func encodeResponse(id, result json.RawMessage, rerr error) []byte {
 	} else if result == nil {
 		result = json.RawMessage("null")
 	}
-	b := make([]byte, 0, len(id)+len(result)+32)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	const head = `{"jsonrpc":"2.0","id":`
+	// Room for all of it and the newline writeLine adds: a line grown by
+	// one byte past its array is copied whole (the whole aeat's tools/list
+	// is 575 KB).
+	b := make([]byte, 0, len(head)+len(id)+len(member)+len(result)+len("}\n"))
+	b = append(b, head...)
 	b = append(b, id...)
 	b = append(b, member...)
 	b = append(b, result...)
