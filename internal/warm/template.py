@@ -846,8 +846,10 @@ class _Spares:
             return None
         report = self.report_pipe()
         passed = fds[:4] + [sock.fileno()] + ([report] if report is not None else [])
+        sent = False
         try:
             socket.send_fds(self.sock, [b"C"], passed)
+            sent = True
             self.sock.settimeout(_SPARE_ANSWER)
             while self.base is None and self._ready(self.sock.recv(256)):
                 pass
@@ -856,7 +858,7 @@ class _Spares:
             pass
         if report is not None:
             os.close(report)
-        if self.base is None:  # dead, or too slow: never a child of this call
+        if not sent or self.base is None:  # dead, or too slow: never a child of this call
             self.drop()
             return None
         got = self.pid, self.base
