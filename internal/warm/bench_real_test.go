@@ -27,7 +27,8 @@ import (
 // what the fair floor's one run used. Every warm call's stdout must be
 // byte-identical to the cold calls'. It is skipped unless AEAT_REAL_CLI names the CLI's script;
 // AEAT_REAL_MANIFEST picks another manifest, AEAT_REAL_VERBS other verbs
-// (comma-separated command paths).
+// (comma-separated command paths); AEAT_REAL_NO_SPARE=1 runs the template
+// without its spare (what a call costs forked on demand).
 //
 // HOME and CADRUMO_LOCAL_STORAGE_ROOT are fresh directories with one
 // profile, created by the CLI itself, and the passphrase is in the
@@ -40,6 +41,9 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 		verbs = strings.Split(v, ",")
 	}
 	require.NotNil(b, m.CLI.Warm, "the manifest has no cli.warm")
+	if os.Getenv("AEAT_REAL_NO_SPARE") == "1" {
+		defer warm.SetSpares(false)()
+	}
 
 	home, store, dir := b.TempDir(), b.TempDir(), b.TempDir()
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + home, "CADRUMO_LOCAL_STORAGE_ROOT=" + store,
@@ -99,9 +103,13 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 		mu.Unlock()
 	}
 	b.StopTimer()
+	st = pool.Status()
 	b.ReportMetric(float64(ready.Milliseconds()), "template-ready-ms")
 	b.ReportMetric(float64(pool.Status().RSS>>20), "template-rss-MiB")
-	st = pool.Status()
+	if st.Spares > 0 {
+		b.ReportMetric(float64(privateKiB(spareOf(b, st.TemplatePID, 0)))/1024, "spare-private-MiB")
+		b.ReportMetric(float64(st.Spares), "calls-handed-to-a-spare")
+	}
 	require.Equal(b, warm.On, st.State, "warm start stayed on: %s", st.Reason)
 	require.Zero(b, st.Lost)
 }

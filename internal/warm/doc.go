@@ -36,6 +36,18 @@
 // not die with the template: once it runs, the call's tree holds it, and a
 // template that dies (killed, OOM-killed) takes no call with it.
 //
+// On Linux the template keeps a spare (template.py, _Spares): a child
+// forked ahead of the next call, while no call runs, that dies with the
+// template (PR_SET_PDEATHSIG) until it is handed one. It reseeds its
+// generators and copies, once, the template's pages that earlier calls'
+// children wrote (they report the pages they hold alone, from
+// /proc/self/pagemap, after their output is out; up to 64 MiB), so a call
+// does not pay the fork nor those copy-on-write faults. A call takes the
+// spare when it is ready (or waits for one being made) and is handed the
+// call's descriptors exactly as a forked child gets them; from there it is
+// that child, but never born in the call's cgroup: it is moved there. A
+// spare that died is replaced, never used.
+//
 // Meanwhile callruntime ([callruntime.Spec.Adopt]) checks that the pid's
 // parent is the template and that it has not exited, moves it into the call's
 // cgroup (cgroup.procs: where the template could not fork it straight into it

@@ -62,3 +62,11 @@ func TemplateConfig(w annotations.Warm, script string) string {
 		Modules: w.PreloadList(), Reset: w.Reset, Warmup: w.Warmup})
 	return string(conf)
 }
+
+// SetSpares turns templates' spares on or off (spareFor) for the pools
+// started until restore.
+func SetSpares(on bool) (restore func()) {
+	old := sparesOn
+	sparesOn = on
+	return func() { sparesOn = old }
+}

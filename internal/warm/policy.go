@@ -91,3 +91,24 @@ func templateEnv(goos string, env []string) (out, added []string) {
 	name, _, _ := strings.Cut(hugePagesTunable, "=")
 	return append(out, hugePagesTunable), []string{name}
 }
+
+// spareFor is the spare a template keeps on goos (template.py, _Spares):
+// on Linux, where a child can be made to die with its template
+// (PR_SET_PDEATHSIG) and a range of pages copied ahead in one call
+// (MADV_POPULATE_WRITE, 5.14; older kernels refuse it and the spare copies
+// nothing); elsewhere none — on macOS a child forked long before its call
+// is one more process the fork canary never vouched for. Up to 64 MiB of
+// pages are copied ahead (each spare holds that much of its own); of the
+// first 8 calls, then one in 16, those that faulted 1,024 pages or more
+// report what they wrote (the report reads the child's page map: ~17 ms
+// for the real aeat on a VM, what 1,000 faults cost there).
+func spareFor(goos string) *spareConfig {
+	if goos != "linux" {
+		return nil
+	}
+	return &spareConfig{LearnFirst: 8, LearnEvery: 16, MaxPages: 64 << 20 / 4096, ReportOver: 1024}
+}
+
+// sparesOn: templates keep a spare where spareFor has one; tests compare
+// with none.
+var sparesOn = true

@@ -116,6 +116,9 @@ type Status struct {
 	// BornInCgroup counts the calls forked straight into their cgroup
 	// (clone3 with CLONE_INTO_CGROUP): Run did not have to move them.
 	BornInCgroup int `json:"born_in_cgroup"`
+	// Spares counts the calls handed to a template's spare, a child forked
+	// and made ready before the call (then moved into its cgroup).
+	Spares int `json:"spares"`
 	// Waited counts the calls that waited for a template about to be
 	// ready rather than start cold; Lost the warm calls lost to warm start
 	// itself ([LostError]).

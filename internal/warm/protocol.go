@@ -40,6 +40,25 @@ type templateConfig struct {
 	// environment for its interpreter alone (templateEnv): the template
 	// removes them from os.environ before it imports the CLI.
 	Unset []string `json:"unset"`
+	// Spare has the template keep a child forked ahead of the next call
+	// (template.py, _Spares); nil: none.
+	Spare *spareConfig `json:"spare,omitempty"`
+}
+
+// spareConfig is how a template's spare learns which of its pages calls
+// write (template.py, _Spares.report_pipe and _learn).
+type spareConfig struct {
+	// LearnFirst calls' children report the pages they wrote, then one
+	// call in LearnEvery: a report costs its call a read of the child's
+	// page map once its output is out.
+	LearnFirst int `json:"learn_first"`
+	LearnEvery int `json:"learn_every"`
+	// MaxPages bounds the pages a spare copies ahead: the memory each
+	// spare holds of its own.
+	MaxPages int `json:"max_pages"`
+	// ReportOver: a child reports only when its call faulted at least
+	// this many pages — fewer cost less than the report itself.
+	ReportOver int `json:"report_over"`
 }
 
 // The bytes that carry descriptors (SCM_RIGHTS) to the template.
@@ -104,9 +123,9 @@ func goPipeFrame(req forkRequest) []byte {
 
 // The kinds of line on a call socket.
 const (
-	// lineForked: "P pid ppid c|f", from the child once it leads a session
-	// of its own (c: born in the call's cgroup; f: forked in the
-	// template's).
+	// lineForked: "P pid ppid c|f[ s]", from the child once it leads a
+	// session of its own (c: born in the call's cgroup; f: forked in the
+	// template's; s: it was the template's spare, forked before the call).
 	lineForked = 'P'
 	// lineExited: "X e CODE" or "X s SIGNUM", from the template once the
 	// child exited (it stays a zombie until the call socket closes); where
@@ -127,6 +146,10 @@ const (
 type childUsage struct {
 	// Reported: the template read it (Linux); else the rest is zero.
 	Reported bool
+	// Spare: the child was the template's spare, forked and made ready
+	// before the call; what it used until it was handed the call is not
+	// counted.
+	Spare bool
 	// MinFlt and MajFlt are ru_minflt and ru_majflt: pages first touched
 	// or copied on write, and pages read from disk.
 	MinFlt, MajFlt int64
@@ -140,6 +163,7 @@ type callMsg struct {
 	// lineForked
 	pid      int
 	inCgroup bool
+	spare    bool
 	// lineExited: the child's exit code, or the signal that ended it, and
 	// what it used (zero when not reported).
 	code     int
@@ -169,7 +193,7 @@ func parseCallMsg(line string) callMsg {
 	m := callMsg{kind: f[0][0]}
 	switch m.kind {
 	case lineForked:
-		m.pid, m.inCgroup = num(1), len(f) >= 4 && f[3] == "c"
+		m.pid, m.inCgroup, m.spare = num(1), len(f) >= 4 && f[3] == "c", len(f) >= 5 && f[4] == "s"
 	case lineExited:
 		switch {
 		case len(f) < 3:

@@ -55,7 +55,7 @@ try:
     raise ImportError("no module named warmdemo")
 except ImportError as e:
     ns["_send"](a, ns["_error_msg"](e))
-for line in [ns["_line_forked"](11, 4242, True), ns["_line_forked"](12, 4242, False),
+for line in [ns["_line_forked"](11, 4242, True), ns["_line_forked"](12, 4242, False), ns["_line_forked"](13, 4242, False, True),
              ns["_line_exited"](3), ns["_line_signaled"](9),
              ns["_line_exited"](0, (2930, 1, 69300, 36700)), ns["_line_signaled"](15, (12, 0, 5, 0)),
              ns["_line_threads"](4),
@@ -74,7 +74,8 @@ print(json.dumps({"request": ns["_read_request"](0), "config": ns["_CFG"]}))
 // configuration (Go's templateConfig, Python's _CFG) both ways round.
 func TestProtocol_TemplateEncodesWhatGoDecodes(t *testing.T) {
 	cfg := templateConfig{Script: "/opt/cli/bin/aeat", Entry: "aeat.cli:main", Preload: "click", Modules: []string{"aeat.live"},
-		Reset: []string{"aeat.state:reset"}, Warmup: [][]string{{"--help"}}, OS: "linux", Canary: []string{"proxies"}, CanarySeconds: 12.5, Unset: []string{"GLIBC_TUNABLES"}}
+		Reset: []string{"aeat.state:reset"}, Warmup: [][]string{{"--help"}}, OS: "linux", Canary: []string{"proxies"}, CanarySeconds: 12.5, Unset: []string{"GLIBC_TUNABLES"},
+		Spare: &spareConfig{LearnFirst: 8, LearnEvery: 16, MaxPages: 16384, ReportOver: 1024}}
 	conf, err := json.Marshal(cfg)
 	require.NoError(t, err)
 	req := forkRequest{Argv: []string{"ledger", "list", "--year=2025"}, Cwd: "/tmp/é", Env: []string{"A=1", "SECRET=s3 cr\"t"}, Record: "/tmp/rec.json"}
@@ -105,6 +106,7 @@ func TestProtocol_TemplateEncodesWhatGoDecodes(t *testing.T) {
 	for _, want := range []callMsg{
 		{kind: lineForked, pid: 11, inCgroup: true},
 		{kind: lineForked, pid: 12},
+		{kind: lineForked, pid: 13, spare: true},
 		{kind: lineExited, code: 3},
 		{kind: lineExited, signaled: true, signum: 9},
 		{kind: lineExited, usage: childUsage{Reported: true, MinFlt: 2930, MajFlt: 1, User: 69300 * time.Microsecond, Sys: 36700 * time.Microsecond}},
@@ -171,6 +173,8 @@ func TestParseCallMsg(t *testing.T) {
 		"X e 0 r x 2 3 4": {kind: lineExited, usage: childUsage{Reported: true, MajFlt: 2, User: 3 * time.Microsecond, Sys: 4 * time.Microsecond}},
 		"P":               {kind: lineForked},
 		"P 7 1 f":         {kind: lineForked, pid: 7},
+		"P 7 1 f s":       {kind: lineForked, pid: 7, spare: true},
+		"P 7 1 c x":       {kind: lineForked, pid: 7, inCgroup: true},
 		"T":               {kind: lineThreads},
 		"E":               {kind: lineRefused},
 		"E  two  words ":  {kind: lineRefused, why: "two words"},

@@ -61,9 +61,13 @@ func (p *Pool) runWarm(ctx context.Context, s *slot, spec callruntime.Spec, reco
 	warm := spec
 	warm.Adopt = f
 	res, err := p.cfg.Runner.Run(ctx, warm)
-	if f.a != nil && f.a.inCgroup {
+	if f.a != nil && (f.a.inCgroup || f.a.spare) {
 		p.mu.Lock()
-		p.status.BornInCgroup++
+		if f.a.inCgroup {
+			p.status.BornInCgroup++
+		} else {
+			p.status.Spares++
+		}
 		p.mu.Unlock()
 	}
 	return res, f, err

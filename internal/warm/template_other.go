@@ -26,7 +26,7 @@ type template struct {
 }
 
 // adoptee is never made here.
-type adoptee struct{ inCgroup bool }
+type adoptee struct{ inCgroup, spare bool }
 
 func (a *adoptee) Pid() int                       { return 0 }
 func (a *adoptee) Parent() int                    { return 0 }

@@ -64,9 +64,14 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 	}
 	ctrl := conn.(*net.UnixConn)
 	env, unset := templateEnv(cfg.GOOS, cfg.Env)
+	var spare *spareConfig
+	if sparesOn {
+		spare = spareFor(cfg.GOOS)
+	}
 	conf, _ := json.Marshal(templateConfig{Script: cfg.Script, Entry: cfg.Warm.Entry, Preload: cfg.Warm.Preload,
 		Modules: cfg.Warm.PreloadList(), Reset: cfg.Warm.Reset, Warmup: cfg.Warm.Warmup,
-		OS: cfg.GOOS, Canary: canarySteps(cfg.GOOS), CanarySeconds: cfg.CanaryWait.Seconds(), Unset: unset})
+		OS: cfg.GOOS, Canary: canarySteps(cfg.GOOS), CanarySeconds: cfg.CanaryWait.Seconds(), Unset: unset,
+		Spare: spare})
 	logR, logW, err := os.Pipe()
 	if err != nil {
 		ctrl.Close()
@@ -315,8 +320,10 @@ type adoptee struct {
 	// inCgroup: the child was born in the call's cgroup (clone3), so Run
 	// did not have to move it there.
 	inCgroup bool
-	x        callruntime.ExitStatus
-	usage    childUsage // with x
+	// spare: the child was the template's spare (moved into the cgroup).
+	spare bool
+	x     callruntime.ExitStatus
+	usage childUsage // with x
 
 	mu    sync.Mutex
 	watch *exitWatch // nil until "P", or where there is none
@@ -379,7 +386,7 @@ func (a *adoptee) read() {
 		m := parseCallMsg(sc.Text())
 		switch m.kind {
 		case lineForked:
-			a.pid, a.inCgroup = m.pid, m.inCgroup
+			a.pid, a.inCgroup, a.spare = m.pid, m.inCgroup, m.spare
 			sawP = true
 			a.followExit()
 			a.answer()
@@ -441,7 +448,9 @@ func (a *adoptee) followExit() {
 func (a *adoptee) used() childUsage {
 	select {
 	case <-a.gotX:
-		return a.usage
+		u := a.usage
+		u.Spare = u.Reported && a.spare
+		return u
 	default:
 		return childUsage{}
 	}

@@ -2,10 +2,13 @@ package warm_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/warm"
@@ -18,6 +21,13 @@ import (
 // report the Pool handed on for it.
 func usageOf(t *testing.T, env []string) func(args ...string) warm.ChildUsage {
 	t.Helper()
+	_, used := usageIn(t, env)
+	return used
+}
+
+// usageIn is usageOf, with the setup.
+func usageIn(t *testing.T, env []string) (*setup, func(args ...string) warm.ChildUsage) {
+	t.Helper()
 	var mu sync.Mutex
 	var seen []warm.ChildUsage
 	t.Cleanup(warm.OnChildUsage(func(u warm.ChildUsage) {
@@ -28,7 +38,7 @@ func usageOf(t *testing.T, env []string) func(args ...string) warm.ChildUsage {
 	s := newSetup(t, annotations.Warm{}, env)
 	st := s.settled(t)
 	require.Equal(t, warm.On, st.State, st.Reason)
-	return func(args ...string) warm.ChildUsage {
+	return s, func(args ...string) warm.ChildUsage {
 		t.Helper()
 		mu.Lock()
 		seen = nil
@@ -98,4 +108,55 @@ func TestWarmHugePagesAfterASetUpThatFreedABuffer(t *testing.T) {
 	u := usageOf(t, baseEnv("0.2", "WARMDEMO_IMPORT_HEAP_MIB=16"))("touch", "16")
 	t.Logf("transparent huge pages %q: touch 16 MiB after a 16 MiB set-up faulted %d times", strings.TrimSpace(string(thp)), u.MinFlt)
 	assert.Less(t, u.MinFlt, pagesOf64MiB/4/2, "16 MiB in 2 MiB pages")
+}
+
+// TestWarmSparePrefaultsWhatCallsWrote: a call that writes pages of its
+// template (the demo CLI's "scribble": one byte in each page of a buffer
+// its import kept, as CPython writes reference counts into what the
+// import made) copies each of them, a fault per page, on the call's path.
+// The template learns those pages from the call's child, and its next
+// spare copies them before the next call (here the test waits until it
+// holds them: a call that comes sooner stops the copying and pays for
+// the rest): that call faults far less.
+func TestWarmSparePrefaultsWhatCallsWrote(t *testing.T) {
+	const mib = 32
+	s, used := usageIn(t, baseEnv("0.2", "WARMDEMO_KEEP_MIB=48"))
+	pages := int64(mib << 20 / 4096)
+	first := used("scribble", "32")
+	holds(t, s.pool.Status().TemplatePID, mib)
+	second := used("scribble", "32")
+	t.Logf("scribble %d MiB of the template's: first call %+v; next %+v", mib, first, second)
+	assert.GreaterOrEqual(t, first.MinFlt, pages, "the first call copies each page it writes")
+	assert.True(t, second.Spare, "the next call was handed to a spare")
+	assert.Less(t, second.MinFlt, first.MinFlt-pages*3/4, "the spare had copied the pages the first call wrote")
+}
+
+// holds waits until template's spare holds mib MiB of its own (the pages
+// it copied ahead of a call).
+func holds(t *testing.T, template int, mib int) {
+	t.Helper()
+	deadline := time.Now().Add(settleBound)
+	for {
+		pid := spareOf(t, template, 0)
+		if privateKiB(pid) >= mib<<10 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the spare %d of template %d holds %d KiB of its own after %v, not %d MiB", pid, template, privateKiB(pid), settleBound, mib)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// privateKiB is what pid holds of its own (smaps_rollup's Private_Dirty);
+// 0 when it cannot be read.
+func privateKiB(pid int) int {
+	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "Private_Dirty:" {
+			kb, _ := strconv.Atoi(f[1])
+			return kb
+		}
+	}
+	return 0
 }

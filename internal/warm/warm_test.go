@@ -25,10 +25,19 @@ import (
 )
 
 // A warm call is a child of the template that leads its own session, placed
-// in the call's tree, in the call's working directory and environment.
+// in the call's tree, in the call's working directory and environment —
+// handed to the template's spare where it keeps one (then moved into the
+// call's cgroup), else forked (straight into the cgroup where clone3 can).
 func TestWarmCallIsTheTemplatesChildInTheCallsTree(t *testing.T) {
-	for name, dis := range modes(t) {
+	cases := modes(t)
+	if dis, ok := cases["cgroup"]; ok {
+		cases["cgroup-born"] = dis // no spare: forked by clone3
+	}
+	for name, dis := range cases {
 		t.Run(name, func(t *testing.T) {
+			if name == "cgroup-born" {
+				defer warm.SetSpares(false)()
+			}
 			s := newSetup(t, annotations.Warm{}, baseEnv("0.3"), dis...)
 			st := s.settled(t)
 			require.Equal(t, warm.On, st.State, st.Reason)
@@ -50,6 +59,10 @@ func TestWarmCallIsTheTemplatesChildInTheCallsTree(t *testing.T) {
 			assert.Equal(t, 1, w.Threads)
 			switch name {
 			case "cgroup":
+				assert.Contains(t, w.Cgroup, "/call-", "it ran in the call's cgroup")
+				assert.Equal(t, 1, s.pool.Status().Spares, "handed to the spare, then moved there")
+				assert.Zero(t, s.pool.Status().BornInCgroup)
+			case "cgroup-born":
 				assert.Contains(t, w.Cgroup, "/call-", "it ran in the call's cgroup")
 				assert.Equal(t, 1, s.pool.Status().BornInCgroup, "forked straight into it (clone3), not moved there")
 			case "cgroup-moved":

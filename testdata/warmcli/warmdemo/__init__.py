@@ -86,6 +86,11 @@ if os.environ.get("WARMDEMO_IMPORT_HEAP_MIB"):
     _buf = bytearray(_mib)  # below the raised threshold: from the heap
     del _buf
 
+# A buffer the import made and keeps, every page of it written: pages a warm
+# child shares with its template until it writes them (scribble), as
+# CPython's reference counts are in the objects a large CLI imported.
+_KEPT = bytearray(b"k" * (int(os.environ.get("WARMDEMO_KEEP_MIB", "0")) << 20))
+
 # What a CLI does to its own environment at import (awscli sets
 # AWS_DATA_PATH so botocore finds its data): a warm call must see it too.
 os.environ.setdefault("WARMDEMO_DEFAULTED", "by the import")
@@ -220,6 +225,17 @@ def touch(mib):
     for i in range(0, len(held), 4096):
         held[i] = 1
     click.echo("touched %d MiB" % mib)
+
+
+@cli.command()
+@click.argument("mib", type=int)
+def scribble(mib):
+    """Writes a byte in each 4 KiB page of the first MIB MiB of the buffer
+    the import kept (WARMDEMO_KEEP_MIB), and ends: a warm call that copies
+    pages of its template."""
+    for i in range(0, min(mib << 20, len(_KEPT)), 4096):
+        _KEPT[i] = 0x73
+    click.echo("scribbled %d MiB" % mib)
 
 
 @cli.command("stdin")
