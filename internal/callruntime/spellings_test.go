@@ -240,6 +240,9 @@ func checkEverySpelling(t testing.TB, secret string, rng *rand.Rand) {
 		if len(form) < minAnywhere || len(form) < 2 {
 			continue // a short form is replaced as a whole token only
 		}
+		if isLayout([]byte(form)) {
+			continue // only line breaks and blanks: searched as it is, a wrapper's break in it cannot be told (RedactSecrets)
+		}
 		k := 1 + rng.IntN(len(form)-1)
 		indent := []string{"", "  ", "\t"}[rng.IntN(3)]
 		eol := []string{"\n", "\r\n"}[rng.IntN(2)]
