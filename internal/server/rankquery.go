@@ -71,21 +71,34 @@ func newRankQuery(text string) rankQuery {
 
 // argumentOf is the name of the argument w is a value of, "" when none: a
 // tax period ("q2", "2t", "t2"; words() makes "segundo trimestre" and
-// "fourth quarter" one), a month, or a year (1990–2099). Modelo verbs take
+// "fourth quarter" one), a month, or a year (1900–2099). Modelo verbs take
 // them as --period and --year, so a request that names one asks for a
 // tool that takes it.
 func argumentOf(w string) string {
 	switch {
-	case periodWords[w] || months[w]:
+	case periodWords[w] || months[w] || isQuarter(w):
 		return "period"
-	case len(w) == 2 && (w[0] == 'q' || w[0] == 't') && w[1] >= '1' && w[1] <= '4',
-		len(w) == 2 && (w[1] == 'q' || w[1] == 't') && w[0] >= '1' && w[0] <= '4':
-		return "period"
-	case len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) &&
-		strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0:
+	case isYear(w):
 		return "year"
 	}
 	return ""
+}
+
+// isQuarter: a quarter written short, its letter before or after its
+// number ("q2", "t2", "2t", "2q").
+func isQuarter(w string) bool {
+	if len(w) != 2 {
+		return false
+	}
+	letter := func(c byte) bool { return c == 'q' || c == 't' }
+	number := func(c byte) bool { return c >= '1' && c <= '4' }
+	return letter(w[0]) && number(w[1]) || number(w[0]) && letter(w[1])
+}
+
+// isYear: four digits from 1900 to 2099.
+func isYear(w string) bool {
+	return len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) &&
+		strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
 // periodWords are what words() makes of a quarter said in words.
