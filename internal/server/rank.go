@@ -255,37 +255,62 @@ func (idx rankIndex) match(q rankQuery) []toolMatch {
 	for i, e := range idx {
 		m := toolMatch{best: make([]float64, len(q.terms)), verb: make([]float64, len(q.terms))}
 		for j, alts := range q.terms {
-			for _, alt := range alts {
-				for f := 0; f < fieldCount; f++ {
-					if alt.number && f != fieldName || alt.param && f != fieldParams {
-						continue
-					}
-					m.best[j] = max(m.best[j], alt.match(e.words[f])*alt.strength*fieldWeights[f])
-				}
-				if !alt.param && alt.match(e.verb) >= matchInflected {
-					m.verb[j] = max(m.verb[j], alt.strength)
-				}
-			}
+			m.best[j], m.verb[j] = e.matchTerm(alts)
 		}
-		for _, w := range e.command {
-			if !q.matches(w) {
-				m.extra++
-			}
-		}
-		for _, p := range e.phrases {
-			n := 0
-			for _, w := range p {
-				if q.matches(w) {
-					n++
-				}
-			}
-			if n >= minPhraseWords {
-				m.phrase = max(m.phrase, float64(n)/float64(len(p)))
-			}
-		}
+		m.extra = e.unmatchedCommandWords(q)
+		m.phrase = e.phraseSaid(q)
 		out[i] = m
 	}
 	return out
+}
+
+// matchTerm is how well the best of one query word's alternatives
+// matches the tool, in any field its kind may match (a number only the
+// name, an argument only the params), and the strength of the best that
+// is the tool's verb.
+func (e rankEntry) matchTerm(alts []rankTerm) (best, verb float64) {
+	for _, alt := range alts {
+		for f := 0; f < fieldCount; f++ {
+			if alt.number && f != fieldName || alt.param && f != fieldParams {
+				continue
+			}
+			best = max(best, alt.match(e.words[f])*alt.strength*fieldWeights[f])
+		}
+		if !alt.param && alt.match(e.verb) >= matchInflected {
+			verb = max(verb, alt.strength)
+		}
+	}
+	return best, verb
+}
+
+// unmatchedCommandWords is how many words of the tool's command no word
+// of q matched.
+func (e rankEntry) unmatchedCommandWords(q rankQuery) int {
+	n := 0
+	for _, w := range e.command {
+		if !q.matches(w) {
+			n++
+		}
+	}
+	return n
+}
+
+// phraseSaid is the share of the best of the tool's paraphrases q says,
+// when it says minPhraseWords or more of it (0: none).
+func (e rankEntry) phraseSaid(q rankQuery) float64 {
+	best := 0.0
+	for _, p := range e.phrases {
+		n := 0
+		for _, w := range p {
+			if q.matches(w) {
+				n++
+			}
+		}
+		if n >= minPhraseWords {
+			best = max(best, float64(n)/float64(len(p)))
+		}
+	}
+	return best
 }
 
 // rank returns the tools that match at least one of the query's words, best
