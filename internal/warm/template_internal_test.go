@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,7 +26,7 @@ func TestTemplateForksWhenClone3IsRefused(t *testing.T) {
 	r, err := callruntime.NewRunner(callruntime.Options{StateDir: t.TempDir()})
 	require.NoError(t, err)
 	defer r.Close()
-	log := &syncWriter{w: &strings.Builder{}}
+	log := &proctest.SyncBuffer{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg := &Config{Warm: annotations.Warm{Entry: "warmdemo:main"}, Python: proctest.Python(t, "click"), Script: script,
 		Env: []string{"PATH=/usr/bin:/bin", "WARMDEMO_IMPORT_SECONDS=0"}, Dir: t.TempDir()}
@@ -51,22 +50,4 @@ func TestTemplateForksWhenClone3IsRefused(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	assert.Equal(t, 1, strings.Count(log.String(), "clone3 into the call's cgroup refused"), "once, then it forks")
-}
-
-// syncWriter serialises writes to w, and reads of it through String.
-type syncWriter struct {
-	mu sync.Mutex
-	w  *strings.Builder
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
-}
-
-func (s *syncWriter) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.String()
 }
