@@ -144,6 +144,9 @@ type Tool struct {
 
 	cli        *CLI
 	schemaJSON json.RawMessage
+	// listedJSON is the tool as a server lists it, kept by the manifest
+	// cache (Cache.Listed); nil when it was not.
+	listedJSON json.RawMessage
 	schemaMu   sync.Mutex // guards schema, built on first use
 	schema     *jsonschema.Schema
 	byName     map[string]*Param

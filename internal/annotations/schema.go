@@ -38,6 +38,11 @@ func (t *Tool) InputSchema() *jsonschema.Schema {
 // holds the two to the same meaning.
 func (t *Tool) InputSchemaJSON() json.RawMessage { return t.schemaJSON }
 
+// ListedJSON is the tool as the server lists it (its tools/list entry),
+// encoded when the manifest was validated and kept by the manifest cache
+// ([Cache.Listed]); nil when nothing encoded it. Nothing may write to it.
+func (t *Tool) ListedJSON() json.RawMessage { return t.listedJSON }
+
 // buildSchema encodes the input schema (InputSchemaJSON) and drops the
 // struct built from older params, if any.
 func (t *Tool) buildSchema() error {
