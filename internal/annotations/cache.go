@@ -1,6 +1,7 @@
 package annotations
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -51,10 +52,12 @@ type Cache struct {
 	// nothing is logged.
 	Logger *slog.Logger
 	// Listed, if set, is each tool as the server lists it: encoded when a
-	// manifest is validated, kept in the file with its tool, and read back
-	// as [Tool.ListedJSON] — a start lists the tools without encoding
-	// them. It must depend on the tool alone: Version keys the file, and
-	// one binary lists a tool one way.
+	// manifest is validated, kept in the file with its tool — the parts
+	// around the tool's input schema, which the file holds already; a
+	// listing without the schema as it is, not at all — and read back as
+	// [Tool.ListedParts]: a start lists the tools without encoding them.
+	// It must depend on the tool alone: Version keys the file, and one
+	// binary lists a tool one way.
 	Listed func(*Tool) []byte
 }
 
@@ -124,7 +127,7 @@ func (c *Cache) Load(path string) (*Manifest, error) {
 	}
 	if c.Listed != nil {
 		for _, t := range m.Tools {
-			t.listedJSON = c.Listed(t)
+			t.keepListed(c.Listed(t))
 		}
 	}
 	if err := writeCache(c.Dir, file, key, m); err != nil {
@@ -239,7 +242,10 @@ func readCache(file, key string) (*Manifest, error) {
 		}
 		// Like the strings, slices of the file: nothing writes to them.
 		t.schemaJSON = d.bytes()
-		t.listedJSON = d.bytes()
+		t.listedHead, t.listedTail = d.bytes(), d.bytes()
+		if (t.listedHead == nil) != (t.listedTail == nil) {
+			d.fail("half a listing")
+		}
 	}
 	if d.err == nil && d.i != len(d.s) {
 		d.fail("bytes after the manifest")
@@ -249,6 +255,17 @@ func readCache(file, key string) (*Manifest, error) {
 	}
 	m.restore()
 	return m, nil
+}
+
+// keepListed keeps listing, the tool as a server lists it, as the parts
+// around the tool's input schema; a listing that does not hold the schema
+// as it is, or holds nothing around it, is not kept.
+func (t *Tool) keepListed(listing []byte) {
+	i := bytes.Index(listing, t.schemaJSON)
+	if len(t.schemaJSON) == 0 || i <= 0 || i+len(t.schemaJSON) == len(listing) {
+		return
+	}
+	t.listedHead, t.listedTail = listing[:i], listing[i+len(t.schemaJSON):]
 }
 
 // bytes is a string of the table as bytes that alias the file (nil when
@@ -300,7 +317,8 @@ func writeCache(dir, file, key string, m *Manifest) error {
 	}
 	for _, t := range m.Tools {
 		e.str(string(t.schemaJSON))
-		e.str(string(t.listedJSON))
+		e.str(string(t.listedHead))
+		e.str(string(t.listedTail))
 	}
 	out := make([]byte, 0, len(e.b)+len(key)+512<<10)
 	out = append(out, cacheMagic...)

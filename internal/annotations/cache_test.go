@@ -53,7 +53,7 @@ func loadFresh(t *testing.T, c *Cache, path string) *Manifest {
 	require.NoError(t, err)
 	for _, tool := range m.Tools {
 		if c.Listed != nil {
-			tool.listedJSON = c.Listed(tool)
+			tool.keepListed(c.Listed(tool))
 		}
 	}
 	return m

@@ -149,8 +149,11 @@ const noTools = `"tools":[]}`
 // (by name), each with whether it may run as a task: encoded at most once
 // a process, and not at all for a manifest verb the cache kept.
 type listedJSON struct {
-	once  sync.Once
-	tools [][]byte
+	once sync.Once
+	// tools are each tool's bytes in parts, as the cache keeps them
+	// (annotations.Tool.ListedParts: head, schema, tail) or as encoded
+	// here (one part).
+	tools [][3][]byte
 	task  []bool
 	// answers are the results made so far, by what the SDK wrote before
 	// the tools and whether they are marked: one or two a process (an
@@ -204,10 +207,13 @@ func (s *Server) listedJSON() *listedJSON {
 	l := &s.listedBytes
 	l.once.Do(func() {
 		sorted := slices.SortedFunc(slices.Values(s.listed), func(a, b serverTool) int { return strings.Compare(a.tool.Name, b.tool.Name) })
+		l.tools, l.task = make([][3][]byte, 0, len(sorted)), make([]bool, 0, len(sorted))
 		for _, st := range sorted {
-			tool := st.tool.ListedJSON()
-			if tool == nil {
-				tool = toolJSON(mcpTool(st.tool))
+			tool := [3][]byte{}
+			if head, tail := st.tool.ListedParts(); head != nil {
+				tool = [3][]byte{head, st.tool.InputSchemaJSON(), tail}
+			} else {
+				tool[0] = toolJSON(mcpTool(st.tool))
 			}
 			l.tools = append(l.tools, tool)
 			l.task = append(l.task, s.taskTool(st.tool.Name))
@@ -216,14 +222,14 @@ func (s *Server) listedJSON() *listedJSON {
 	return l
 }
 
-// markedLen is what tasks.AppendMarked adds to a tool.
-var markedLen = len(tasks.AppendMarked(nil, []byte("{}"))) - len("{}")
+// markedLen is what tasks.MarkLast adds to a tool.
+var markedLen = len(tasks.MarkLast([]byte("{}"))) - len("{}")
 
 // size is the length of the tools array appendTools appends.
 func (l *listedJSON) size(marked bool) int {
 	n := len("[]") + max(len(l.tools)-1, 0)
 	for i, tool := range l.tools {
-		n += len(tool)
+		n += len(tool[0]) + len(tool[1]) + len(tool[2])
 		if marked && l.task[i] {
 			n += markedLen
 		}
@@ -239,10 +245,9 @@ func (l *listedJSON) appendTools(out []byte, marked bool) []byte {
 		if i > 0 {
 			out = append(out, ',')
 		}
+		out = append(append(append(out, tool[0]...), tool[1]...), tool[2]...)
 		if marked && l.task[i] {
-			out = tasks.AppendMarked(out, tool)
-		} else {
-			out = append(out, tool...)
+			out = tasks.MarkLast(out)
 		}
 	}
 	return append(out, ']')

@@ -95,7 +95,7 @@ func TestToolsList_MadeOnce(t *testing.T) {
 	bytesAlloc := allocated(func() { n, _ = list(false) })
 	require.Greater(t, n, 400_000)
 	t.Logf("first tools/list: %d bytes written, %d allocated (%.2f×)", n, bytesAlloc, float64(bytesAlloc)/float64(n))
-	assert.Less(t, bytesAlloc, uint64(5*n/2), "the first tools/list allocated %.2f× its answer", float64(bytesAlloc)/float64(n))
+	assert.Less(t, bytesAlloc, uint64(3*n), "the first tools/list allocated %.2f× its answer", float64(bytesAlloc)/float64(n))
 	bytesAlloc = allocated(func() { n, _ = list(false) })
 	assert.Less(t, bytesAlloc, uint64(3*n/2), "a later tools/list allocated %.2f× its answer", float64(bytesAlloc)/float64(n))
 

@@ -111,10 +111,10 @@ func BenchmarkWithTaskSupport(b *testing.B) {
 	}
 }
 
-// TestAppendMarked_AsWithTaskSupport: a tool marked by AppendMarked, as a
+// TestMarkLast_AsWithTaskSupport: a tool marked by MarkLast, as a
 // server that lists its tools as bytes marks them, is byte for byte what
 // withTaskSupport makes of it in a tools/list result.
-func TestAppendMarked_AsWithTaskSupport(t *testing.T) {
+func TestMarkLast_AsWithTaskSupport(t *testing.T) {
 	tools := []string{
 		`{"annotations":{"destructiveHint":false,"readOnlyHint":true,"title":"A & <b>"},"description":"x","inputSchema":{"type":"object","properties":{"p":{"type":"string","enum":["{","}"]}},"additionalProperties":false},"name":"a_tool","title":"A"}`,
 		`{"inputSchema":{"type":"object"},"name":"b"}`,
@@ -123,7 +123,7 @@ func TestAppendMarked_AsWithTaskSupport(t *testing.T) {
 	for _, tool := range tools {
 		want, err := withTaskSupport(json.RawMessage(`{"ttlMs":0,"tools":[`+tool+`]}`), func(string) bool { return true })
 		require.NoError(t, err)
-		got := `{"ttlMs":0,"tools":[` + string(AppendMarked(nil, []byte(tool))) + `]}`
+		got := string(MarkLast([]byte(`{"ttlMs":0,"tools":[`+tool))) + `]}`
 		require.Equal(t, string(want), got)
 	}
 }

@@ -277,19 +277,18 @@ type marksToolsKey struct{}
 // this transport, to its inner connection — is one whose task tools it
 // marks (execution.taskSupport, a 2025-11-25 session's). A connection under
 // it that writes tools of its own into the answer (the server's tools/list
-// made once) marks them with [AppendMarked] when this says so, as this
+// made once) marks them with [MarkLast] when this says so, as this
 // transport would have.
 func MarksTools(ctx context.Context) bool { return ctx.Value(marksToolsKey{}) != nil }
 
-// AppendMarked appends to dst tool — one tool object as the SDK encodes it
-// into a tools/list answer: compact, with no execution member — marked
+// MarkLast marks the tool object b ends with — one tool as the SDK
+// encodes it into a tools/list answer: compact, with no execution member —
 // as one that may run as a task: what withTaskSupport makes of it, without
 // reading it.
-func AppendMarked(dst, tool []byte) []byte {
-	dst = append(dst, tool[:len(tool)-1]...)
-	dst = append(dst, `,"execution":`...)
-	dst = append(dst, v1Execution...)
-	return append(dst, '}')
+func MarkLast(b []byte) []byte {
+	b = append(b[:len(b)-1], `,"execution":`...)
+	b = append(b, v1Execution...)
+	return append(b, '}')
 }
 
 func (c *conn) Close() error {
