@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/server"
 )
 
 // manifestCache keeps the manifests this binary validated in the user's
@@ -15,7 +16,7 @@ func manifestCache(logger *slog.Logger) *annotations.Cache {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &annotations.Cache{Dir: annotations.DefaultCacheDir(), Version: cacheVersion(), Logger: logger}
+	return &annotations.Cache{Dir: annotations.DefaultCacheDir(), Version: cacheVersion(), Logger: logger, Listed: server.ListedJSON}
 }
 
 // cacheVersion is this binary's version and, because a development build

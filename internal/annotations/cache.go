@@ -1,6 +1,7 @@
 package annotations
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -25,8 +26,9 @@ import (
 // The result depends only on the manifest's bytes and on the binary that
 // parsed them, so a [Cache] keeps it: one file per manifest path, holding
 // the validated [Manifest] — its encoded input schemas included, the one
-// expensive thing to rebuild — in a binary form decoded with
-// encoding/binary varints and strings sliced from the file itself.
+// expensive thing to rebuild, and each tool as the server lists it
+// ([Cache.Listed]) — in a binary form decoded with encoding/binary varints
+// and strings sliced from the file itself.
 //
 // What is read back is never trusted: the file must carry the same key
 // (the manifest's SHA-256, the binary's version, the shape of the Go types
@@ -49,6 +51,14 @@ type Cache struct {
 	// Logger gets why a cache file was ignored or not written. If nil,
 	// nothing is logged.
 	Logger *slog.Logger
+	// Listed, if set, is each tool as the server lists it: encoded when a
+	// manifest is validated, kept in the file with its tool — the parts
+	// around the tool's input schema, which the file holds already; a
+	// listing without the schema as it is, not at all — and read back as
+	// [Tool.ListedParts]: a start lists the tools without encoding them.
+	// It must depend on the tool alone: Version keys the file, and one
+	// binary lists a tool one way.
+	Listed func(*Tool) []byte
 }
 
 // DefaultCacheDir is where the server keeps manifests: "aeat-mcp/manifests"
@@ -65,7 +75,7 @@ func DefaultCacheDir() string {
 
 // cacheMagic opens every cache file; its last digit is the format's
 // version.
-const cacheMagic = "aeat-mcp manifest cache 1\n"
+const cacheMagic = "aeat-mcp manifest cache 2\n"
 
 // errForeign marks a cache file written for other bytes, another binary
 // or other Go types: expected after an edit or an upgrade, so not a
@@ -114,6 +124,11 @@ func (c *Cache) Load(path string) (*Manifest, error) {
 	m, err := Parse(data, abs)
 	if err != nil {
 		return nil, err
+	}
+	if c.Listed != nil {
+		for _, t := range m.Tools {
+			t.keepListed(c.Listed(t))
+		}
 	}
 	if err := writeCache(c.Dir, file, key, m); err != nil {
 		c.log(slog.LevelWarn, "the manifest cache could not be written; the next start-up loads the manifest again", file, err)
@@ -225,9 +240,11 @@ func readCache(file, key string) (*Manifest, error) {
 			d.fail("a nil tool")
 			break
 		}
-		// Like the strings, a slice of the file: nothing writes to it.
-		if s := d.str(); s != "" {
-			t.schemaJSON = unsafe.Slice(unsafe.StringData(s), len(s))
+		// Like the strings, slices of the file: nothing writes to them.
+		t.schemaJSON = d.bytes()
+		t.listedHead, t.listedTail = d.bytes(), d.bytes()
+		if (t.listedHead == nil) != (t.listedTail == nil) {
+			d.fail("half a listing")
 		}
 	}
 	if d.err == nil && d.i != len(d.s) {
@@ -238,6 +255,26 @@ func readCache(file, key string) (*Manifest, error) {
 	}
 	m.restore()
 	return m, nil
+}
+
+// keepListed keeps listing, the tool as a server lists it, as the parts
+// around the tool's input schema; a listing that does not hold the schema
+// as it is, or holds nothing around it, is not kept.
+func (t *Tool) keepListed(listing []byte) {
+	i := bytes.Index(listing, t.schemaJSON)
+	if len(t.schemaJSON) == 0 || i <= 0 || i+len(t.schemaJSON) == len(listing) {
+		return
+	}
+	t.listedHead, t.listedTail = listing[:i], listing[i+len(t.schemaJSON):]
+}
+
+// bytes is a string of the table as bytes that alias the file (nil when
+// empty): only for what nothing writes to.
+func (d *decoder) bytes() []byte {
+	if s := d.str(); s != "" {
+		return unsafe.Slice(unsafe.StringData(s), len(s))
+	}
+	return nil
 }
 
 // restore rebuilds what a decoded manifest does not carry: each tool's
@@ -280,6 +317,8 @@ func writeCache(dir, file, key string, m *Manifest) error {
 	}
 	for _, t := range m.Tools {
 		e.str(string(t.schemaJSON))
+		e.str(string(t.listedHead))
+		e.str(string(t.listedTail))
 	}
 	out := make([]byte, 0, len(e.b)+len(key)+512<<10)
 	out = append(out, cacheMagic...)

@@ -72,7 +72,7 @@ func TestCacheCodec_FingerprintFollowsTheTypes(t *testing.T) {
 // Tool.builtin, false for every tool a manifest loads: the codec skips
 // them. Any other unexported field fails the generation.
 var derived = map[string]bool{
-	"Tool.cli": true, "Tool.schemaJSON": true, "Tool.schemaMu": true, "Tool.schema": true, "Tool.byName": true,
+	"Tool.cli": true, "Tool.schemaJSON": true, "Tool.listedHead": true, "Tool.listedTail": true, "Tool.schemaMu": true, "Tool.schema": true, "Tool.byName": true,
 	"Tool.builtin":  true,
 	"Param.pattern": true,
 }

@@ -35,7 +35,28 @@ type logged = proctest.SyncBuffer
 func newCache(t *testing.T, dir, version string) (*Cache, *logged) {
 	t.Helper()
 	l := &logged{}
-	return &Cache{Dir: dir, Version: version, Logger: slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))}, l
+	return &Cache{Dir: dir, Version: version, Logger: slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Listed: testListed}, l
+}
+
+// testListed stands for the server's listing of a tool (Cache.Listed):
+// bytes of the tool's own, which a cache hit must give back as they were.
+func testListed(t *Tool) []byte {
+	return []byte(`{"name":"` + t.Name + `","inputSchema":` + string(t.schemaJSON) + `}`)
+}
+
+// loadFresh is path loaded without a cache, each tool listed as c lists
+// it (Cache.Listed): what a load through c must equal.
+func loadFresh(t *testing.T, c *Cache, path string) *Manifest {
+	t.Helper()
+	m, err := Load(path)
+	require.NoError(t, err)
+	for _, tool := range m.Tools {
+		if c.Listed != nil {
+			tool.keepListed(c.Listed(tool))
+		}
+	}
+	return m
 }
 
 // copyManifest puts a copy of src in a temporary directory.
@@ -54,8 +75,7 @@ func copyManifest(t *testing.T, src string) string {
 // schemas).
 func loadTwice(t *testing.T, c *Cache, path string) *Manifest {
 	t.Helper()
-	fresh, err := Load(path)
-	require.NoError(t, err)
+	fresh := loadFresh(t, c, path)
 	first, err := c.Load(path)
 	require.NoError(t, err)
 	assert.Equal(t, fresh, first)
@@ -159,6 +179,15 @@ func TestCache_IgnoredWhenBroken(t *testing.T) {
 			raw[len(raw)/2] ^= 0x55
 			require.NoError(t, os.WriteFile(file, raw, 0o600))
 		}, true},
+		{"corrupt-listed", func(t *testing.T, file string) {
+			raw, err := os.ReadFile(file)
+			require.NoError(t, err)
+			// Inside a tool's listing (testListed), in the string table.
+			at := bytes.LastIndex(raw, []byte(`","inputSchema":`))
+			require.Positive(t, at)
+			raw[at-1] ^= 0x55
+			require.NoError(t, os.WriteFile(file, raw, 0o600))
+		}, true},
 		{"truncated", func(t *testing.T, file string) {
 			raw, err := os.ReadFile(file)
 			require.NoError(t, err)
@@ -196,9 +225,7 @@ func TestCache_IgnoredWhenBroken(t *testing.T) {
 
 			got, err := c.Load(path)
 			require.NoError(t, err)
-			fresh, err := Load(path)
-			require.NoError(t, err)
-			assert.Equal(t, fresh, got)
+			assert.Equal(t, loadFresh(t, c, path), got)
 			if tc.warns {
 				assert.Contains(t, log.String(), "level=WARN msg=\"the manifest cache is unusable")
 			} else {
@@ -229,9 +256,7 @@ func TestCache_KeyedOnBytesAndVersion(t *testing.T) {
 		got, err := c.Load(path)
 		require.NoError(t, err)
 		assert.Equal(t, "An edited title", got.Tools[0].Title)
-		fresh, err := Load(path)
-		require.NoError(t, err)
-		assert.Equal(t, fresh, got)
+		assert.Equal(t, loadFresh(t, c, path), got)
 		assertFromCache(t, c, path)
 	})
 	t.Run("version", func(t *testing.T) {
@@ -263,7 +288,7 @@ func TestCache_NoDirectory(t *testing.T) {
 	c, log := newCache(t, filepath.Join(blocker, "cache"), "v1")
 	got, err := c.Load(path)
 	require.NoError(t, err)
-	assert.Equal(t, fresh, got)
+	assert.Equal(t, loadFresh(t, c, path), got)
 	assert.Contains(t, log.String(), "could not be written")
 
 	missing := filepath.Join(t.TempDir(), "not", "yet")

@@ -144,9 +144,13 @@ type Tool struct {
 
 	cli        *CLI
 	schemaJSON json.RawMessage
-	schemaMu   sync.Mutex // guards schema, built on first use
-	schema     *jsonschema.Schema
-	byName     map[string]*Param
+	// listedHead and listedTail are the tool as a server lists it, around
+	// its schema, kept by the manifest cache (Cache.Listed); nil when it
+	// was not.
+	listedHead, listedTail []byte
+	schemaMu               sync.Mutex // guards schema, built on first use
+	schema                 *jsonschema.Schema
+	byName                 map[string]*Param
 	// builtin marks aeat-mcp's own tools (Builtin).
 	builtin bool
 }

@@ -38,6 +38,13 @@ func (t *Tool) InputSchema() *jsonschema.Schema {
 // holds the two to the same meaning.
 func (t *Tool) InputSchemaJSON() json.RawMessage { return t.schemaJSON }
 
+// ListedParts are the tool as the server lists it (its tools/list entry)
+// around its schema: head, then [Tool.InputSchemaJSON], then tail —
+// encoded when the manifest was validated and kept by the manifest cache
+// ([Cache.Listed]); both nil when nothing kept it. Nothing may write to
+// them.
+func (t *Tool) ListedParts() (head, tail []byte) { return t.listedHead, t.listedTail }
+
 // buildSchema encodes the input schema (InputSchemaJSON) and drops the
 // struct built from older params, if any.
 func (t *Tool) buildSchema() error {

@@ -104,7 +104,7 @@ func TestToolsList_CachedEqualsFresh(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, data, 0o600))
 	var log bytes.Buffer
-	cache := &annotations.Cache{Dir: t.TempDir(), Version: "test", Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	cache := &annotations.Cache{Dir: t.TempDir(), Version: "test", Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})), Listed: ListedJSON}
 	_, err = cache.Load(path)
 	require.NoError(t, err)
 	for _, surface := range []string{SurfaceAll, SurfaceCatalog} {
@@ -193,7 +193,8 @@ func registeredNames(s *Server) []string {
 // TestToolsList_ServedEqualsRegistered: the tools/list a server writes
 // without registering its tools with the SDK is, byte for byte, the one the
 // SDK writes once every listed tool is registered with it — for the whole
-// aeat and for the test manifest under --read-only (tools hidden), on both
+// aeat (loaded, and read back from a cache that keeps each tool's listing)
+// and for the test manifest under --read-only (tools hidden), on both
 // surfaces, in both protocol eras.
 func TestToolsList_ServedEqualsRegistered(t *testing.T) {
 	full, err := annotations.Load(fullAeatManifest)
@@ -203,7 +204,7 @@ func TestToolsList_ServedEqualsRegistered(t *testing.T) {
 		name     string
 		m        *annotations.Manifest
 		readOnly bool
-	}{{"whole aeat", full, false}, {"read-only", loadManifest(t), true}} {
+	}{{"whole aeat", full, false}, {"whole aeat from the cache", cachedFull(t), false}, {"read-only", loadManifest(t), true}} {
 		for _, surface := range []string{SurfaceAll, SurfaceCatalog} {
 			for _, era := range []string{"2025-11-25", "2026-07-28"} {
 				t.Run(tc.name+"/"+surface+"/"+era, func(t *testing.T) {

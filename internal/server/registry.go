@@ -125,7 +125,8 @@ func (s *Server) addTools() {
 // handling of input requests and of empty content — stays the only one.
 // A tools/list with a cursor, and any tools/list of more tools than a page
 // holds, is the SDK's own, with every listed tool registered first
-// (TestToolsList_PagedAsTheSDKPages).
+// (TestToolsList_PagedAsTheSDKPages). The list's tools themselves reach
+// the wire as bytes made once (listing.go).
 // TestToolsList_ServedEqualsRegistered holds the two lists byte for byte.
 
 // serveTools is the receiving middleware that serves tools/list and
@@ -135,7 +136,7 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 		switch r := req.(type) {
 		case *mcp.ListToolsRequest:
 			if r.Params == nil || r.Params.Cursor == "" {
-				if res := s.toolsList(); res != nil {
+				if res := s.toolsList(r.Extra); res != nil {
 					return res, nil
 				}
 			}
@@ -155,10 +156,14 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 
 // toolsList is the answer to a tools/list without a cursor, as the SDK
 // would give it with every listed tool registered; nil when the SDK would
-// page it.
-func (s *Server) toolsList() *mcp.ListToolsResult {
+// page it. The answer to a request its transport awaits (x) is a
+// placeholder with no tools: the transport puts them in (listing.go).
+func (s *Server) toolsList(x *mcp.RequestExtra) *mcp.ListToolsResult {
 	if len(s.listed) > mcp.DefaultPageSize {
 		return nil
+	}
+	if s.listings.claim(x) {
+		return &mcp.ListToolsResult{Tools: []*mcp.Tool{}, Cacheable: mcp.Cacheable{CacheScope: "public"}}
 	}
 	s.listOnce.Do(func() {
 		s.list = make([]*mcp.Tool, 0, len(s.listed))

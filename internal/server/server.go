@@ -185,12 +185,16 @@ type Server struct {
 	// listed are those tools/list shows, in the table's order, served
 	// without the SDK (serveTools); each is registered with the SDK at its
 	// first call (registerTool), which registered records.
-	registry   map[string]serverTool
-	listed     []serverTool
-	listOnce   sync.Once
-	list       []*mcp.Tool
-	regMu      sync.Mutex
-	registered map[string]bool
+	registry map[string]serverTool
+	listed   []serverTool
+	listOnce sync.Once
+	list     []*mcp.Tool
+	// listings and listedBytes: tools/list as bytes made once
+	// (listing.go).
+	listings    listings
+	listedBytes listedJSON
+	regMu       sync.Mutex
+	registered  map[string]bool
 	// outputs keeps what results cut, for resources/read (resources.go).
 	outputs outputs
 	// hidden are the manifest's tools --read-only or --tools do not
@@ -497,9 +501,11 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 }
 
 // transport is t with MCP Tasks composed over it, on which the tool list
-// never changes (fixedTools).
+// never changes (fixedTools), and whose tools/list answers get the tools
+// as bytes made once (listedTools, under the tasks decorator: its marks
+// are told, not made on the whole list).
 func (s *Server) transport(t mcp.Transport) mcp.Transport {
-	return fixedTools{&tasks.Transport{Inner: t, Requests: s.requests, Table: s.tasks, Tools: s.taskTool, Logger: s.cfg.Logger}}
+	return fixedTools{&tasks.Transport{Inner: listedTools{t, s}, Requests: s.requests, Table: s.tasks, Tools: s.taskTool, Logger: s.cfg.Logger}}
 }
 
 // Shutdown stops every call in flight (their trees are killed as on

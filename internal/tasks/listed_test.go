@@ -110,3 +110,20 @@ func BenchmarkWithTaskSupport(b *testing.B) {
 		})
 	}
 }
+
+// TestMarkLast_AsWithTaskSupport: a tool marked by MarkLast, as a
+// server that lists its tools as bytes marks them, is byte for byte what
+// withTaskSupport makes of it in a tools/list result.
+func TestMarkLast_AsWithTaskSupport(t *testing.T) {
+	tools := []string{
+		`{"annotations":{"destructiveHint":false,"readOnlyHint":true,"title":"A & <b>"},"description":"x","inputSchema":{"type":"object","properties":{"p":{"type":"string","enum":["{","}"]}},"additionalProperties":false},"name":"a_tool","title":"A"}`,
+		`{"inputSchema":{"type":"object"},"name":"b"}`,
+		`{"name":"ünï\u00e7ode"}`,
+	}
+	for _, tool := range tools {
+		want, err := withTaskSupport(json.RawMessage(`{"ttlMs":0,"tools":[`+tool+`]}`), func(string) bool { return true })
+		require.NoError(t, err)
+		got := string(MarkLast([]byte(`{"ttlMs":0,"tools":[`+tool))) + `]}`
+		require.Equal(t, string(want), got)
+	}
+}

@@ -201,6 +201,9 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	case view == methodInitialize:
 		resp = c.initializedBy(resp)
 	case view == methodToolsList:
+		if c.marksList() {
+			ctx = context.WithValue(ctx, marksToolsKey{}, true)
+		}
 		resp = c.listed(resp)
 	}
 	return c.inner.Write(ctx, resp)
@@ -251,7 +254,7 @@ func (c *conn) initializedBy(resp *jsonrpc.Response) *jsonrpc.Response {
 // listed gives a 2025-11-25 session's tools/list answer each task tool's
 // execution.taskSupport.
 func (c *conn) listed(resp *jsonrpc.Response) *jsonrpc.Response {
-	if resp.Error != nil || c.t.Table == nil || !c.generation().spec().advertised {
+	if resp.Error != nil || !c.marksList() {
 		return resp
 	}
 	out, err := withTaskSupport(resp.Result, c.t.Tools)
@@ -259,6 +262,33 @@ func (c *conn) listed(resp *jsonrpc.Response) *jsonrpc.Response {
 		return resp
 	}
 	return &jsonrpc.Response{ID: resp.ID, Result: out}
+}
+
+// marksList reports whether this session's tools/list answers mark the
+// task tools: tasks are served, and its generation advertises them.
+func (c *conn) marksList() bool {
+	return c.t.Table != nil && c.generation().spec().advertised
+}
+
+// marksToolsKey is the context key of [MarksTools].
+type marksToolsKey struct{}
+
+// MarksTools reports whether the tools/list answer written with ctx — by
+// this transport, to its inner connection — is one whose task tools it
+// marks (execution.taskSupport, a 2025-11-25 session's). A connection under
+// it that writes tools of its own into the answer (the server's tools/list
+// made once) marks them with [MarkLast] when this says so, as this
+// transport would have.
+func MarksTools(ctx context.Context) bool { return ctx.Value(marksToolsKey{}) != nil }
+
+// MarkLast marks the tool object b ends with — one tool as the SDK
+// encodes it into a tools/list answer: compact, with no execution member —
+// as one that may run as a task: what withTaskSupport makes of it, without
+// reading it.
+func MarkLast(b []byte) []byte {
+	b = append(b[:len(b)-1], `,"execution":`...)
+	b = append(b, v1Execution...)
+	return append(b, '}')
 }
 
 func (c *conn) Close() error {

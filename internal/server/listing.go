@@ -1,0 +1,270 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/tasks"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// # tools/list as bytes made once
+//
+// Every answer the SDK writes is encoded by encoding/json, and a result's
+// json.RawMessage is compacted again on the way (its bytes scanned one by
+// one): for the whole aeat's 575 KB tools/list that, the tasks decorator's
+// marking and one more copy were most of what a start of 300 tools cost
+// over one of 19. The tools of that list never change while the server
+// runs, so they are encoded once, each tool as the SDK encodes it (toolJSON;
+// a manifest verb's comes from the manifest cache, encoded when the
+// manifest was validated), and written into the answer as bytes.
+//
+// The SDK still answers the request — its checks of the session and of the
+// request, its middleware, what it adds to a 2026-07-28 result — but
+// serveTools gives it a placeholder: the same result with no tools. Under
+// the tasks decorator, listedConn puts the tools into the encoded answer:
+// the array made once, marked for a 2025-11-25 session as the tasks
+// decorator would have ([tasks.MarksTools]). The two ends are joined by the
+// *mcp.RequestExtra the transport puts on the request and the SDK hands the
+// handler (listings): a Go pointer, nothing written into the message.
+// TestToolsList_ServedEqualsRegistered holds the answer, byte for byte, to
+// the SDK's own with every tool registered.
+
+// listings are the tools/list requests a listedConn read and awaits the
+// answer of, by the RequestExtra it gave each; true once serveTools
+// answered one with the placeholder.
+type listings struct {
+	mu sync.Mutex
+	m  map[*mcp.RequestExtra]bool
+}
+
+func (l *listings) expect(x *mcp.RequestExtra) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.m == nil {
+		l.m = map[*mcp.RequestExtra]bool{}
+	}
+	l.m[x] = false
+}
+
+// claim reports whether x is a request a listedConn awaits, and records
+// that its answer is the placeholder.
+func (l *listings) claim(x *mcp.RequestExtra) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.m[x]; !ok || x == nil {
+		return false
+	}
+	l.m[x] = true
+	return true
+}
+
+// done forgets x and reports whether its answer is the placeholder.
+func (l *listings) done(x *mcp.RequestExtra) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	claimed := l.m[x]
+	delete(l.m, x)
+	return claimed
+}
+
+// listedTools is a transport whose tools/list answers get the server's
+// tools made once (see above).
+type listedTools struct {
+	mcp.Transport
+	s *Server
+}
+
+func (t listedTools) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &listedConn{Connection: c, s: t.s, pending: map[jsonrpc.ID]*mcp.RequestExtra{}}, nil
+}
+
+type listedConn struct {
+	mcp.Connection
+	s *Server
+
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]*mcp.RequestExtra
+}
+
+func (c *listedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	req, ok := msg.(*jsonrpc.Request)
+	if err != nil || !ok || !req.IsCall() || req.Method != "tools/list" {
+		return msg, err
+	}
+	x, ok := req.Extra.(*mcp.RequestExtra)
+	switch {
+	case req.Extra == nil:
+		x = &mcp.RequestExtra{}
+		req.Extra = x
+	case !ok || x == nil:
+		return msg, nil // something else rides on it: the SDK answers alone
+	}
+	c.s.listings.expect(x)
+	c.mu.Lock()
+	c.pending[req.ID] = x
+	c.mu.Unlock()
+	return msg, nil
+}
+
+func (c *listedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		x, awaited := c.pending[resp.ID]
+		delete(c.pending, resp.ID)
+		c.mu.Unlock()
+		if awaited && c.s.listings.done(x) && resp.Error == nil {
+			msg = &jsonrpc.Response{ID: resp.ID, Result: c.s.withTools(resp.Result, tasks.MarksTools(ctx))}
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+func (c *listedConn) Close() error {
+	c.mu.Lock()
+	for id, x := range c.pending {
+		c.s.listings.done(x)
+		delete(c.pending, id)
+	}
+	c.mu.Unlock()
+	return c.Connection.Close()
+}
+
+// noTools ends the placeholder answer as encoding/json writes it:
+// "tools" is the last field of mcp.ListToolsResult.
+const noTools = `"tools":[]}`
+
+// listedJSON are the listed tools as the SDK encodes them, in its order
+// (by name), each with whether it may run as a task: encoded at most once
+// a process, and not at all for a manifest verb the cache kept.
+type listedJSON struct {
+	once sync.Once
+	// tools are each tool's bytes in parts, as the cache keeps them
+	// (annotations.Tool.ListedParts: head, schema, tail) or as encoded
+	// here (one part).
+	tools [][3][]byte
+	task  []bool
+	// answers are the results made so far, by what the SDK wrote before
+	// the tools and whether they are marked: one or two a process (an
+	// answer's head is the same for every session of an era).
+	mu      sync.Mutex
+	answers []madeAnswer
+}
+
+type madeAnswer struct {
+	head   string
+	marked bool
+	result json.RawMessage
+}
+
+// maxAnswers bounds the answers kept: a head never seen before is not
+// expected, and is answered without being kept.
+const maxAnswers = 4
+
+// withTools is the placeholder result with the listed tools in it, each
+// marked when marked (a 2025-11-25 session's). Nothing may write to it.
+func (s *Server) withTools(result json.RawMessage, marked bool) json.RawMessage {
+	l := s.listedJSON()
+	if !bytes.HasSuffix(result, []byte(noTools)) {
+		// Not what the SDK writes: put the tools in by decoding it.
+		var r map[string]json.RawMessage
+		if json.Unmarshal(result, &r) != nil || r == nil {
+			return result
+		}
+		r["tools"] = l.appendTools(nil, marked)
+		out, _ := json.Marshal(r)
+		return out
+	}
+	head := result[:len(result)-len(noTools)+len(`"tools":`)]
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, a := range l.answers {
+		if a.marked == marked && a.head == string(head) {
+			return a.result
+		}
+	}
+	out := make([]byte, 0, len(head)+l.size(marked)+1)
+	out = append(l.appendTools(append(out, head...), marked), '}')
+	if len(l.answers) < maxAnswers {
+		l.answers = append(l.answers, madeAnswer{head: string(head), marked: marked, result: out})
+	}
+	return out
+}
+
+// listedJSON is the server's listed tools as bytes, made at its first use.
+func (s *Server) listedJSON() *listedJSON {
+	l := &s.listedBytes
+	l.once.Do(func() {
+		sorted := slices.SortedFunc(slices.Values(s.listed), func(a, b serverTool) int { return strings.Compare(a.tool.Name, b.tool.Name) })
+		l.tools, l.task = make([][3][]byte, 0, len(sorted)), make([]bool, 0, len(sorted))
+		for _, st := range sorted {
+			tool := [3][]byte{}
+			if head, tail := st.tool.ListedParts(); head != nil {
+				tool = [3][]byte{head, st.tool.InputSchemaJSON(), tail}
+			} else {
+				tool[0] = toolJSON(mcpTool(st.tool))
+			}
+			l.tools = append(l.tools, tool)
+			l.task = append(l.task, s.taskTool(st.tool.Name))
+		}
+	})
+	return l
+}
+
+// markedLen is what tasks.MarkLast adds to a tool.
+var markedLen = len(tasks.MarkLast([]byte("{}"))) - len("{}")
+
+// size is the length of the tools array appendTools appends.
+func (l *listedJSON) size(marked bool) int {
+	n := len("[]") + max(len(l.tools)-1, 0)
+	for i, tool := range l.tools {
+		n += len(tool[0]) + len(tool[1]) + len(tool[2])
+		if marked && l.task[i] {
+			n += markedLen
+		}
+	}
+	return n
+}
+
+// appendTools appends the tools array, the task tools marked when marked
+// as the tasks decorator marks them.
+func (l *listedJSON) appendTools(out []byte, marked bool) []byte {
+	out = append(out, '[')
+	for i, tool := range l.tools {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, tool[0]...), tool[1]...), tool[2]...)
+		if marked && l.task[i] {
+			out = tasks.MarkLast(out)
+		}
+	}
+	return append(out, ']')
+}
+
+// ListedJSON is a manifest tool as this server lists it, for the manifest
+// cache to keep ([annotations.Cache.Listed]).
+func ListedJSON(t *annotations.Tool) []byte { return toolJSON(mcpTool(t)) }
+
+// toolJSON is t as the SDK encodes a tool into tools/list: encoding/json
+// without HTML escapes.
+func toolJSON(t *mcp.Tool) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
+		panic("server: a tool does not encode: " + err.Error()) // a *mcp.Tool of strings, bools and raw JSON always does
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}

@@ -1,0 +1,109 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cachedFull is the whole aeat read back from a manifest cache that keeps
+// each tool as the server lists it (annotations.Cache.Listed), as a start
+// with a warm cache reads it.
+func cachedFull(t *testing.T) *annotations.Manifest {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "aeat.full.manifest.json")
+	data, err := os.ReadFile(fullAeatManifest)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	cache := &annotations.Cache{Dir: t.TempDir(), Version: "test", Listed: ListedJSON}
+	_, err = cache.Load(path)
+	require.NoError(t, err)
+	m, err := cache.Load(path)
+	require.NoError(t, err)
+	return m
+}
+
+// stdioLister serves s over the stdio transport, as Serve does, to a
+// 2025-11-25 host that has initialized; list asks tools/list and reads its
+// answer through, returning its length and the answer itself when keep.
+func stdioLister(t *testing.T, s *Server) func(keep bool) (int, []byte) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	ss, err := s.Connect(ctx, &StdioTransport{In: inR, Out: outW})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = outR.Close(); _ = inW.Close(); cancel(); ss.Close() })
+	out := bufio.NewReaderSize(outR, 64<<10)
+	send := func(line string) {
+		_, err := io.WriteString(inW, line+"\n")
+		require.NoError(t, err)
+	}
+	send(initLine)
+	_, err = out.ReadString('\n')
+	require.NoError(t, err)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	_, err = out.ReadString('\n')
+	require.NoError(t, err)
+	<-s.prepared // the start-up work after initialize, done: it allocates too
+	return func(keep bool) (int, []byte) {
+		send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		var kept []byte
+		n := 0
+		for {
+			chunk, err := out.ReadSlice('\n')
+			n += len(chunk)
+			if keep {
+				kept = append(kept, chunk...)
+			}
+			if err == nil {
+				return n, kept
+			}
+			require.ErrorIs(t, err, bufio.ErrBufferFull)
+		}
+	}
+}
+
+// allocated is the bytes the process allocated while f ran.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestToolsList_MadeOnce: a server of the whole aeat whose tools came
+// from the manifest cache answers its first tools/list without encoding
+// them, and a later one from the answer it made — the SDK's encoding of
+// the list, the schemas compacted again, the tasks decorator's marking and
+// copies were 7.1× the answer's bytes, 6.4× for a later one — and writes,
+// byte for byte, what a server of tools encoded afresh writes.
+func TestToolsList_MadeOnce(t *testing.T) {
+	list := stdioLister(t, serverOf(t, cachedFull(t), SurfaceAll))
+	var n int
+	bytesAlloc := allocated(func() { n, _ = list(false) })
+	require.Greater(t, n, 400_000)
+	t.Logf("first tools/list: %d bytes written, %d allocated (%.2f×)", n, bytesAlloc, float64(bytesAlloc)/float64(n))
+	assert.Less(t, bytesAlloc, uint64(3*n), "the first tools/list allocated %.2f× its answer", float64(bytesAlloc)/float64(n))
+	bytesAlloc = allocated(func() { n, _ = list(false) })
+	assert.Less(t, bytesAlloc, uint64(3*n/2), "a later tools/list allocated %.2f× its answer", float64(bytesAlloc)/float64(n))
+
+	_, cached := list(true)
+	fresh, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	_, want := stdioLister(t, serverOf(t, fresh, SurfaceAll))(true)
+	if !bytes.Equal(want, cached) {
+		t.Fatalf("tools/list from the cache's tools differs: %d bytes, afresh %d", len(cached), len(want))
+	}
+}
