@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // syncWriter is a buffer the writer goroutine and the test share.
@@ -19,7 +21,7 @@ type syncWriter = proctest.SyncBuffer
 // is written in place.
 func TestAsyncHandler(t *testing.T) {
 	var w syncWriter
-	h, flush := newAsyncHandler(slog.NewTextHandler(&w, nil))
+	h, _, flush := newAsyncHandler(slog.NewTextHandler(&w, nil), false)
 	log := slog.New(h).With("server", "aeat").WithGroup("g")
 	var wg sync.WaitGroup
 	for g := range 4 {
@@ -47,4 +49,79 @@ func TestAsyncHandler(t *testing.T) {
 	log.Info("after close")
 	assert.Contains(t, w.String(), "after close", "written in place after close")
 	flush() // a second close does nothing
+}
+
+// TestAsyncHandler_Held: a held queue writes nothing until release, then
+// everything in order; a warning, a full queue and close each release it,
+// so that nothing waits for a host that never answers.
+func TestAsyncHandler_Held(t *testing.T) {
+	held := func() (*syncWriter, *slog.Logger, func(), func()) {
+		var w syncWriter
+		h, release, flush := newAsyncHandler(slog.NewTextHandler(&w, nil), true)
+		return &w, slog.New(h), release, flush
+	}
+	t.Run("until release", func(t *testing.T) {
+		w, log, release, flush := held()
+		log.Info("one")
+		log.Info("two")
+		assert.Empty(t, w.String(), "held: nothing written before release")
+		release()
+		flush()
+		assert.Regexp(t, `(?s)msg=one.*msg=two`, w.String())
+	})
+	t.Run("a warning", func(t *testing.T) {
+		w, log, _, flush := held()
+		log.Info("one")
+		log.Warn("two")
+		flush() // waits for the writer, which the warning started
+		assert.Regexp(t, `(?s)msg=one.*msg=two`, w.String())
+	})
+	t.Run("a full queue", func(t *testing.T) {
+		w, log, _, flush := held()
+		for i := range 3 * logQueueSize {
+			log.Info("line", "i", i) // returns: a full held queue is written
+		}
+		flush()
+		assert.Equal(t, 3*logQueueSize, strings.Count(w.String(), "msg=line"))
+	})
+	t.Run("close", func(t *testing.T) {
+		w, log, _, flush := held()
+		log.Info("one")
+		flush()
+		assert.Contains(t, w.String(), "msg=one")
+	})
+}
+
+// answerWatch is serve's stdout: at its first line — the answer to
+// initialize — it notes what stderr held then.
+type answerWatch struct {
+	stderr   *syncWriter
+	once     sync.Once
+	answered chan string // what stderr held when the answer was written
+}
+
+func (a *answerWatch) Write(p []byte) (int, error) {
+	a.once.Do(func() { a.answered <- a.stderr.String() })
+	return len(p), nil
+}
+
+// TestServe_LogsAfterTheAnswer: serve writes no log line before its
+// answer to initialize (the host waits for it; the lines wait for the
+// host), and every line after: the start-up ones, then the rest, in order.
+func TestServe_LogsAfterTheAnswer(t *testing.T) {
+	var stderr syncWriter
+	stdout := &answerWatch{stderr: &stderr, answered: make(chan string, 1)}
+	in, host := io.Pipe()
+	sys := osSystem(0, "", nil)
+	sys.stdin, sys.stdout, sys.stderr = in, stdout, &stderr
+	ended := make(chan int, 1)
+	go func() { ended <- run(t.Context(), sys, []string{"--demo", "--log-level", "info"}) }()
+	_, err := io.WriteString(host, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	require.NoError(t, err)
+	assert.Empty(t, <-stdout.answered, "a log line was written before the answer to initialize")
+	_, err = io.WriteString(host, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	require.NoError(t, err)
+	host.Close()
+	require.Equal(t, exitOK, <-ended)
+	assert.Regexp(t, `(?s)msg=serving .*msg="server session connected".*msg="session initialized".*msg=stopped`, stderr.String())
 }

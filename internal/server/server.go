@@ -160,6 +160,11 @@ type Config struct {
 	// warm template, start-up logs): the server runs it once it is past
 	// initialize, before any call's process starts ([Server] "Start-up").
 	Prepare func()
+	// Initialized, if set, is called once, at the first message after
+	// initialize — the host has the answer it waited for — before
+	// Prepare starts. cmd writes the start-up log from then on
+	// (logqueue.go).
+	Initialized func()
 	// FirstCall, if set, is called once, when the first tools/call
 	// arrives, before it runs: the host's connect (initialize, the lists)
 	// is over. cmd returns the garbage collector to its pace then
@@ -321,6 +326,9 @@ func New(cfg Config) (*Server, error) {
 // nothing before a call needs; prepared is closed when it is done.
 func (s *Server) prepare() {
 	s.prepareOnce.Do(func() {
+		if s.cfg.Initialized != nil {
+			s.cfg.Initialized()
+		}
 		go func() {
 			defer close(s.prepared)
 			s.cfg.Runner.Start()
