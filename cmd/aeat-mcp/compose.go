@@ -185,7 +185,10 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		st.closers = append(st.closers, pool.close)
 	}
 	st.cfg.Prepare = st.prepare
-	st.cfg.Initialized = releaseLogs
+	st.cfg.Initialized = func() {
+		releaseLogs()
+		o.sys.watch()
+	}
 	if limit := server.SoftMemoryLimit(st.cfg); limit > 0 && !o.sys.has("GOMEMLIMIT") {
 		debug.SetMemoryLimit(limit) // a GOMEMLIMIT the person set wins
 	}

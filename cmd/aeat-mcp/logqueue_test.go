@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // syncWriter is a buffer the writer goroutine and the test share.
@@ -90,38 +88,4 @@ func TestAsyncHandler_Held(t *testing.T) {
 		flush()
 		assert.Contains(t, w.String(), "msg=one")
 	})
-}
-
-// answerWatch is serve's stdout: at its first line — the answer to
-// initialize — it notes what stderr held then.
-type answerWatch struct {
-	stderr   *syncWriter
-	once     sync.Once
-	answered chan string // what stderr held when the answer was written
-}
-
-func (a *answerWatch) Write(p []byte) (int, error) {
-	a.once.Do(func() { a.answered <- a.stderr.String() })
-	return len(p), nil
-}
-
-// TestServe_LogsAfterTheAnswer: serve writes no log line before its
-// answer to initialize (the host waits for it; the lines wait for the
-// host), and every line after: the start-up ones, then the rest, in order.
-func TestServe_LogsAfterTheAnswer(t *testing.T) {
-	var stderr syncWriter
-	stdout := &answerWatch{stderr: &stderr, answered: make(chan string, 1)}
-	in, host := io.Pipe()
-	sys := osSystem(0, "", nil)
-	sys.stdin, sys.stdout, sys.stderr = in, stdout, &stderr
-	ended := make(chan int, 1)
-	go func() { ended <- run(t.Context(), sys, []string{"--demo", "--log-level", "info"}) }()
-	_, err := io.WriteString(host, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
-	require.NoError(t, err)
-	assert.Empty(t, <-stdout.answered, "a log line was written before the answer to initialize")
-	_, err = io.WriteString(host, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-	require.NoError(t, err)
-	host.Close()
-	require.Equal(t, exitOK, <-ended)
-	assert.Regexp(t, `(?s)msg=serving .*msg="server session connected".*msg="session initialized".*msg=stopped`, stderr.String())
 }

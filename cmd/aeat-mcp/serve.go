@@ -44,6 +44,9 @@ func runServe(ctx context.Context, opts *options, stdin io.Reader, stdout, stder
 	defer paced()
 	opts.firstCall = paced
 	terminal := opts.sys.isTerminal(stdin)
+	if terminal {
+		opts.sys.watch() // a person may press Ctrl-C before any host speaks
+	}
 	opts.holdLogs = !terminal // a person at a terminal reads them now
 	st, err := opts.open(stderr)
 	if err != nil {

@@ -36,7 +36,7 @@ const shutdownAnswers = 1500 * time.Millisecond
 func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	ended := make(chan struct{})
 	t := &StdioTransport{In: in, Out: out, Drain: s.cfg.Drain, OnDrainExpired: s.Shutdown,
-		OnEnd: func() { close(ended) }, Logger: s.cfg.Logger}
+		OnEnd: func() { close(ended) }, OnAnswered: s.initialized, Logger: s.cfg.Logger}
 
 	// A signal or a dead parent leaves stdin open, so Run must be ended
 	// too — after the calls and their answers: the SDK's Run does not

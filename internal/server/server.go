@@ -160,10 +160,12 @@ type Config struct {
 	// warm template, start-up logs): the server runs it once it is past
 	// initialize, before any call's process starts ([Server] "Start-up").
 	Prepare func()
-	// Initialized, if set, is called once, at the first message after
-	// initialize — the host has the answer it waited for — before
-	// Prepare starts. cmd writes the start-up log from then on
-	// (logqueue.go).
+	// Initialized, if set, is called once the host has the answer it
+	// waited for: over stdio (Serve) when the answer to initialize has
+	// been written, else at the first message after initialize; before
+	// Prepare starts, so before any call's process does. cmd writes the
+	// start-up log and wires the stop signals then (logqueue.go,
+	// notifyStop).
 	Initialized func()
 	// FirstCall, if set, is called once, when the first tools/call
 	// arrives, before it runs: the host's connect (initialize, the lists)
@@ -244,6 +246,8 @@ type Server struct {
 	// prepared is closed once it is done (prepare).
 	prepareOnce sync.Once
 	prepared    chan struct{}
+	// initializedOnce calls Config.Initialized once.
+	initializedOnce sync.Once
 	// firstCallOnce calls Config.FirstCall once.
 	firstCallOnce sync.Once
 
@@ -326,9 +330,7 @@ func New(cfg Config) (*Server, error) {
 // nothing before a call needs; prepared is closed when it is done.
 func (s *Server) prepare() {
 	s.prepareOnce.Do(func() {
-		if s.cfg.Initialized != nil {
-			s.cfg.Initialized()
-		}
+		s.initialized()
 		go func() {
 			defer close(s.prepared)
 			s.cfg.Runner.Start()
@@ -344,6 +346,15 @@ func (s *Server) prepare() {
 				s.cfg.Prepare()
 			}
 		}()
+	})
+}
+
+// initialized calls Config.Initialized, once.
+func (s *Server) initialized() {
+	s.initializedOnce.Do(func() {
+		if s.cfg.Initialized != nil {
+			s.cfg.Initialized()
+		}
 	})
 }
 
