@@ -58,7 +58,7 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	if parent == 0 {
 		parent = os.Getppid()
 	}
-	go watchParent(s.lifetime, parent, stopAll, s.cfg.Logger)
+	go watchParent(s.lifetime, parent, stopAll, s.cfg.Logger, s.answered)
 
 	ran := make(chan error, 1)
 	go func() { ran <- s.mcp.Run(runCtx, s.transport(t)) }()

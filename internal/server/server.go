@@ -246,8 +246,11 @@ type Server struct {
 	// prepared is closed once it is done (prepare).
 	prepareOnce sync.Once
 	prepared    chan struct{}
-	// initializedOnce calls Config.Initialized once.
+	// initializedOnce calls Config.Initialized and closes answered, once:
+	// the host has its answer to initialize (Serve's parent watch waits
+	// for it).
 	initializedOnce sync.Once
+	answered        chan struct{}
 	// firstCallOnce calls Config.FirstCall once.
 	firstCallOnce sync.Once
 
@@ -269,7 +272,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{}, registry: map[string]serverTool{},
 		registered: map[string]bool{}, slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
-		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{})}
+		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{}), answered: make(chan struct{})}
 	s.questions = newQuestions(s.confirmWait)
 	kept := int64(max(DefaultKeptResultBytes, cfg.MaxResultBytes))
 	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults, MaxBytes: kept, Size: tasks.ResultSize}
@@ -355,6 +358,7 @@ func (s *Server) initialized() {
 		if s.cfg.Initialized != nil {
 			s.cfg.Initialized()
 		}
+		close(s.answered)
 	})
 }
 
