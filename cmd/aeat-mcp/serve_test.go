@@ -50,21 +50,41 @@ func (f *firstWrite) Write(p []byte) (int, error) {
 // answer to initialize (the host waits for it; the lines wait for the
 // host), and every line after: the start-up ones, then the rest, in order.
 func TestServe_LogsAfterTheAnswer(t *testing.T) {
-	var stderr syncWriter
-	stdout := &answerWatch{stderr: &stderr, answered: make(chan string, 1)}
+	sv := startServe(t, nil, "--demo", "--log-level", "info")
+	assert.Empty(t, <-sv.stdout.answered, "a log line was written before the answer to initialize")
+	_, err := io.WriteString(sv.host, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	require.NoError(t, err)
+	sv.host.Close()
+	require.Equal(t, exitOK, <-sv.ended)
+	assert.Regexp(t, `(?s)msg=serving .*msg="server session connected".*msg="session initialized".*msg=stopped`, sv.stderr.String())
+}
+
+// served is a serve run in this process on a pipe, that has been sent
+// initialize.
+type served struct {
+	host   io.WriteCloser // its stdin
+	stdout *answerWatch
+	stderr *syncWriter
+	ended  chan int // its exit code
+}
+
+// startServe runs serve with args on a system adjust changes, and sends
+// initialize.
+func startServe(t *testing.T, adjust func(*system, *answerWatch), args ...string) *served {
+	t.Helper()
+	sv := &served{stderr: &syncWriter{}, ended: make(chan int, 1)}
+	sv.stdout = &answerWatch{stderr: sv.stderr, answered: make(chan string, 1)}
 	in, host := io.Pipe()
+	sv.host = host
 	sys := osSystem(0, "", nil)
-	sys.stdin, sys.stdout, sys.stderr = in, stdout, &stderr
-	ended := make(chan int, 1)
-	go func() { ended <- run(t.Context(), sys, []string{"--demo", "--log-level", "info"}) }()
+	sys.stdin, sys.stdout, sys.stderr = in, sv.stdout, sv.stderr
+	if adjust != nil {
+		adjust(sys, sv.stdout)
+	}
+	go func() { sv.ended <- run(t.Context(), sys, args) }()
 	_, err := io.WriteString(host, initializeLine)
 	require.NoError(t, err)
-	assert.Empty(t, <-stdout.answered, "a log line was written before the answer to initialize")
-	_, err = io.WriteString(host, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-	require.NoError(t, err)
-	host.Close()
-	require.Equal(t, exitOK, <-ended)
-	assert.Regexp(t, `(?s)msg=serving .*msg="server session connected".*msg="session initialized".*msg=stopped`, stderr.String())
+	return sv
 }
 
 // TestServe_StopSignalsAfterTheAnswer: serve wires the stop signals once
@@ -72,21 +92,14 @@ func TestServe_LogsAfterTheAnswer(t *testing.T) {
 // and nothing is started until then); every other command, and serve on
 // a terminal, before it runs.
 func TestServe_StopSignalsAfterTheAnswer(t *testing.T) {
-	var stderr syncWriter
-	stdout := &answerWatch{stderr: &stderr, answered: make(chan string, 1)}
-	in, host := io.Pipe()
-	sys := osSystem(0, "", nil)
-	sys.stdin, sys.stdout, sys.stderr = in, stdout, &stderr
 	var watched atomic.Int32
-	sys.watchStop = func() { watched.Add(1) }
-	stdout.onAnswer = func() { assert.Zero(t, watched.Load(), "signals wired before the answer to initialize") }
-	ended := make(chan int, 1)
-	go func() { ended <- run(t.Context(), sys, []string{"--demo", "--log-level", "error"}) }()
-	_, err := io.WriteString(host, initializeLine)
-	require.NoError(t, err)
-	<-stdout.answered
-	host.Close()
-	require.Equal(t, exitOK, <-ended)
+	sv := startServe(t, func(sys *system, stdout *answerWatch) {
+		sys.watchStop = func() { watched.Add(1) }
+		stdout.onAnswer = func() { assert.Zero(t, watched.Load(), "signals wired before the answer to initialize") }
+	}, "--demo", "--log-level", "error")
+	<-sv.stdout.answered
+	sv.host.Close()
+	require.Equal(t, exitOK, <-sv.ended)
 	assert.NotZero(t, watched.Load(), "signals never wired")
 
 	for name, adjust := range map[string]func(*system){
