@@ -27,16 +27,16 @@ import (
 
 // logger builds the slog logger: stderr (or --log-file), never stdout,
 // which carries JSON-RPC and nothing else.
-func (o *options) logger(stderr io.Writer) (*slog.Logger, func(), error) {
+func (o *options) logger(stderr io.Writer) (logger *slog.Logger, release, closeLog func(), err error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
-		return nil, nil, fmt.Errorf("--log-level: %w", err)
+		return nil, nil, nil, fmt.Errorf("--log-level: %w", err)
 	}
 	w, closeFn := stderr, func() {}
 	if o.logFile != "" {
 		f, err := os.OpenFile(o.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--log-file: %w", err)
+			return nil, nil, nil, fmt.Errorf("--log-file: %w", err)
 		}
 		w, closeFn = f, func() { f.Close() }
 	}
@@ -49,10 +49,10 @@ func (o *options) logger(stderr io.Writer) (*slog.Logger, func(), error) {
 		h = slog.NewJSONHandler(w, hopts)
 	default:
 		closeFn()
-		return nil, nil, fmt.Errorf("--log-format must be text or json, not %q", o.logFormat)
+		return nil, nil, nil, fmt.Errorf("--log-format must be text or json, not %q", o.logFormat)
 	}
-	async, flush := newAsyncHandler(h)
-	return slog.New(async), func() { flush(); closeFn() }, nil
+	async, release, flush := newAsyncHandler(h, o.holdLogs)
+	return slog.New(async), release, func() { flush(); closeFn() }, nil
 }
 
 // loadManifest loads --manifest. A manifest that does not load is a usage
@@ -155,7 +155,7 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		return nil, &exitError{exitUsage, err}
 	}
 	st := &stack{}
-	logger, closeLog, err := o.logger(stderr)
+	logger, releaseLogs, closeLog, err := o.logger(stderr)
 	if err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
@@ -185,6 +185,10 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		st.closers = append(st.closers, pool.close)
 	}
 	st.cfg.Prepare = st.prepare
+	st.cfg.Initialized = func() {
+		releaseLogs()
+		o.sys.watch()
+	}
 	if limit := server.SoftMemoryLimit(st.cfg); limit > 0 && !o.sys.has("GOMEMLIMIT") {
 		debug.SetMemoryLimit(limit) // a GOMEMLIMIT the person set wins
 	}

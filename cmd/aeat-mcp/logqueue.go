@@ -11,16 +11,28 @@ import (
 // per call, while the host waits for the result). Records keep their order;
 // nothing is dropped: when the queue is full, Handle waits; after close,
 // records are written in place.
+//
+// # Held until the host has its answer
+//
+// A held queue (serve's) writes nothing until release: a host waits for
+// the answer to initialize, and the start-up lines (serving, the SDK's
+// connect lines, what the manifest lacks) are formatted — the first one
+// loads the local time zone — and written on the second of the machine's
+// cores meanwhile. Serve releases it at the first message after
+// initialize (server.Config.Initialized), or at once when a person runs
+// it in a terminal. Nothing waits for a host that never answers: a
+// warning, a full queue and close release it too.
 type asyncHandler struct {
 	next slog.Handler
 	q    *logQueue
 }
 
 type logQueue struct {
-	mu     sync.RWMutex
-	closed bool
-	jobs   chan logJob
-	done   chan struct{}
+	mu       sync.RWMutex
+	closed   bool
+	jobs     chan logJob
+	done     chan struct{}
+	released sync.Once
 }
 
 type logJob struct {
@@ -35,19 +47,32 @@ type logJob struct {
 // is full a writer waits, nothing is lost.
 const logQueueSize = 64
 
-func newAsyncHandler(next slog.Handler) (*asyncHandler, func()) {
+// newAsyncHandler queues records for next. Unless held, they are written
+// from now on; held, from release on. close writes what is queued and
+// stops the writer.
+func newAsyncHandler(next slog.Handler, held bool) (h *asyncHandler, release, close func()) {
 	q := &logQueue{jobs: make(chan logJob, logQueueSize), done: make(chan struct{})}
-	go func() {
-		defer close(q.done)
-		for j := range q.jobs {
-			_ = j.h.Handle(context.Background(), j.r)
-		}
-	}()
-	return &asyncHandler{next: next, q: q}, q.close
+	if !held {
+		q.release()
+	}
+	return &asyncHandler{next: next, q: q}, q.release, q.close
+}
+
+// release starts the writer, once.
+func (q *logQueue) release() {
+	q.released.Do(func() {
+		go func() {
+			defer close(q.done)
+			for j := range q.jobs {
+				_ = j.h.Handle(context.Background(), j.r)
+			}
+		}()
+	})
 }
 
 // close writes what is queued and stops the writer.
 func (q *logQueue) close() {
+	q.release()
 	q.mu.Lock()
 	if !q.closed {
 		q.closed = true
@@ -65,7 +90,16 @@ func (a *asyncHandler) Handle(ctx context.Context, r slog.Record) error {
 	if a.q.closed {
 		return a.next.Handle(ctx, r)
 	}
-	a.q.jobs <- logJob{a.next, r.Clone()}
+	if r.Level >= slog.LevelWarn {
+		a.q.release() // a problem is said even if no host ever connects
+	}
+	j := logJob{a.next, r.Clone()}
+	select {
+	case a.q.jobs <- j:
+	default:
+		a.q.release() // full: held records must not hold the server
+		a.q.jobs <- j
+	}
 	return nil
 }
 

@@ -19,7 +19,7 @@ type syncWriter = proctest.SyncBuffer
 // is written in place.
 func TestAsyncHandler(t *testing.T) {
 	var w syncWriter
-	h, flush := newAsyncHandler(slog.NewTextHandler(&w, nil))
+	h, _, flush := newAsyncHandler(slog.NewTextHandler(&w, nil), false)
 	log := slog.New(h).With("server", "aeat").WithGroup("g")
 	var wg sync.WaitGroup
 	for g := range 4 {
@@ -47,4 +47,45 @@ func TestAsyncHandler(t *testing.T) {
 	log.Info("after close")
 	assert.Contains(t, w.String(), "after close", "written in place after close")
 	flush() // a second close does nothing
+}
+
+// TestAsyncHandler_Held: a held queue writes nothing until release, then
+// everything in order; a warning, a full queue and close each release it,
+// so that nothing waits for a host that never answers.
+func TestAsyncHandler_Held(t *testing.T) {
+	held := func() (*syncWriter, *slog.Logger, func(), func()) {
+		var w syncWriter
+		h, release, flush := newAsyncHandler(slog.NewTextHandler(&w, nil), true)
+		return &w, slog.New(h), release, flush
+	}
+	t.Run("until release", func(t *testing.T) {
+		w, log, release, flush := held()
+		log.Info("one")
+		log.Info("two")
+		assert.Empty(t, w.String(), "held: nothing written before release")
+		release()
+		flush()
+		assert.Regexp(t, `(?s)msg=one.*msg=two`, w.String())
+	})
+	t.Run("a warning", func(t *testing.T) {
+		w, log, _, flush := held()
+		log.Info("one")
+		log.Warn("two")
+		flush() // waits for the writer, which the warning started
+		assert.Regexp(t, `(?s)msg=one.*msg=two`, w.String())
+	})
+	t.Run("a full queue", func(t *testing.T) {
+		w, log, _, flush := held()
+		for i := range 3 * logQueueSize {
+			log.Info("line", "i", i) // returns: a full held queue is written
+		}
+		flush()
+		assert.Equal(t, 3*logQueueSize, strings.Count(w.String(), "msg=line"))
+	})
+	t.Run("close", func(t *testing.T) {
+		w, log, _, flush := held()
+		log.Info("one")
+		flush()
+		assert.Contains(t, w.String(), "msg=one")
+	})
 }

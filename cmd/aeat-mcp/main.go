@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/demo"
@@ -49,8 +50,10 @@ func main() {
 	// cancels the context every command runs under, and each command that
 	// blocks ends on it its own way (serve stops serving and exits 0, call
 	// cancels its call, the others stop what they run and exit as the
-	// signal would have ended them: stopCode).
-	ctx, stop := notifyStop(context.Background())
+	// signal would have ended them: stopCode). Wired when the command
+	// starts (system.watchStop).
+	ctx, watch, stop := notifyStop(context.Background())
+	sys.watchStop = watch
 	code := run(ctx, sys, os.Args[1:])
 	stop()
 	os.Exit(code)
@@ -63,19 +66,30 @@ type stopSignal struct{ os.Signal }
 func (s stopSignal) Error() string { return s.String() + " received" }
 
 // notifyStop is signal.NotifyContext with the signal kept as a typed
-// cause (NotifyContext's own cause is an unexported string).
-func notifyStop(parent context.Context) (context.Context, context.CancelFunc) {
+// cause (NotifyContext's own cause is an unexported string), and the
+// signals wired at watch, once, not at once: serve wires them when the
+// host has its answer to initialize. The first signal.Notify starts two
+// goroutines and a thread locked to one of them (the runtime's signal
+// mask thread); a host waits for that answer, and until then a stop
+// signal ends the process as it would any program, with nothing started
+// yet to stop.
+func notifyStop(parent context.Context) (ctx context.Context, watch func(), stop context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, stopSignals()...)
-	go func() {
-		select {
-		case s := <-sigs:
-			cancel(stopSignal{s})
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, func() {
+	var once sync.Once
+	watch = func() {
+		once.Do(func() {
+			signal.Notify(sigs, stopSignals()...)
+			go func() {
+				select {
+				case s := <-sigs:
+					cancel(stopSignal{s})
+				case <-ctx.Done():
+				}
+			}()
+		})
+	}
+	return ctx, watch, func() {
 		signal.Stop(sigs)
 		cancel(context.Canceled)
 	}

@@ -22,7 +22,10 @@ import (
 // than args.
 type options struct {
 	// firstCall, set by serve, is server.Config.FirstCall.
-	firstCall      func()
+	firstCall func()
+	// holdLogs, set by serve, holds the log's records until the host has
+	// its answer to initialize (logqueue.go).
+	holdLogs       bool
 	manifest       string
 	demo           bool
 	cli            string

@@ -47,10 +47,13 @@ Every flag has an environment twin, used when the flag is not given:
 	root.SetVersionTemplate(versionLine())
 	opts.register(root.PersistentFlags(), server.HostOS())
 	if servesOnly(args, root.PersistentFlags()) {
+		// Serve wires the stop signals itself, once the host has its
+		// answer to initialize (runServe).
 		root.CompletionOptions.DisableDefaultCmd = true
 		root.AddCommand(newServeCmd(opts))
 		return root
 	}
+	sys.watch()
 	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newWarmCmd(opts), newVersionCmd())
 	return root
 }

@@ -43,12 +43,17 @@ func runServe(ctx context.Context, opts *options, stdin io.Reader, stdout, stder
 	paced := paceGCForConnect(opts.sys.has)
 	defer paced()
 	opts.firstCall = paced
+	terminal := opts.sys.isTerminal(stdin)
+	if terminal {
+		opts.sys.watch() // a person may press Ctrl-C before any host speaks
+	}
+	opts.holdLogs = !terminal // a person at a terminal reads them now
 	st, err := opts.open(stderr)
 	if err != nil {
 		return err
 	}
 	defer st.close()
-	if opts.sys.isTerminal(stdin) {
+	if terminal {
 		banner(stderr, st)
 	}
 	st.logger.Info("serving", "manifest", st.manifest.Source, "tools", len(st.server.Tools()))

@@ -42,6 +42,18 @@ type system struct {
 	// nothing to do; hardenErr is why it could not.
 	hardening string
 	hardenErr error
+	// watchStop wires the stop signals to the context commands run under
+	// (notifyStop): every command before it runs, serve once the host has
+	// its answer to initialize (or at once on a terminal). Idempotent. If
+	// nil, nothing: a test's context is its own.
+	watchStop func()
+}
+
+// watch calls watchStop, if any.
+func (s *system) watch() {
+	if s.watchStop != nil {
+		s.watchStop()
+	}
 }
 
 // osSystem is the process's own system, for main: parent is the pid read

@@ -3,7 +3,6 @@ package annotations
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 )
 
 // NewBuiltin is one of aeat-mcp's own tools (its name starts with
@@ -13,7 +12,8 @@ import (
 // serves the tool. Its params may also be of the object type, which no
 // manifest param can be (no command line carries an object). It panics on
 // a param that would not load: the built-ins are written in Go, and a test
-// builds every one.
+// builds every one (and compiles each pattern, which the tool compiles at
+// its first use).
 func NewBuiltin(name, title, description string, hints Hints, params ...Param) *Tool {
 	t := &Tool{Name: name, Title: title, Description: description, Hints: hints, Params: params,
 		Progress: StreamNone, builtin: true, byName: make(map[string]*Param, len(params))}
@@ -23,7 +23,11 @@ func NewBuiltin(name, title, description string, hints Hints, params ...Param) *
 			panic(fmt.Sprintf("annotations: built-in %s: param %s has no type %q", name, prm.Name, prm.Type))
 		}
 		if prm.Pattern != "" {
-			prm.pattern = compiledPattern(regexp.MustCompile(prm.Pattern))
+			// Compiled at its first use, as a cached manifest's are: a
+			// server builds its built-ins before the host's initialize,
+			// which checks no argument. Each built-in's pattern compiles
+			// (TestBuiltins_PatternsCompile).
+			prm.pattern = &pattern{src: prm.Pattern}
 		}
 		t.byName[prm.Name] = prm
 	}

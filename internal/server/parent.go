@@ -25,10 +25,19 @@ const parentPoll = 500 * time.Millisecond
 // process started is seen here as a changed parent — or, where nothing can
 // be the host but a parent that was re-parented (macOS: launchd, pid 1, as
 // parent), as gone at once.
-func watchParent(ctx context.Context, parent int, gone func(), logger *slog.Logger) {
+//
+// The watch is armed once answered is closed — the host has its answer to
+// initialize — or parentPoll after the start without it: arming it (a
+// signal handler and the thread the runtime locks for it on Linux, a
+// kqueue on macOS) is work a host would wait for, and before the answer
+// nothing has been started that its death could leave behind.
+func watchParent(ctx context.Context, parent int, gone func(), logger *slog.Logger, answered <-chan struct{}) {
 	if parentGoneAtStart(runtime.GOOS, parent) {
 		logger.Info("the host is gone already: stopping", "parent", parent)
 		gone()
+		return
+	}
+	if !awaitArming(ctx, answered) {
 		return
 	}
 	fired := make(chan struct{}, 1)
@@ -68,6 +77,20 @@ func watchParent(ctx context.Context, parent int, gone func(), logger *slog.Logg
 			}
 		}
 	}
+}
+
+// awaitArming waits until answered is closed or parentPoll passes; false
+// if ctx ends first.
+func awaitArming(ctx context.Context, answered <-chan struct{}) bool {
+	wait := time.NewTimer(parentPoll)
+	defer wait.Stop()
+	select {
+	case <-answered:
+	case <-wait.C:
+	case <-ctx.Done():
+		return false
+	}
+	return true
 }
 
 // parentGoneAtStart reports whether, on goos, a parent pid read at start

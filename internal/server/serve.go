@@ -36,7 +36,7 @@ const shutdownAnswers = 1500 * time.Millisecond
 func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	ended := make(chan struct{})
 	t := &StdioTransport{In: in, Out: out, Drain: s.cfg.Drain, OnDrainExpired: s.Shutdown,
-		OnEnd: func() { close(ended) }, Logger: s.cfg.Logger}
+		OnEnd: func() { close(ended) }, OnAnswered: s.initialized, Logger: s.cfg.Logger}
 
 	// A signal or a dead parent leaves stdin open, so Run must be ended
 	// too — after the calls and their answers: the SDK's Run does not
@@ -58,7 +58,7 @@ func Serve(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	if parent == 0 {
 		parent = os.Getppid()
 	}
-	go watchParent(s.lifetime, parent, stopAll, s.cfg.Logger)
+	go watchParent(s.lifetime, parent, stopAll, s.cfg.Logger, s.answered)
 
 	ran := make(chan error, 1)
 	go func() { ran <- s.mcp.Run(runCtx, s.transport(t)) }()

@@ -160,6 +160,13 @@ type Config struct {
 	// warm template, start-up logs): the server runs it once it is past
 	// initialize, before any call's process starts ([Server] "Start-up").
 	Prepare func()
+	// Initialized, if set, is called once the host has the answer it
+	// waited for: over stdio (Serve) when the answer to initialize has
+	// been written, else at the first message after initialize; before
+	// Prepare starts, so before any call's process does. cmd writes the
+	// start-up log and wires the stop signals then (logqueue.go,
+	// notifyStop).
+	Initialized func()
 	// FirstCall, if set, is called once, when the first tools/call
 	// arrives, before it runs: the host's connect (initialize, the lists)
 	// is over. cmd returns the garbage collector to its pace then
@@ -243,6 +250,11 @@ type Server struct {
 	// prepared is closed once it is done (prepare).
 	prepareOnce sync.Once
 	prepared    chan struct{}
+	// initializedOnce calls Config.Initialized and closes answered, once:
+	// the host has its answer to initialize (Serve's parent watch waits
+	// for it).
+	initializedOnce sync.Once
+	answered        chan struct{}
 	// firstCallOnce calls Config.FirstCall once.
 	firstCallOnce sync.Once
 
@@ -264,7 +276,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{}, registry: map[string]serverTool{},
 		registered: map[string]bool{}, slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
-		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{})}
+		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{}), answered: make(chan struct{})}
 	s.questions = newQuestions(s.confirmWait)
 	kept := int64(max(DefaultKeptResultBytes, cfg.MaxResultBytes))
 	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults, MaxBytes: kept, Size: tasks.ResultSize}
@@ -325,6 +337,7 @@ func New(cfg Config) (*Server, error) {
 // nothing before a call needs; prepared is closed when it is done.
 func (s *Server) prepare() {
 	s.prepareOnce.Do(func() {
+		s.initialized()
 		go func() {
 			defer close(s.prepared)
 			s.cfg.Runner.Start()
@@ -340,6 +353,16 @@ func (s *Server) prepare() {
 				s.cfg.Prepare()
 			}
 		}()
+	})
+}
+
+// initialized calls Config.Initialized, once.
+func (s *Server) initialized() {
+	s.initializedOnce.Do(func() {
+		if s.cfg.Initialized != nil {
+			s.cfg.Initialized()
+		}
+		close(s.answered)
 	})
 }
 

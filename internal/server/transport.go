@@ -82,8 +82,13 @@ type StdioTransport struct {
 	OnDrainExpired func()
 	// OnEnd, if set, is called once when the connection reports the end of
 	// its input, after the drain.
-	OnEnd  func()
-	Logger *slog.Logger
+	OnEnd func()
+	// OnAnswered, if set, is called after the answer to an initialize
+	// that succeeded has been written: the host has what it waits for
+	// before anything else. Called again at a later one (which the
+	// connection refuses, see initDone), so it must be idempotent.
+	OnAnswered func()
+	Logger     *slog.Logger
 
 	mu   sync.Mutex
 	conn *stdioConn
@@ -155,17 +160,18 @@ func (t *StdioTransport) newConn() *stdioConn {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &stdioConn{
-		out:       t.Out,
-		msgs:      make(chan jsonrpc.Message),
-		done:      make(chan struct{}),
-		eof:       make(chan struct{}),
-		logger:    logger,
-		drain:     drain,
-		onExpired: t.OnDrainExpired,
-		onEnd:     t.OnEnd,
-		pending:   map[jsonrpc.ID]*inbound{},
-		byRaw:     map[string]jsonrpc.ID{},
-		inFlight:  inFlight,
+		out:        t.Out,
+		msgs:       make(chan jsonrpc.Message),
+		done:       make(chan struct{}),
+		eof:        make(chan struct{}),
+		logger:     logger,
+		drain:      drain,
+		onExpired:  t.OnDrainExpired,
+		onEnd:      t.OnEnd,
+		onAnswered: t.OnAnswered,
+		pending:    map[jsonrpc.ID]*inbound{},
+		byRaw:      map[string]jsonrpc.ID{},
+		inFlight:   inFlight,
 	}
 }
 
@@ -190,6 +196,8 @@ type stdioConn struct {
 	drain     time.Duration
 	onExpired func()
 	onEnd     func()
+	// onAnswered is StdioTransport.OnAnswered.
+	onAnswered func()
 	// writingSince is when the write in progress began (UnixNano), or 0: a
 	// write that does not finish means the host stopped reading.
 	writingSince atomic.Int64
@@ -318,7 +326,11 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 		// of megabytes is not copied once more to be framed.
 		return c.writeLine([]byte(`{"jsonrpc":"2.0","id":`), in.raw, []byte(`,"result":`), result, []byte("}"))
 	}
-	return c.writeLine(encodeResponse(in.raw, result, resp.Error))
+	err := c.writeLine(encodeResponse(in.raw, result, resp.Error))
+	if in.method == "initialize" && resp.Error == nil && c.onAnswered != nil {
+		c.onAnswered()
+	}
+	return err
 }
 
 // writeRequest writes a request or a notification of the SDK's. A request
