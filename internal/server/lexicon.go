@@ -137,7 +137,10 @@ var synonymGroups = [][]string{
 	{"latest", "last", "recent", "ultimo", "reciente"},
 	{"live", "online"},
 	{"llm", "ai", "ia"},
-	{"log", "bitacora"},
+	// "log" is a thing (the CLI's log file) and an act (to log an
+	// expense: record it, write it down); ranksense.go tells which.
+	{"log", "logs", "bitacora"},
+	{"log", "record", "anotar", "apuntar"},
 	{"maintenance", "mantenimiento"},
 	{"maritime", "maritimo"},
 	{"mark", "marcar"},

@@ -150,17 +150,71 @@ type rankIndex []rankEntry
 // (paraphrasesFor), by command path, nil when it has none.
 func newRankIndex(tools []*annotations.Tool, paraphrases map[string]verbParaphrases) rankIndex {
 	idx := make(rankIndex, 0, len(tools))
+	common := commonSentences(tools)
 	for _, t := range tools {
-		idx = append(idx, newRankEntry(t, paraphrases[strings.Join(commandPath(t.Command), " ")].all()))
+		idx = append(idx, newRankEntry(t, paraphrases[strings.Join(commandPath(t.Command), " ")].all(), common))
 	}
 	return idx
 }
 
+// minCommonSentence: a sentence that this many tools' descriptions say
+// word for word — or all of them, in a catalog of fewer, but never one
+// tool alone — is the catalog's, not the tool's.
+const minCommonSentence = 5
+
+// commonSentences are the sentences minCommonSentence or more of the
+// tools' descriptions say word for word: what a manifest says of most of
+// its verbs ("Needs the user's aeat login session (`aeat config login`).",
+// "Local: it does not reach the network."). They tell no tool from
+// another, and they put their words in nearly every tool: "login" was
+// found in 280 of aeat's 300, so a request to log in counted it for
+// nothing.
+func commonSentences(tools []*annotations.Tool) map[string]bool {
+	n := map[string]int{}
+	for _, t := range tools {
+		for _, s := range dedupe(sentences(t.Description)) {
+			n[s]++
+		}
+	}
+	common := map[string]bool{}
+	least := max(2, min(minCommonSentence, len(tools)))
+	for s, k := range n {
+		if k >= least {
+			common[s] = true
+		}
+	}
+	return common
+}
+
+// sentences are text's sentences, each with its full stop.
+func sentences(text string) []string {
+	var out []string
+	for _, s := range strings.SplitAfter(text, ". ") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// withoutSentences is text without the sentences in drop.
+func withoutSentences(text string, drop map[string]bool) string {
+	var kept []string
+	for _, s := range sentences(text) {
+		if !drop[s] {
+			kept = append(kept, s)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
 // newRankEntry is t's words, each field's with the sense the words next
 // to a two-sense word give it there (ranksense.go); phrases are its
-// paraphrases.
-func newRankEntry(t *annotations.Tool, phrases []string) rankEntry {
+// paraphrases; common the sentences its description shares with many
+// tools (commonSentences), left out.
+func newRankEntry(t *annotations.Tool, phrases []string, common map[string]bool) rankEntry {
 	e := rankEntry{tool: t}
+	description := withoutSentences(t.Description, common)
 	s := wordSenses()
 	path := commandPath(t.Command)
 	var command []string
@@ -172,7 +226,7 @@ func newRankEntry(t *annotations.Tool, phrases []string) rankEntry {
 		params = append(params, words(p.Name)...)
 		paramNames = append(paramNames, p.Name)
 	}
-	texts := []string{t.Title, t.Description}
+	texts := []string{t.Title, description}
 	for _, h := range t.CLIHelp {
 		first, rest := firstSentence(h)
 		firsts, rests, texts = append(firsts, first), append(rests, rest), append(texts, h)
@@ -195,7 +249,7 @@ func newRankEntry(t *annotations.Tool, phrases []string) rankEntry {
 		fieldHelpTitle:   s.inTexts(firsts...),
 		fieldParaphrase:  s.inTexts(phrases...),
 		fieldParams:      s.things(), // a param is a thing the tool takes
-		fieldDescription: s.inTexts(t.Description),
+		fieldDescription: s.inTexts(description),
 		fieldHelp:        s.inTexts(rests...),
 	}
 	for f, ws := range [fieldCount][]string{
@@ -206,7 +260,7 @@ func newRankEntry(t *annotations.Tool, phrases []string) rankEntry {
 		fieldHelpTitle:   dedupe(helpTitle),
 		fieldParaphrase:  phraseWords(phrases),
 		fieldParams:      dedupe(params),
-		fieldDescription: words(t.Description),
+		fieldDescription: words(description),
 		fieldHelp:        dedupe(help),
 	} {
 		e.words[f] = s.mark(stemmed(ws), told[f])

@@ -2,6 +2,7 @@ package server
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -52,11 +53,11 @@ func words(s string) []string {
 	for i := 0; i < len(tokens); i++ {
 		w := tokens[i]
 		switch {
-		case i+1 < len(tokens) && phrases[[2]string{w, tokens[i+1]}] != "":
-			w = phrases[[2]string{w, tokens[i+1]}]
+		case i+1 < len(tokens) && phraseOf(w, tokens[i+1]) != "":
+			w = phraseOf(w, tokens[i+1])
 			i++
-		case i+2 < len(tokens) && stopWords[tokens[i+1]] && phrases[[2]string{w, tokens[i+2]}] != "":
-			w = phrases[[2]string{w, tokens[i+2]}]
+		case i+2 < len(tokens) && stopWords[tokens[i+1]] && phraseOf(w, tokens[i+2]) != "":
+			w = phraseOf(w, tokens[i+2])
 			i += 2
 		}
 		if !stopWords[w] {
@@ -65,6 +66,28 @@ func words(s string) []string {
 	}
 	return dedupe(out)
 }
+
+// phraseOf is the one word a and b say together (lexicon.go's phrases),
+// "" when none: as written, or in any other form of its words — a phrase
+// is written once, a person says it in every person and tense ("inicia
+// sesión", "inicie sesión" of "iniciar sesión"; "needs to", "switching
+// to", "pulled up").
+func phraseOf(a, b string) string {
+	if p := phrases[[2]string{a, b}]; p != "" {
+		return p
+	}
+	return phrasesByStem()[[2]string{stem(a), stem(b)}]
+}
+
+// phrasesByStem are lexicon.go's phrases by their words' stems, built at
+// the first query.
+var phrasesByStem = sync.OnceValue(func() map[[2]string]string {
+	out := make(map[[2]string]string, len(phrases))
+	for k, p := range phrases {
+		out[[2]string{stem(k[0]), stem(k[1])}] = p
+	}
+	return out
+})
 
 // tokens are s's words, lowercased and without accents, all of them in
 // order: letters and digits, anything else separates. A Spanish verb with
