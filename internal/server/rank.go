@@ -446,6 +446,8 @@ func bestMatch(q rankWord, ws []rankWord) float64 {
 		switch {
 		case w.word == q.word:
 			return matchExact
+		case falseFriends(q.word, w.word):
+			continue // "listo" (ready) is not "list", though they share a stem
 		case w.stem == q.stem:
 			best = max(best, matchInflected)
 		case len(q.word) >= minWordPrefix && strings.HasPrefix(w.word, q.word):
@@ -457,6 +459,40 @@ func bestMatch(q rankWord, ws []rankWord) float64 {
 		}
 	}
 	return best
+}
+
+// falseFriends: a and b are both words of the lexicon (lexicon.go), as
+// written or as their singular, and in no synonym group together — two
+// words the table says mean different things, however alike they are
+// written ("listo" and "list", "cargos" and "cargar"). Only the table's
+// words are told apart so: of any other pair nothing is known.
+func falseFriends(a, b string) bool {
+	ga := lexiconGroupsOf(a)
+	if ga == nil {
+		return false
+	}
+	gb := lexiconGroupsOf(b)
+	if gb == nil {
+		return false
+	}
+	return !slices.ContainsFunc(ga, func(i int) bool { return slices.Contains(gb, i) })
+}
+
+// lexiconGroupsOf are w's synonym groups, by index, or its singular's;
+// nil when the lexicon does not have it.
+func lexiconGroupsOf(w string) []int {
+	groups := wordSenses().groups
+	if g, ok := groups[w]; ok {
+		return g
+	}
+	for _, suffix := range []string{"es", "s"} {
+		if rest, ok := strings.CutSuffix(w, suffix); ok {
+			if g, ok := groups[rest]; ok {
+				return g
+			}
+		}
+	}
+	return nil
 }
 
 // firstSentence cuts a help text after its first sentence (or line), as

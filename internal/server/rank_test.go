@@ -266,6 +266,11 @@ func TestRank_RoundEight(t *testing.T) {
 		{"a path asks for a tool that takes a file",
 			[]string{"app_ledger_evidence_list", "app_ledger_evidence_batch"}, false,
 			"evidence ~/facturas/2026", []string{"app_ledger_evidence_batch"}},
+		// filed list is "app live filed list"; readiness "Report[s]
+		// whether the active profile is ready to file one modelo".
+		{"a word the lexicon knows does not find another it knows apart",
+			[]string{"filed_list", "app_modelo_readiness"}, false,
+			"am I ready to file the 130?", []string{"app_modelo_readiness"}},
 		// ledger add's paraphrase: "record an expense by hand"; repair
 		// logs: "Show the log file path and recent lines".
 		{"to log an expense is to record it",
@@ -284,6 +289,12 @@ func TestRank_RoundEight(t *testing.T) {
 			assert.Equal(t, tc.want, rankNames(got, len(tc.want)), "%q: %v", tc.query, rankNames(got, 3))
 		})
 	}
+
+	assert.True(t, falseFriends("listo", "list"), "ready is not list")
+	assert.True(t, falseFriends("cargos", "cargar"), "charges are not loading")
+	assert.False(t, falseFriends("importar", "import"))
+	assert.False(t, falseFriends("movimientos", "movimiento"))
+	assert.False(t, falseFriends("listo", "listing"), "a word the lexicon does not have")
 
 	// Over the whole aeat: the login session most descriptions say a verb
 	// needs is not a word of every tool (it was of 280 of 300).
