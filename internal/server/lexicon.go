@@ -29,7 +29,12 @@ import (
 // móvil, half and proportion, park and aparcar, charge and cargo, issued
 // invoices, holidays, always, count; what a phrase means ("pull up",
 // "last day", "every time", "switch to", "need to", "¿por qué?", a
-// quarter said in words); and irregular verbs' forms. Words are written
+// quarter said in words); and irregular verbs' forms. Round eight made
+// "log" a word of two senses (ranksense.go): the log file, and to log an
+// expense — record, anotar, apuntar. A phrase is found in any form of its
+// words (rankwords.go's phraseOf), and two words of the table in no group
+// together never match by their stems (rank.go's falseFriends), so a
+// word added here also tells its look-alikes apart. Words are written
 // as words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a

@@ -884,6 +884,27 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     independently, each measured blind: 29 + 34 = 63 of 80 (78.8 %) —
 //     short of 9 in 10; round seven's words did not carry to set 8.
 //
+// Then a round tuned to neither set's words, only to mechanisms, chosen
+// from why set 8 missed:
+//
+//   - round eight (a sentence five or more tools' descriptions share is
+//     the catalog's and counts for none — "Needs the user's aeat login
+//     session" had put "login" in 280 of 300 tools; a file path in a
+//     request is its file's name and asks for a tool that takes a file;
+//     a lexicon phrase in any form of its words, "inicia sesión"; "log"
+//     a thing and an act, as "file"; two words the lexicon has in no
+//     group together never match by their stems, "listo" is not "list"):
+//     on main 73fb802 before it, tuned to 14 of 15, heldOut 28/28,
+//     heldOutLater 27/28, sealed 30, sealed2 29, sealed3 30, sealed4 28,
+//     sealed5 28, sealed6 29, sealed7 36, sealed8 34 (313 of 351); after
+//     it, the same but sealed8 38 of 40 (317). Set 8 is now a tuning set
+//     too: its misses chose the mechanisms. A param's help and choices
+//     as a field of its own was measured and left out: at weight 1 or
+//     0.5, with or without its shared sentences, it lost 1 to 4 of 351
+//     ("Filing period as an AEAT token: 1T-4T…" pulls "submit the
+//     quarterly VAT" to the verbs that take a period); its choices alone
+//     changed nothing.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -905,7 +926,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed5", heldOutSealed5, 90},
 		{"sealed6", heldOutSealed6, 85},
 		{"sealed7", heldOutSealed7, 87},
-		{"sealed8", heldOutSealed8, 82},
+		{"sealed8", heldOutSealed8, 90},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
