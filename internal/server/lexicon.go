@@ -316,6 +316,23 @@ var phrases = map[[2]string]string{
 	{"pull", "up"}:   "show",
 	{"bring", "up"}:  "show",
 	{"send", "back"}: "reply",
+	// An English verb and its particle say one act the verb alone does
+	// not: to pull in, bring in or read in a statement is to import it;
+	// to hand in, send in or turn in a return, to file it; to sign up, to
+	// register; to write down or note down a payment, to record it; to
+	// look up a thing, to show it; to get rid of it, to remove it.
+	{"pull", "in"}:    "import",
+	{"bring", "in"}:   "import",
+	{"read", "in"}:    "import",
+	{"hand", "in"}:    "submit",
+	{"send", "in"}:    "submit",
+	{"turn", "in"}:    "submit",
+	{"sign", "up"}:    "register",
+	{"write", "down"}: "record",
+	{"note", "down"}:  "record",
+	{"jot", "down"}:   "record",
+	{"look", "up"}:    "show",
+	{"get", "rid"}:    "remove",
 	// The last day to do a thing is its deadline.
 	{"last", "day"}:      "deadline",
 	{"ultimo", "dia"}:    "deadline",

@@ -266,6 +266,13 @@ func TestRank_RoundEight(t *testing.T) {
 		{"a path asks for a tool that takes a file",
 			[]string{"app_ledger_evidence_list", "app_ledger_evidence_batch"}, false,
 			"evidence ~/facturas/2026", []string{"app_ledger_evidence_batch"}},
+		// pull folder "Bulk-fetch[es] every PDF/image invoice in a Drive
+		// folder"; ledger import
+		// "Import[s] bank statements or records into the accounting ledger"
+		// (an N26 PDF among them).
+		{"a verb and its particle say one act",
+			[]string{"app_ledger_pull_folder", "ledger_import"}, false,
+			"pull in this PDF", []string{"ledger_import"}},
 		// filed list is "app live filed list"; readiness "Report[s]
 		// whether the active profile is ready to file one modelo".
 		{"a word the lexicon knows does not find another it knows apart",
@@ -374,6 +381,8 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"login", "aeat"}, words("inicia sesión en la AEAT"), "a phrase in another form of its verb")
 	assert.Equal(t, []string{"login"}, words("inicie sesión"))
 	assert.Equal(t, []string{"obligado", "filed"}, words("it needs to be filed"))
+	assert.Equal(t, []string{"import", "statement"}, words("pull in the statement"), "a verb and its particle")
+	assert.Equal(t, []string{"submit", "303"}, words("hand in the 303"))
 }
 
 // TestStem: the forms of one word share its stem — built from the
