@@ -267,9 +267,8 @@ func TestRank_RoundEight(t *testing.T) {
 			[]string{"app_ledger_evidence_list", "app_ledger_evidence_batch"}, false,
 			"evidence ~/facturas/2026", []string{"app_ledger_evidence_batch"}},
 		// pull folder "Bulk-fetch[es] every PDF/image invoice in a Drive
-		// folder"; ledger import
-		// "Import[s] bank statements or records into the accounting ledger"
-		// (an N26 PDF among them).
+		// folder"; ledger import "Import[s] bank statements or records
+		// into the accounting ledger" (an N26 PDF among them).
 		{"a verb and its particle say one act",
 			[]string{"app_ledger_pull_folder", "ledger_import"}, false,
 			"pull in this PDF", []string{"ledger_import"}},
@@ -401,6 +400,13 @@ func TestStem(t *testing.T) {
 		{"descargar", "descarga", "descargue", "descargando"},
 		{"importar", "importando", "importe", "import"},
 		{"catalogue", "catalog"},
+		// A Spanish verb in the plural persons and the preterite: "faltan",
+		// "importamos", "presentaron", "cambiaron", "clasifiquen".
+		{"importar", "importan", "importamos", "importaron", "importen"},
+		{"presentar", "presentaron", "presentemos"},
+		{"cambiar", "cambiaron", "cambian"},
+		{"clasificar", "clasifiquen"},
+		{"faltar", "faltan"},
 	} {
 		for _, f := range forms[1:] {
 			assert.Equal(t, stem(forms[0]), stem(f), "%s, %s", forms[0], f)

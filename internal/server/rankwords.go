@@ -208,10 +208,12 @@ const minStemLen = 4
 
 // stemSteps are the inflections stem takes off, in order, each at most
 // once and only where what is left is minStemLen letters or more: the
-// plurals of Spanish and English, then an infinitive's ending (-ar, -er,
-// -ir), a participle's (-ado, -ido, -ada, -ida, -ed, -ing, and -ied, the
-// past of an English verb in -y: "classified", "verified") or a Spanish
-// gerund's (-ando, -iendo: "importando", "descargando"), then a final
+// plurals of Spanish and English and a Spanish verb's -amos, -emos,
+// -imos, then an infinitive's ending (-ar, -er, -ir), a participle's
+// (-ado, -ido, -ada, -ida, -ed, -ing, and -ied, the past of an English
+// verb in -y: "classified", "verified"), a Spanish gerund's (-ando,
+// -iendo: "importando", "descargando"), preterite's (-aron, -ieron) or
+// third person plural's (-an, -en: "faltan", "clasifiquen"), then a final
 // vowel (the gender of a Spanish noun, the -e of an English word or a
 // Spanish present or past, the -y of "category" that "categories" loses).
 // Light on purpose: it joins a word's forms in both languages
@@ -219,8 +221,8 @@ const minStemLen = 4
 // "import"), never two words by their derivations ("borrador" is not
 // "borrar").
 var stemSteps = [][]string{
-	{"ies", "es", "s"},
-	{"iendo", "ando", "ado", "ada", "ido", "ida", "ing", "ied", "ar", "er", "ir", "ed"},
+	{"ies", "amos", "emos", "imos", "es", "s"},
+	{"iendo", "ando", "ieron", "aron", "ado", "ada", "ido", "ida", "ing", "ied", "ar", "er", "ir", "ed", "an", "en"},
 	{"a", "e", "o", "y"},
 }
 
