@@ -320,7 +320,8 @@ var phrases = map[[2]string]string{
 	// not: to pull in, bring in or read in a statement is to import it;
 	// to hand in, send in or turn in a return, to file it; to sign up, to
 	// register; to write down or note down a payment, to record it; to
-	// look up a thing, to show it; to get rid of it, to remove it.
+	// look up a thing, to show it; to get rid of it, to remove it; to get
+	// to a place (the sede), to reach it.
 	{"pull", "in"}:    "import",
 	{"bring", "in"}:   "import",
 	{"read", "in"}:    "import",
@@ -333,6 +334,7 @@ var phrases = map[[2]string]string{
 	{"jot", "down"}:   "record",
 	{"look", "up"}:    "show",
 	{"get", "rid"}:    "remove",
+	{"get", "to"}:     "reach",
 	// The last day to do a thing is its deadline.
 	{"last", "day"}:      "deadline",
 	{"ultimo", "dia"}:    "deadline",

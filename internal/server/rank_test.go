@@ -382,6 +382,7 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"obligado", "filed"}, words("it needs to be filed"))
 	assert.Equal(t, []string{"import", "statement"}, words("pull in the statement"), "a verb and its particle")
 	assert.Equal(t, []string{"submit", "303"}, words("hand in the 303"))
+	assert.Equal(t, []string{"reach", "sede"}, words("can't get to the Sede"))
 }
 
 // TestStem: the forms of one word share its stem — built from the
