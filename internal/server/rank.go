@@ -446,19 +446,23 @@ func bestMatch(q rankWord, ws []rankWord) float64 {
 		if q.sense != 0 && w.sense != 0 && q.sense != w.sense {
 			continue // "file" the document is not "file" the return
 		}
+		m := 0.0
 		switch {
 		case w.word == q.word:
 			return matchExact
-		case falseFriends(q.word, w.word):
-			continue // "listo" (ready) is not "list", though they share a stem
 		case w.stem == q.stem:
-			best = max(best, matchInflected)
+			m = matchInflected
 		case len(q.word) >= minWordPrefix && strings.HasPrefix(w.word, q.word):
-			best = max(best, matchPrefix)
+			m = matchPrefix
 		case len(w.word) >= minStart && strings.HasPrefix(q.word, w.word):
-			best = max(best, matchStart)
+			m = matchStart
 		case sharedPrefix(q.word, w.word) >= minShared:
-			best = max(best, matchShared)
+			m = matchShared
+		}
+		// Asked only of a pair that matches and would count: most do
+		// not, and the lexicon's look-up is the costlier test.
+		if m > best && !falseFriends(q.word, w.word) {
+			best = m // not "listo" (ready) for "list", though they share a stem
 		}
 	}
 	return best
