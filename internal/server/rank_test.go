@@ -156,19 +156,38 @@ func aeatTools(t *testing.T, names ...string) []*annotations.Tool {
 	return out
 }
 
+// aeatRankCase is a ranking over some of the real aeat's tools, with
+// their own help, params and paths, and where paraphrases says so their
+// paraphrases: want are the first tools, in order.
+type aeatRankCase struct {
+	name        string
+	tools       []string
+	paraphrases bool
+	query       string
+	want        []string
+}
+
+func runAeatRankCases(t *testing.T, cases []aeatRankCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var p map[string]verbParaphrases
+			if tc.paraphrases {
+				p = paraphrasesFor("aeat")
+			}
+			got := newRankIndex(aeatTools(t, tc.tools...), p).rank(tc.query)
+			assert.Equal(t, tc.want, rankNames(got, len(tc.want)), "%q: %v", tc.query, rankNames(got, 3))
+		})
+	}
+}
+
 // TestRank_EverydayWords: how a person's everyday words meet the CLI's
 // verbs (issue 28 item 5, round seven), each mechanism over real aeat
 // tools — their own help, params and paths, and where a case says so
 // their paraphrases — where, without it, the other tool comes first or
 // the one wanted is not found.
 func TestRank_EverydayWords(t *testing.T) {
-	for _, tc := range []struct {
-		name        string
-		tools       []string
-		paraphrases bool
-		query       string
-		want        []string // the first tools, in order
-	}{
+	runAeatRankCases(t, []aeatRankCase{
 		// ledger_list's paraphrase: "what did I spend money on".
 		{"an irregular past is its plain verb",
 			[]string{"app_ledger_add", "ledger_list"}, true,
@@ -226,16 +245,7 @@ func TestRank_EverydayWords(t *testing.T) {
 		{"to switch to a profile is to log in to it",
 			[]string{"config_profile_edit", "config_login"}, false,
 			"cambia al perfil de mi madre", []string{"config_login", "config_profile_edit"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var p map[string]verbParaphrases
-			if tc.paraphrases {
-				p = paraphrasesFor("aeat")
-			}
-			got := newRankIndex(aeatTools(t, tc.tools...), p).rank(tc.query)
-			assert.Equal(t, tc.want, rankNames(got, len(tc.want)), "%q", tc.query)
-		})
-	}
+	})
 
 	// A word in no group by itself is in its stem's; a plural is its
 	// singular's first: "cargos" are charges (cargo), not loading
@@ -251,13 +261,7 @@ func TestRank_EverydayWords(t *testing.T) {
 // case says so their paraphrases — where, without it, another tool comes
 // first or the one wanted is not among the first three.
 func TestRank_RoundEight(t *testing.T) {
-	for _, tc := range []struct {
-		name        string
-		tools       []string
-		paraphrases bool
-		query       string
-		want        []string // the first tools, in order
-	}{
+	runAeatRankCases(t, []aeatRankCase{
 		// ledger import takes --file; the pull verbs download ("descargar").
 		{"a path's folders are not words of the request",
 			[]string{"justificante_pull", "filed_pull", "ledger_import"}, false,
@@ -285,16 +289,7 @@ func TestRank_RoundEight(t *testing.T) {
 		{"the log is the log file",
 			[]string{"app_ledger_add", "config_repair_logs"}, true,
 			"show me the log", []string{"config_repair_logs"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var p map[string]verbParaphrases
-			if tc.paraphrases {
-				p = paraphrasesFor("aeat")
-			}
-			got := newRankIndex(aeatTools(t, tc.tools...), p).rank(tc.query)
-			assert.Equal(t, tc.want, rankNames(got, len(tc.want)), "%q: %v", tc.query, rankNames(got, 3))
-		})
-	}
+	})
 
 	assert.True(t, falseFriends("listo", "list"), "ready is not list")
 	assert.True(t, falseFriends("cargos", "cargar"), "charges are not loading")
