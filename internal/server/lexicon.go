@@ -29,7 +29,12 @@ import (
 // móvil, half and proportion, park and aparcar, charge and cargo, issued
 // invoices, holidays, always, count; what a phrase means ("pull up",
 // "last day", "every time", "switch to", "need to", "¿por qué?", a
-// quarter said in words); and irregular verbs' forms. Words are written
+// quarter said in words); and irregular verbs' forms. Round eight made
+// "log" a word of two senses (ranksense.go): the log file, and to log an
+// expense — record, anotar, apuntar. A phrase is found in any form of its
+// words (rankwords.go's phraseOf), and two words of the table in no group
+// together never match by their stems (rank.go's falseFriends), so a
+// word added here also tells its look-alikes apart. Words are written
 // as words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a
@@ -137,7 +142,10 @@ var synonymGroups = [][]string{
 	{"latest", "last", "recent", "ultimo", "reciente"},
 	{"live", "online"},
 	{"llm", "ai", "ia"},
-	{"log", "bitacora"},
+	// "log" is a thing (the CLI's log file) and an act (to log an
+	// expense: record it, write it down); ranksense.go tells which.
+	{"log", "logs", "bitacora"},
+	{"log", "record", "anotar", "apuntar"},
 	{"maintenance", "mantenimiento"},
 	{"maritime", "maritimo"},
 	{"mark", "marcar"},
@@ -308,6 +316,25 @@ var phrases = map[[2]string]string{
 	{"pull", "up"}:   "show",
 	{"bring", "up"}:  "show",
 	{"send", "back"}: "reply",
+	// An English verb and its particle say one act the verb alone does
+	// not: to pull in, bring in or read in a statement is to import it;
+	// to hand in, send in or turn in a return, to file it; to sign up, to
+	// register; to write down or note down a payment, to record it; to
+	// look up a thing, to show it; to get rid of it, to remove it; to get
+	// to a place (the sede), to reach it.
+	{"pull", "in"}:    "import",
+	{"bring", "in"}:   "import",
+	{"read", "in"}:    "import",
+	{"hand", "in"}:    "submit",
+	{"send", "in"}:    "submit",
+	{"turn", "in"}:    "submit",
+	{"sign", "up"}:    "register",
+	{"write", "down"}: "record",
+	{"note", "down"}:  "record",
+	{"jot", "down"}:   "record",
+	{"look", "up"}:    "show",
+	{"get", "rid"}:    "remove",
+	{"get", "to"}:     "reach",
 	// The last day to do a thing is its deadline.
 	{"last", "day"}:      "deadline",
 	{"ultimo", "dia"}:    "deadline",

@@ -29,7 +29,10 @@ import (
 // without accents and by their stems, so that "movimientos" finds
 // "movimiento", "dividir" finds "divide" and "importar" finds "import";
 // and a word of two senses by the one the words next to it give it
-// (ranksense.go): "a CSV file" is not "file the 303".
+// (ranksense.go): "a CSV file" is not "file the 303". Two words the
+// lexicon has in no group together are never joined by their stems
+// ("listo" is not "list"), and what the catalog says of most of its
+// verbs (commonSentences) finds none of them.
 
 // fieldWeights are what a word found in each field is worth: the name says
 // what the verb is, the description only mentions things.
@@ -150,17 +153,71 @@ type rankIndex []rankEntry
 // (paraphrasesFor), by command path, nil when it has none.
 func newRankIndex(tools []*annotations.Tool, paraphrases map[string]verbParaphrases) rankIndex {
 	idx := make(rankIndex, 0, len(tools))
+	common := commonSentences(tools)
 	for _, t := range tools {
-		idx = append(idx, newRankEntry(t, paraphrases[strings.Join(commandPath(t.Command), " ")].all()))
+		idx = append(idx, newRankEntry(t, paraphrases[strings.Join(commandPath(t.Command), " ")].all(), common))
 	}
 	return idx
 }
 
+// minCommonSentence: a sentence that this many tools' descriptions say
+// word for word — or all of them, in a catalog of fewer, but never one
+// tool alone — is the catalog's, not the tool's.
+const minCommonSentence = 5
+
+// commonSentences are the sentences minCommonSentence or more of the
+// tools' descriptions say word for word: what a manifest says of most of
+// its verbs ("Needs the user's aeat login session (`aeat config login`).",
+// "Local: it does not reach the network."). They tell no tool from
+// another, and they put their words in nearly every tool: "login" was
+// found in 280 of aeat's 300, so a request to log in counted it for
+// nothing.
+func commonSentences(tools []*annotations.Tool) map[string]bool {
+	n := map[string]int{}
+	for _, t := range tools {
+		for _, s := range dedupe(sentences(t.Description)) {
+			n[s]++
+		}
+	}
+	common := map[string]bool{}
+	least := max(2, min(minCommonSentence, len(tools)))
+	for s, k := range n {
+		if k >= least {
+			common[s] = true
+		}
+	}
+	return common
+}
+
+// sentences are text's sentences, each with its full stop.
+func sentences(text string) []string {
+	var out []string
+	for _, s := range strings.SplitAfter(text, ". ") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// withoutSentences is text without the sentences in drop.
+func withoutSentences(text string, drop map[string]bool) string {
+	var kept []string
+	for _, s := range sentences(text) {
+		if !drop[s] {
+			kept = append(kept, s)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
 // newRankEntry is t's words, each field's with the sense the words next
 // to a two-sense word give it there (ranksense.go); phrases are its
-// paraphrases.
-func newRankEntry(t *annotations.Tool, phrases []string) rankEntry {
+// paraphrases; common the sentences its description shares with many
+// tools (commonSentences), left out.
+func newRankEntry(t *annotations.Tool, phrases []string, common map[string]bool) rankEntry {
 	e := rankEntry{tool: t}
+	description := withoutSentences(t.Description, common)
 	s := wordSenses()
 	path := commandPath(t.Command)
 	var command []string
@@ -172,7 +229,7 @@ func newRankEntry(t *annotations.Tool, phrases []string) rankEntry {
 		params = append(params, words(p.Name)...)
 		paramNames = append(paramNames, p.Name)
 	}
-	texts := []string{t.Title, t.Description}
+	texts := []string{t.Title, description}
 	for _, h := range t.CLIHelp {
 		first, rest := firstSentence(h)
 		firsts, rests, texts = append(firsts, first), append(rests, rest), append(texts, h)
@@ -195,7 +252,7 @@ func newRankEntry(t *annotations.Tool, phrases []string) rankEntry {
 		fieldHelpTitle:   s.inTexts(firsts...),
 		fieldParaphrase:  s.inTexts(phrases...),
 		fieldParams:      s.things(), // a param is a thing the tool takes
-		fieldDescription: s.inTexts(t.Description),
+		fieldDescription: s.inTexts(description),
 		fieldHelp:        s.inTexts(rests...),
 	}
 	for f, ws := range [fieldCount][]string{
@@ -206,7 +263,7 @@ func newRankEntry(t *annotations.Tool, phrases []string) rankEntry {
 		fieldHelpTitle:   dedupe(helpTitle),
 		fieldParaphrase:  phraseWords(phrases),
 		fieldParams:      dedupe(params),
-		fieldDescription: words(t.Description),
+		fieldDescription: words(description),
 		fieldHelp:        dedupe(help),
 	} {
 		e.words[f] = s.mark(stemmed(ws), told[f])
@@ -389,20 +446,60 @@ func bestMatch(q rankWord, ws []rankWord) float64 {
 		if q.sense != 0 && w.sense != 0 && q.sense != w.sense {
 			continue // "file" the document is not "file" the return
 		}
+		m := 0.0
 		switch {
 		case w.word == q.word:
 			return matchExact
 		case w.stem == q.stem:
-			best = max(best, matchInflected)
+			m = matchInflected
 		case len(q.word) >= minWordPrefix && strings.HasPrefix(w.word, q.word):
-			best = max(best, matchPrefix)
+			m = matchPrefix
 		case len(w.word) >= minStart && strings.HasPrefix(q.word, w.word):
-			best = max(best, matchStart)
+			m = matchStart
 		case sharedPrefix(q.word, w.word) >= minShared:
-			best = max(best, matchShared)
+			m = matchShared
+		}
+		// Asked only of a pair that matches and would count: most do
+		// not, and the lexicon's look-up is the costlier test.
+		if m > best && !falseFriends(q.word, w.word) {
+			best = m // not "listo" (ready) for "list", though they share a stem
 		}
 	}
 	return best
+}
+
+// falseFriends: a and b are both words of the lexicon (lexicon.go), as
+// written or as their singular, and in no synonym group together — two
+// words the table says mean different things, however alike they are
+// written ("listo" and "list", "cargos" and "cargar"). Only the table's
+// words are told apart so: of any other pair nothing is known.
+func falseFriends(a, b string) bool {
+	ga := lexiconGroupsOf(a)
+	if ga == nil {
+		return false
+	}
+	gb := lexiconGroupsOf(b)
+	if gb == nil {
+		return false
+	}
+	return !slices.ContainsFunc(ga, func(i int) bool { return slices.Contains(gb, i) })
+}
+
+// lexiconGroupsOf are w's synonym groups, by index, or its singular's;
+// nil when the lexicon does not have it.
+func lexiconGroupsOf(w string) []int {
+	groups := wordSenses().groups
+	if g, ok := groups[w]; ok {
+		return g
+	}
+	for _, suffix := range []string{"es", "s"} {
+		if rest, ok := strings.CutSuffix(w, suffix); ok {
+			if g, ok := groups[rest]; ok {
+				return g
+			}
+		}
+	}
+	return nil
 }
 
 // firstSentence cuts a help text after its first sentence (or line), as

@@ -41,10 +41,11 @@ type rankTerm struct {
 }
 
 func newRankQuery(text string) rankQuery {
-	ws := words(text)
+	said, paths := withoutPaths(text)
+	ws := words(said)
 	q := rankQuery{whole: strings.Join(ws, "_"), asks: asksToKnow(text), terms: make([][]rankTerm, len(ws))}
 	s := wordSenses()
-	told := s.inTexts(text)
+	told := s.inTexts(said)
 	for j, w := range ws {
 		number := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 		add := func(strength float64, alts []rankWord) {
@@ -66,7 +67,82 @@ func newRankQuery(text string) rankQuery {
 			q.terms[j] = append(q.terms[j], rankTerm{rankWord: rankWord{word: arg, stem: stem(arg)}, strength: matchRelated, param: true})
 		}
 	}
+	if paths > 0 {
+		q.terms = append(q.terms, pathTerm())
+	}
 	return q
+}
+
+// pathParams are the names of the params a path is given as.
+var pathParams = []string{"file", "path", "directory", "folder"}
+
+// pathTerm is what a path in a request asks for: a tool that takes a
+// file, a path or a directory, as a year asks for one that takes --year.
+func pathTerm() []rankTerm {
+	var out []rankTerm
+	for _, w := range pathParams {
+		out = append(out, rankTerm{rankWord: rankWord{word: w, stem: stem(w)}, strength: matchRelated, param: true})
+	}
+	return out
+}
+
+// withoutPaths is text with each file path in it ("~/Downloads/n26.pdf",
+// "/Users/lucia/Descargas/extracto_enero.xlsx", C:\certs\me.p12)
+// cut to its file's name, and how many there were. A path says where a
+// thing is, not what is wanted: the folders it passes through ("Downloads",
+// "Descargas") are words of the user's disk, not of the request, and
+// would find the CLI's download verbs; the file's name and its extension
+// ("n26-march.pdf") still say what it is. A directory's path is dropped
+// whole.
+func withoutPaths(text string) (string, int) {
+	fields := strings.Fields(text)
+	n := 0
+	for i, f := range fields {
+		core := strings.Trim(f, ",;:()¿?¡!\"'«»")
+		core = strings.TrimRight(core, ".")
+		if !isPath(core) {
+			continue
+		}
+		n++
+		base := core[strings.LastIndexAny(core, `/\`)+1:]
+		if !hasExtension(base) {
+			base = ""
+		}
+		fields[i] = base
+	}
+	if n == 0 {
+		return text, 0
+	}
+	return strings.Join(fields, " "), n
+}
+
+// isPath: f is a file path — it starts as one does ("~/", "/", "./",
+// C:\) or its last element, after a separator, is a file's name with
+// an extension ("Descargas/extracto.xlsx"). Not "y/o", "IVA/IRPF",
+// "70/30".
+func isPath(f string) bool {
+	sep := strings.LastIndexAny(f, `/\`)
+	if sep < 0 {
+		return false
+	}
+	if strings.HasPrefix(f, "~") || strings.HasPrefix(f, "/") || strings.HasPrefix(f, ".") ||
+		len(f) > 2 && f[1] == ':' && (f[2] == '\\' || f[2] == '/') {
+		return true
+	}
+	return hasExtension(f[sep+1:])
+}
+
+// hasExtension: name ends in a dot and two to four letters or digits, one
+// of them a letter ("pdf", "xlsx", "p12").
+func hasExtension(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot <= 0 {
+		return false
+	}
+	ext := name[dot+1:]
+	return len(ext) >= 2 && len(ext) <= 4 &&
+		strings.IndexFunc(ext, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) < 0 &&
+		strings.IndexFunc(ext, unicode.IsLetter) >= 0
 }
 
 // argumentOf is the name of the argument w is a value of, "" when none: a

@@ -23,7 +23,7 @@ import (
 // senseThing names, for each word used in two senses, a word of the group
 // that is its sense as a thing; the word's other group is its sense as an
 // act.
-var senseThing = map[string]string{"file": "fichero"}
+var senseThing = map[string]string{"file": "fichero", "log": "bitacora"}
 
 // A two-sense word right after a thingCue, or one word later ("a CSV
 // file"), is a thing; right after an actCue, or the first of several words

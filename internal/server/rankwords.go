@@ -2,6 +2,7 @@ package server
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -52,11 +53,11 @@ func words(s string) []string {
 	for i := 0; i < len(tokens); i++ {
 		w := tokens[i]
 		switch {
-		case i+1 < len(tokens) && phrases[[2]string{w, tokens[i+1]}] != "":
-			w = phrases[[2]string{w, tokens[i+1]}]
+		case i+1 < len(tokens) && phraseOf(w, tokens[i+1]) != "":
+			w = phraseOf(w, tokens[i+1])
 			i++
-		case i+2 < len(tokens) && stopWords[tokens[i+1]] && phrases[[2]string{w, tokens[i+2]}] != "":
-			w = phrases[[2]string{w, tokens[i+2]}]
+		case i+2 < len(tokens) && stopWords[tokens[i+1]] && phraseOf(w, tokens[i+2]) != "":
+			w = phraseOf(w, tokens[i+2])
 			i += 2
 		}
 		if !stopWords[w] {
@@ -65,6 +66,28 @@ func words(s string) []string {
 	}
 	return dedupe(out)
 }
+
+// phraseOf is the one word a and b say together (lexicon.go's phrases),
+// "" when none: as written, or in any other form of its words — a phrase
+// is written once, a person says it in every person and tense ("inicia
+// sesión", "inicie sesión" of "iniciar sesión"; "needs to", "switching
+// to", "pulled up").
+func phraseOf(a, b string) string {
+	if p := phrases[[2]string{a, b}]; p != "" {
+		return p
+	}
+	return phrasesByStem()[[2]string{stem(a), stem(b)}]
+}
+
+// phrasesByStem are lexicon.go's phrases by their words' stems, built at
+// the first query.
+var phrasesByStem = sync.OnceValue(func() map[[2]string]string {
+	out := make(map[[2]string]string, len(phrases))
+	for k, p := range phrases {
+		out[[2]string{stem(k[0]), stem(k[1])}] = p
+	}
+	return out
+})
 
 // tokens are s's words, lowercased and without accents, all of them in
 // order: letters and digits, anything else separates. A Spanish verb with
@@ -185,10 +208,12 @@ const minStemLen = 4
 
 // stemSteps are the inflections stem takes off, in order, each at most
 // once and only where what is left is minStemLen letters or more: the
-// plurals of Spanish and English, then an infinitive's ending (-ar, -er,
-// -ir), a participle's (-ado, -ido, -ada, -ida, -ed, -ing, and -ied, the
-// past of an English verb in -y: "classified", "verified") or a Spanish
-// gerund's (-ando, -iendo: "importando", "descargando"), then a final
+// plurals of Spanish and English and a Spanish verb's -amos, -emos,
+// -imos, then an infinitive's ending (-ar, -er, -ir), a participle's
+// (-ado, -ido, -ada, -ida, -ed, -ing, and -ied, the past of an English
+// verb in -y: "classified", "verified"), a Spanish gerund's (-ando,
+// -iendo: "importando", "descargando"), preterite's (-aron, -ieron) or
+// third person plural's (-an, -en: "faltan", "clasifiquen"), then a final
 // vowel (the gender of a Spanish noun, the -e of an English word or a
 // Spanish present or past, the -y of "category" that "categories" loses).
 // Light on purpose: it joins a word's forms in both languages
@@ -196,8 +221,8 @@ const minStemLen = 4
 // "import"), never two words by their derivations ("borrador" is not
 // "borrar").
 var stemSteps = [][]string{
-	{"ies", "es", "s"},
-	{"iendo", "ando", "ado", "ada", "ido", "ida", "ing", "ied", "ar", "er", "ir", "ed"},
+	{"ies", "amos", "emos", "imos", "es", "s"},
+	{"iendo", "ando", "ieron", "aron", "ado", "ada", "ido", "ida", "ing", "ied", "ar", "er", "ir", "ed", "an", "en"},
 	{"a", "e", "o", "y"},
 }
 
