@@ -919,6 +919,21 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     quarterly VAT" to the verbs that take a period); its choices alone
 //     changed nothing.
 //
+// Then two more sets by two more engineers who had never seen the phrases,
+// the ranker or any earlier set, measured once each, blind, on both rounds:
+//
+//   - heldOutSealed9 (first-year autónomos, a landlord, a retiree, a young
+//     family): round seven 29 of 40, round eight 28;
+//   - heldOutSealed10 (a gestor with clients, a scripter, a broken install,
+//     a letter from Hacienda): round seven 33 of 40, round eight 32.
+//
+// Round eight lost "anótalo" (the rent received) and "record … that I'm
+// acting for him" (the power of attorney), found nothing round seven did
+// not: its mechanisms carried no better than round seven's words. On the
+// 160 requests written independently, each measured blind with the
+// ranking it was held out from: 29 + 34 + 28 + 32 = 123 (76.9 %). Sets 9
+// and 10 are floors now, not yet tuned to.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -941,6 +956,8 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed6", heldOutSealed6, 85},
 		{"sealed7", heldOutSealed7, 87},
 		{"sealed8", heldOutSealed8, 90},
+		{"sealed9", heldOutSealed9, 67},
+		{"sealed10", heldOutSealed10, 77},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
