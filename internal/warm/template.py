@@ -45,6 +45,39 @@ import time
 
 _CTRL_FD = 3
 _CFG = json.loads(sys.argv[1])
+# Debugging (docs/warm-start.md, "Where a warm call's CPU goes"): with
+# AEAT_MCP_WARM_TRACE=DIR in the template's environment, every call's child
+# writes DIR/PID.json — per phase from the hand-out (or the fork) to the
+# _exit, the clock, CPU and page faults so far — and with
+# AEAT_MCP_WARM_PROFILE=1 as well, DIR/PID.prof: a cProfile of the CLI's
+# run and the exit. Off (one comparison a phase) when unset; to trace a
+# server's calls, pass it: --pass-env AEAT_MCP_WARM_TRACE.
+_TRACE_DIR = os.environ.get("AEAT_MCP_WARM_TRACE") or None
+_TRACE = []
+_PROFILE = None
+
+
+def _mark(phase):
+    if _TRACE_DIR is not None:
+        ru = resource.getrusage(resource.RUSAGE_SELF)
+        _TRACE.append((phase, time.perf_counter(), ru.ru_utime + ru.ru_stime, ru.ru_minflt))
+
+
+def _write_trace():
+    if _TRACE_DIR is None:
+        return
+    _mark("end")
+    if _PROFILE is not None:
+        _PROFILE.disable()
+        _PROFILE.dump_stats(os.path.join(_TRACE_DIR, "%d.prof" % os.getpid()))
+    t0, c0, f0 = _TRACE[0][1:]
+    rows = [[p, round((t - t0) * 1000, 3), round((c - c0) * 1000, 3), f - f0] for p, t, c, f in _TRACE]
+    try:
+        with open(os.path.join(_TRACE_DIR, "%d.json" % os.getpid()), "w") as f:
+            json.dump({"argv": sys.argv[1:], "phases": rows}, f)
+    except OSError:
+        pass
+
 _SCRIPT = _CFG["script"]
 # What the server added to this interpreter's environment for it alone (an
 # allocator setting the C library read at start): never the CLI's.
@@ -929,6 +962,7 @@ def _spare_wait(sock, template, drop):
         msg, fds, _, _ = socket.recv_fds(sock, 1, 6)
     except OSError:
         os._exit(0)
+    _mark("handed")
     if msg != b"C" or len(fds) not in (5, 6):
         os._exit(0)  # the template closed it
     _libc.prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)  # a call's child outlives its template (_child_setup)
@@ -1182,6 +1216,7 @@ def _start(sock, fds, me, owned, spares):
     gc.freeze()
     pid, born = _fork(fds[4] if len(fds) == 5 else None)
     if pid == 0:
+        _mark("forked")
         if len(fds) == 5:
             os.close(fds.pop())  # the call's cgroup: nothing of the CLI's
         global _REPORT
@@ -1211,6 +1246,7 @@ def _child_setup(fds, sock, template, owned, born, spare=False):
         _send_line(sock, _line_forked(os.getpid(), template, born, spare))
     except OSError:
         os._exit(1)
+    _mark("told")
     mine = sock.fileno()
     for fd in owned:
         if fd != mine:
@@ -1225,6 +1261,7 @@ def _child_setup(fds, sock, template, owned, born, spare=False):
     except (OSError, EOFError, ValueError):
         os._exit(0)  # never started: the server gave up on this call
     os.close(go)
+    _mark("request")
     return _Job(req, fds[:3])
 
 
@@ -1270,12 +1307,20 @@ def _run_child(job):
     if req.get("record"):
         global _RECORD
         _RECORD = (req["record"], set(sys.modules), time.perf_counter())
+    _mark("environment")
     for hook in _CFG.get("reset") or []:
         mod_name, _, attr = hook.partition(":")
         fn = __import__(mod_name, fromlist=["_"])
         for part in attr.split("."):
             fn = getattr(fn, part)
         fn()
+    _mark("reset")
+    if _TRACE_DIR is not None and os.environ.get("AEAT_MCP_WARM_PROFILE") == "1":
+        import cProfile
+
+        global _PROFILE
+        _PROFILE = cProfile.Profile()
+        _PROFILE.enable()
 
 
 def _exit_status(e):
@@ -1367,15 +1412,18 @@ def _exit(status, interrupted):
     That teardown is most of an exit's cost for a large CLI (it touches
     every object, copying each page the fork shared), and it would run the
     finalizers of what the template holds, which belong to the template."""
+    _mark("cli")
     threading = sys.modules.get("threading")
     if threading is not None:
         try:
             threading._shutdown()
         except Exception:
             _unraisable("threading._shutdown")
+    _mark("threads")
     import atexit
 
     atexit._run_exitfuncs()
+    _mark("atexit")
     if _RECORD is not None:
         _write_record()
     for stream in (sys.stdout, sys.stderr):
@@ -1386,7 +1434,9 @@ def _exit(status, interrupted):
             if stream is sys.stdout:
                 _unraisable("sys.stdout")
             status = 120
+    _mark("flush")
     keep = _finalize_call()
+    _mark("finalize")
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
             if stream is not None and not stream.closed:
@@ -1401,6 +1451,8 @@ def _exit(status, interrupted):
             _report_pages(_REPORT)
         else:
             os.close(_REPORT)
+    _mark("report")
+    _write_trace()
     if interrupted:
         # An unhandled KeyboardInterrupt ends the process by SIGINT.
         signal.signal(signal.SIGINT, signal.SIG_DFL)
