@@ -687,15 +687,16 @@ _EXCLUSIVE = bytes(b & 1 for b in range(256))
 
 
 def _writable_ranges():
-    """This process's writable private mappings, as (first page, end page)
-    pairs in address order: where a fork shares pages copy-on-write."""
+    """This process's readable and writable private mappings, as (first
+    page, end page) pairs in address order: where a fork shares pages
+    copy-on-write."""
     out = []
     try:
         with open("/proc/self/maps") as f:
             for line in f:
                 parts = line.split(None, 2)
                 perms = parts[1]
-                if perms[1] != "w" or perms[3] != "p":
+                if perms[0] != "r" or perms[1] != "w" or perms[3] != "p":
                     continue
                 lo, _, hi = parts[0].partition("-")
                 out.append((int(lo, 16) // _PAGE, int(hi, 16) // _PAGE))
@@ -760,14 +761,15 @@ def _learn(data):
 def _prefault(sock):
     """In a spare: copies each learnt page now (a write fault per run of
     pages, no byte changed), so that the call does not — only where it is
-    still in a writable private mapping (the template may have unmapped
-    it since). It stops when a call comes (sock readable): the call pays
-    for the rest."""
+    still in a readable and writable private mapping (the template may have
+    unmapped it since) — then reads a byte of each (_touch). It stops when a
+    call comes (sock readable): the call pays for the rest."""
     if not _LEARNT or _libc is None:
         return
     poll = select.poll()
     poll.register(sock, select.POLLIN)
     import bisect
+    import ctypes
 
     madvise = _libc.madvise
     ranges = _writable_ranges()
@@ -784,10 +786,25 @@ def _prefault(sock):
             for at in range(lo, hi, _PREFAULT_STEP):
                 if poll.poll(0):
                     return
-                madvise(at * _PAGE, (min(hi, at + _PREFAULT_STEP) - at) * _PAGE, _MADV_POPULATE_WRITE)
+                n = min(hi, at + _PREFAULT_STEP) - at
+                madvise(at * _PAGE, n * _PAGE, _MADV_POPULATE_WRITE)
+                _touch(ctypes, at, n)
             i += 1
         if p is not None:
             start = prev = p
+
+
+def _touch(ctypes, at, n):
+    """Reads one byte of each of n pages from page at, by this process's own
+    loads. MADV_POPULATE_WRITE copies a page in the kernel; under a
+    hypervisor that shadows page tables (this project's 2-core VM) the
+    process's first load of each page still traps to it (~9 µs a page,
+    counted as user CPU, no page fault the kernel sees): the real aeat's
+    profile list spent 56 CPU-ms in the CLI instead of 27–34 with its
+    2,700 learnt pages read here first (BENCHMARKS.md, "Where a warm
+    call's CPU goes"). Elsewhere a load costs a TLB fill: ~0.3 ms for them."""
+    buf = (ctypes.c_char * (n * _PAGE)).from_address(at * _PAGE)
+    bytes(memoryview(buf).cast("B")[::_PAGE])
 
 
 class _Spares:
