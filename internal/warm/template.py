@@ -762,16 +762,30 @@ def _prefault(sock):
     """In a spare: copies each learnt page now (a write fault per run of
     pages, no byte changed), so that the call does not — only where it is
     still in a readable and writable private mapping (the template may have
-    unmapped it since) — then reads a byte of each (_touch). It stops when a
+    unmapped it since) — then reads a byte of each (_touch): all the copies
+    first, as a copy saves a call more than a read does. It stops when a
     call comes (sock readable): the call pays for the rest."""
     if not _LEARNT or _libc is None:
         return
     poll = select.poll()
     poll.register(sock, select.POLLIN)
-    import bisect
     import ctypes
 
+    runs = list(_learnt_runs())
     madvise = _libc.madvise
+    for step in (lambda at, n: madvise(at * _PAGE, n * _PAGE, _MADV_POPULATE_WRITE), lambda at, n: _touch(ctypes, at, n)):
+        for at, n in runs:
+            if poll.poll(0):
+                return
+            step(at, n)
+
+
+def _learnt_runs():
+    """The learnt pages still in a readable and writable private mapping,
+    as (first page, count) runs of at most _PREFAULT_STEP pages, in address
+    order."""
+    import bisect
+
     ranges = _writable_ranges()
     firsts = [lo for lo, _ in ranges]
     pages = sorted(_LEARNT)
@@ -784,11 +798,7 @@ def _prefault(sock):
         while i < len(ranges) and ranges[i][0] <= prev:
             lo, hi = max(start, ranges[i][0]), min(prev + 1, ranges[i][1])
             for at in range(lo, hi, _PREFAULT_STEP):
-                if poll.poll(0):
-                    return
-                n = min(hi, at + _PREFAULT_STEP) - at
-                madvise(at * _PAGE, n * _PAGE, _MADV_POPULATE_WRITE)
-                _touch(ctypes, at, n)
+                yield at, min(hi, at + _PREFAULT_STEP) - at
             i += 1
         if p is not None:
             start = prev = p
