@@ -67,12 +67,12 @@ def _write_trace():
     if _TRACE_DIR is None:
         return
     _mark("end")
-    if _PROFILE is not None:
-        _PROFILE.disable()
-        _PROFILE.dump_stats(os.path.join(_TRACE_DIR, "%d.prof" % os.getpid()))
     t0, c0, f0 = _TRACE[0][1:]
     rows = [[p, round((t - t0) * 1000, 3), round((c - c0) * 1000, 3), f - f0] for p, t, c, f in _TRACE]
-    try:
+    try:  # a debugging aid never changes how the call ends
+        if _PROFILE is not None:
+            _PROFILE.disable()
+            _PROFILE.dump_stats(os.path.join(_TRACE_DIR, "%d.prof" % os.getpid()))
         with open(os.path.join(_TRACE_DIR, "%d.json" % os.getpid()), "w") as f:
             json.dump({"argv": sys.argv[1:], "phases": rows}, f)
     except OSError:
