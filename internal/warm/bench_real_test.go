@@ -3,6 +3,7 @@
 package warm_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -48,6 +49,11 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 	home, store, dir := b.TempDir(), b.TempDir(), b.TempDir()
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + home, "CADRUMO_LOCAL_STORAGE_ROOT=" + store,
 		"CADRUMO_SECRET_PASSPHRASE=bench-passphrase-" + filepath.Base(home), "TMPDIR=" + dir}
+	for _, name := range []string{"AEAT_MCP_WARM_TRACE", "AEAT_MCP_WARM_PROFILE"} { // template.py's debugging
+		if v := os.Getenv(name); v != "" {
+			env = append(env, name+"="+v)
+		}
+	}
 	create := exec.Command(script, append(append([]string{}, m.CLI.Args...), "config", "profile", "create", "bench", "--quiet", "--accept-defaults",
 		"--tax-id", "12345678Z", "--name", "Bench", "--surnames", "Test", "--entity-type", "natural_person")...)
 	create.Env, create.Dir = env, dir
@@ -100,7 +106,13 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 		c.report(b, prefix)
 		mu.Lock()
 		reportUsage(b, prefix, used, fair, c)
+		used = nil
 		mu.Unlock()
+		backToBack(b, s, prefix, argv, func() []warm.ChildUsage {
+			mu.Lock()
+			defer mu.Unlock()
+			return append([]warm.ChildUsage{}, used...)
+		})
 	}
 	b.StopTimer()
 	st = pool.Status()
@@ -112,6 +124,30 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 	}
 	require.Equal(b, warm.On, st.State, "warm start stayed on: %s", st.Reason)
 	require.Zero(b, st.Lost)
+}
+
+// backToBack runs two warm calls of argv back to back — the second
+// asked for as soon as the first answered, as a model's next call may be
+// — and reports the second one's wall time, faults and CPU (what its spare
+// had copied by then). used returns the usage reports since the last
+// reportUsage.
+func backToBack(b *testing.B, s *setup, prefix string, argv []string, used func() []warm.ChildUsage) {
+	b.Helper()
+	var took time.Duration
+	for i := 0; i < 2; i++ {
+		spec := s.spec(argv...)
+		spec.MaxStdout = 1 << 20
+		began := time.Now()
+		res, err := s.pool.Run(context.Background(), spec)
+		took = time.Since(began)
+		require.NoError(b, err)
+		require.Equal(b, 0, res.ExitCode, "stderr: %s", res.Stderr.Head)
+	}
+	u := used()
+	require.Len(b, u, 2, "a usage report for each of the two calls")
+	b.ReportMetric(ms(took), prefix+"back-to-back-ms")
+	b.ReportMetric(float64(u[1].MinFlt+u[1].MajFlt), prefix+"back-to-back-faults")
+	b.ReportMetric(ms(u[1].User+u[1].Sys), prefix+"back-to-back-cpu-ms")
 }
 
 // fairSource is the fair floor of one warm call: a fresh interpreter made

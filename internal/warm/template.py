@@ -45,6 +45,39 @@ import time
 
 _CTRL_FD = 3
 _CFG = json.loads(sys.argv[1])
+# Debugging (docs/warm-start.md, "Where a warm call's CPU goes"): with
+# AEAT_MCP_WARM_TRACE=DIR in the template's environment, every call's child
+# writes DIR/PID.json — per phase from the hand-out (or the fork) to the
+# _exit, the clock, CPU and page faults so far — and with
+# AEAT_MCP_WARM_PROFILE=1 as well, DIR/PID.prof: a cProfile of the CLI's
+# run and the exit. Off (one comparison a phase) when unset; to trace a
+# server's calls, pass it: --pass-env AEAT_MCP_WARM_TRACE.
+_TRACE_DIR = os.environ.get("AEAT_MCP_WARM_TRACE") or None
+_TRACE = []
+_PROFILE = None
+
+
+def _mark(phase):
+    if _TRACE_DIR is not None:
+        ru = resource.getrusage(resource.RUSAGE_SELF)
+        _TRACE.append((phase, time.perf_counter(), ru.ru_utime + ru.ru_stime, ru.ru_minflt))
+
+
+def _write_trace():
+    if _TRACE_DIR is None:
+        return
+    _mark("end")
+    t0, c0, f0 = _TRACE[0][1:]
+    rows = [[p, round((t - t0) * 1000, 3), round((c - c0) * 1000, 3), f - f0] for p, t, c, f in _TRACE]
+    try:  # a debugging aid never changes how the call ends
+        if _PROFILE is not None:
+            _PROFILE.disable()
+            _PROFILE.dump_stats(os.path.join(_TRACE_DIR, "%d.prof" % os.getpid()))
+        with open(os.path.join(_TRACE_DIR, "%d.json" % os.getpid()), "w") as f:
+            json.dump({"argv": sys.argv[1:], "phases": rows}, f)
+    except OSError:
+        pass
+
 _SCRIPT = _CFG["script"]
 # What the server added to this interpreter's environment for it alone (an
 # allocator setting the C library read at start): never the CLI's.
@@ -654,15 +687,16 @@ _EXCLUSIVE = bytes(b & 1 for b in range(256))
 
 
 def _writable_ranges():
-    """This process's writable private mappings, as (first page, end page)
-    pairs in address order: where a fork shares pages copy-on-write."""
+    """This process's readable and writable private mappings, as (first
+    page, end page) pairs in address order: where a fork shares pages
+    copy-on-write."""
     out = []
     try:
         with open("/proc/self/maps") as f:
             for line in f:
                 parts = line.split(None, 2)
                 perms = parts[1]
-                if perms[1] != "w" or perms[3] != "p":
+                if perms[0] != "r" or perms[1] != "w" or perms[3] != "p":
                     continue
                 lo, _, hi = parts[0].partition("-")
                 out.append((int(lo, 16) // _PAGE, int(hi, 16) // _PAGE))
@@ -727,16 +761,31 @@ def _learn(data):
 def _prefault(sock):
     """In a spare: copies each learnt page now (a write fault per run of
     pages, no byte changed), so that the call does not — only where it is
-    still in a writable private mapping (the template may have unmapped
-    it since). It stops when a call comes (sock readable): the call pays
-    for the rest."""
+    still in a readable and writable private mapping (the template may have
+    unmapped it since) — then reads a byte of each (_touch): all the copies
+    first, as a copy saves a call more than a read does. It stops when a
+    call comes (sock readable): the call pays for the rest."""
     if not _LEARNT or _libc is None:
         return
     poll = select.poll()
     poll.register(sock, select.POLLIN)
+    import ctypes
+
+    runs = list(_learnt_runs())
+    madvise = _libc.madvise
+    for step in (lambda at, n: madvise(at * _PAGE, n * _PAGE, _MADV_POPULATE_WRITE), lambda at, n: _touch(ctypes, at, n)):
+        for at, n in runs:
+            if poll.poll(0):
+                return
+            step(at, n)
+
+
+def _learnt_runs():
+    """The learnt pages still in a readable and writable private mapping,
+    as (first page, count) runs of at most _PREFAULT_STEP pages, in address
+    order."""
     import bisect
 
-    madvise = _libc.madvise
     ranges = _writable_ranges()
     firsts = [lo for lo, _ in ranges]
     pages = sorted(_LEARNT)
@@ -749,12 +798,23 @@ def _prefault(sock):
         while i < len(ranges) and ranges[i][0] <= prev:
             lo, hi = max(start, ranges[i][0]), min(prev + 1, ranges[i][1])
             for at in range(lo, hi, _PREFAULT_STEP):
-                if poll.poll(0):
-                    return
-                madvise(at * _PAGE, (min(hi, at + _PREFAULT_STEP) - at) * _PAGE, _MADV_POPULATE_WRITE)
+                yield at, min(hi, at + _PREFAULT_STEP) - at
             i += 1
         if p is not None:
             start = prev = p
+
+
+def _touch(ctypes, at, n):
+    """Reads one byte of each of n pages from page at, by this process's own
+    loads. MADV_POPULATE_WRITE copies a page in the kernel; under a
+    hypervisor that shadows page tables (this project's 2-core VM) the
+    process's first load of each page still traps to it (~9 µs a page,
+    counted as user CPU, no page fault the kernel sees): the real aeat's
+    profile list spent 56 CPU-ms in the CLI instead of 27–34 with its
+    2,700 learnt pages read here first (BENCHMARKS.md, "Where a warm
+    call's CPU goes"). Elsewhere a load costs a TLB fill: ~0.3 ms for them."""
+    buf = (ctypes.c_char * (n * _PAGE)).from_address(at * _PAGE)
+    bytes(memoryview(buf).cast("B")[::_PAGE])
 
 
 class _Spares:
@@ -769,16 +829,20 @@ class _Spares:
         self.failed = 0  # spares in a row that died before they were handed a call
         self.calls = 0
         self.learning = {}  # read end of a reporting child's pipe -> what it sent
+        self.learnt = 0  # how many pages were learnt when the spare was forked
 
     def fds(self):
         """What the template's loop waits on for its spares."""
         return ([self.sock.fileno()] if self.sock is not None else []) + list(self.learning)
 
-    def want(self, busy):
-        """Whether to fork a spare now: none yet, and the template idle —
-        no call running, nothing being learnt (a spare's copying would
-        compete with a call for the CPU)."""
-        return self.on and self.sock is None and not busy and not self.learning
+    def want(self):
+        """Whether to fork a spare now: whenever there is none — at once
+        when the last one was handed a call, while that call runs, so that
+        a call right after it finds the pages copied (a spare forked only
+        once the template was idle again had not yet copied them: ~200 ms
+        for the real aeat, and the call paid 3,000 faults). The copying
+        runs beside the call on another CPU; it makes no call wait."""
+        return self.on and self.sock is None
 
     def fork(self, me, drop):
         """Forks the spare. In the template it returns None; in the spare,
@@ -799,10 +863,14 @@ class _Spares:
             return None
         if pid == 0:
             os.close(ours.detach())
+            for fd in self.learning:  # a call's child may run while it is forked
+                os.close(fd)
+            self.learning = {}
             return _spare_wait(theirs, me, drop)
         gc.unfreeze()
         theirs.close()
         self.pid, self.sock, self.base, self.buf = pid, ours, None, b""
+        self.learnt = len(_LEARNT)
         return None
 
     def readable(self, fd):
@@ -833,6 +901,10 @@ class _Spares:
             if not data:
                 _learn(bytes(self.learning.pop(fd)))
                 os.close(fd)
+                if len(_LEARNT) > self.learnt:
+                    # The spare was forked before these pages were learnt:
+                    # one that copies them replaces it.
+                    self.drop()
             return True
         return False
 
@@ -929,6 +1001,7 @@ def _spare_wait(sock, template, drop):
         msg, fds, _, _ = socket.recv_fds(sock, 1, 6)
     except OSError:
         os._exit(0)
+    _mark("handed")
     if msg != b"C" or len(fds) not in (5, 6):
         os._exit(0)  # the template closed it
     _libc.prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)  # a call's child outlives its template (_child_setup)
@@ -1073,8 +1146,7 @@ def serve():
         return None
 
     while True:
-        busy = any(not entry[2] for entry in calls.values() if entry[1])
-        if spares.want(busy):
+        if spares.want():
             job = spares.fork(me, drop)
             if job is not None:  # the spare, handed a call
                 return job
@@ -1182,6 +1254,7 @@ def _start(sock, fds, me, owned, spares):
     gc.freeze()
     pid, born = _fork(fds[4] if len(fds) == 5 else None)
     if pid == 0:
+        _mark("forked")
         if len(fds) == 5:
             os.close(fds.pop())  # the call's cgroup: nothing of the CLI's
         global _REPORT
@@ -1211,6 +1284,7 @@ def _child_setup(fds, sock, template, owned, born, spare=False):
         _send_line(sock, _line_forked(os.getpid(), template, born, spare))
     except OSError:
         os._exit(1)
+    _mark("told")
     mine = sock.fileno()
     for fd in owned:
         if fd != mine:
@@ -1225,6 +1299,7 @@ def _child_setup(fds, sock, template, owned, born, spare=False):
     except (OSError, EOFError, ValueError):
         os._exit(0)  # never started: the server gave up on this call
     os.close(go)
+    _mark("request")
     return _Job(req, fds[:3])
 
 
@@ -1270,12 +1345,20 @@ def _run_child(job):
     if req.get("record"):
         global _RECORD
         _RECORD = (req["record"], set(sys.modules), time.perf_counter())
+    _mark("environment")
     for hook in _CFG.get("reset") or []:
         mod_name, _, attr = hook.partition(":")
         fn = __import__(mod_name, fromlist=["_"])
         for part in attr.split("."):
             fn = getattr(fn, part)
         fn()
+    _mark("reset")
+    if _TRACE_DIR is not None and os.environ.get("AEAT_MCP_WARM_PROFILE") == "1":
+        import cProfile
+
+        global _PROFILE
+        _PROFILE = cProfile.Profile()
+        _PROFILE.enable()
 
 
 def _exit_status(e):
@@ -1367,15 +1450,18 @@ def _exit(status, interrupted):
     That teardown is most of an exit's cost for a large CLI (it touches
     every object, copying each page the fork shared), and it would run the
     finalizers of what the template holds, which belong to the template."""
+    _mark("cli")
     threading = sys.modules.get("threading")
     if threading is not None:
         try:
             threading._shutdown()
         except Exception:
             _unraisable("threading._shutdown")
+    _mark("threads")
     import atexit
 
     atexit._run_exitfuncs()
+    _mark("atexit")
     if _RECORD is not None:
         _write_record()
     for stream in (sys.stdout, sys.stderr):
@@ -1386,7 +1472,9 @@ def _exit(status, interrupted):
             if stream is sys.stdout:
                 _unraisable("sys.stdout")
             status = 120
+    _mark("flush")
     keep = _finalize_call()
+    _mark("finalize")
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
             if stream is not None and not stream.closed:
@@ -1401,6 +1489,8 @@ def _exit(status, interrupted):
             _report_pages(_REPORT)
         else:
             os.close(_REPORT)
+    _mark("report")
+    _write_trace()
     if interrupted:
         # An unhandled KeyboardInterrupt ends the process by SIGINT.
         signal.signal(signal.SIGINT, signal.SIG_DFL)

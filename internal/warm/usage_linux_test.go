@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,7 +124,7 @@ func TestWarmSparePrefaultsWhatCallsWrote(t *testing.T) {
 	s, used := usageIn(t, baseEnv("0.2", "WARMDEMO_KEEP_MIB=48"))
 	pages := int64(mib << 20 / 4096)
 	first := used("scribble", "32")
-	holds(t, s.pool.Status().TemplatePID, mib)
+	holds(t, s.pool.Status().TemplatePID, 0, mib)
 	second := used("scribble", "32")
 	t.Logf("scribble %d MiB of the template's: first call %+v; next %+v", mib, first, second)
 	assert.GreaterOrEqual(t, first.MinFlt, pages, "the first call copies each page it writes")
@@ -131,13 +132,43 @@ func TestWarmSparePrefaultsWhatCallsWrote(t *testing.T) {
 	assert.Less(t, second.MinFlt, first.MinFlt-pages*3/4, "the spare had copied the pages the first call wrote")
 }
 
-// holds waits until template's spare holds mib MiB of its own (the pages
-// it copied ahead of a call).
-func holds(t *testing.T, template int, mib int) {
+// TestWarmSpareIsReplacedAtHandOut: the spare is replaced as soon as it is
+// handed a call, while that call runs — not once the template is idle
+// again — so that a call right after it finds what earlier calls wrote
+// copied ahead (a spare forked only after the call had ~200 ms of copying
+// left for the real aeat, and a call that came sooner paid 3,000 faults).
+// Here the replacement copies while a gate call holds the spare it was
+// handed (before this change none was forked until the gate call ended:
+// the wait below ran out), and the call right after the gate faults far
+// less than the first did.
+func TestWarmSpareIsReplacedAtHandOut(t *testing.T) {
+	const mib = 32
+	s, used := usageIn(t, baseEnv("0.2", "WARMDEMO_KEEP_MIB=48"))
+	pages := int64(mib << 20 / 4096)
+	first := used("scribble", "32")
+	template := s.pool.Status().TemplatePID
+	holds(t, template, 0, mib)
+	handed := spareOf(t, template, 0)
+	gate := filepath.Join(t.TempDir(), "gate")
+	running := s.runAsync(context.Background(), s.spec("gate", gate))
+	holds(t, template, handed, mib) // its replacement, while the gate call runs
+	require.NoError(t, os.WriteFile(gate, nil, 0o644))
+	res := await(t, running, "the gate call")
+	require.NoError(t, res.err)
+	require.Equal(t, 0, res.res.ExitCode, "stderr: %s", res.res.Stderr.Head)
+	next := used("scribble", "32")
+	t.Logf("scribble %d MiB: first call %+v; the call right after a gate %+v", mib, first, next)
+	assert.True(t, next.Spare, "the call after the gate was handed a spare")
+	assert.Less(t, next.MinFlt, first.MinFlt-pages*3/4, "its spare had copied the pages the first call wrote")
+}
+
+// holds waits until template's spare (its one live child other than not)
+// holds mib MiB of its own (the pages it copied ahead of a call).
+func holds(t *testing.T, template, not int, mib int) {
 	t.Helper()
 	deadline := time.Now().Add(settleBound)
 	for {
-		pid := spareOf(t, template, 0)
+		pid := spareOf(t, template, not)
 		if privateKiB(pid) >= mib<<10 {
 			return
 		}
