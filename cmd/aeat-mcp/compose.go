@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
@@ -185,9 +186,18 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		st.closers = append(st.closers, pool.close)
 	}
 	st.cfg.Prepare = st.prepare
-	st.cfg.Initialized = func() {
+	ready := sync.OnceFunc(func() {
 		releaseLogs()
 		o.sys.watch()
+	})
+	st.cfg.Initialized = ready
+	if o.holdLogs {
+		// A host that has had no answer by then is not waiting on a fast
+		// start: the log is written and the stop signals wired anyway, so
+		// a host that gives up on the connect and stops the server stops
+		// it gracefully, with the start-up lines on its stderr.
+		t := time.AfterFunc(o.sys.noAnswer, ready)
+		st.closers = append(st.closers, func() { t.Stop() })
 	}
 	if limit := server.SoftMemoryLimit(st.cfg); limit > 0 && !o.sys.has("GOMEMLIMIT") {
 		debug.SetMemoryLimit(limit) // a GOMEMLIMIT the person set wins

@@ -2,10 +2,13 @@ package main
 
 import (
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -69,8 +72,19 @@ type served struct {
 }
 
 // startServe runs serve with args on a system adjust changes, and sends
-// initialize.
+// initialize. serve waits for its answer as long as the test runs (a
+// loaded machine may answer after the half second a host gets).
 func startServe(t *testing.T, adjust func(*system, *answerWatch), args ...string) *served {
+	t.Helper()
+	sv := startServeSilent(t, adjust, args...)
+	_, err := io.WriteString(sv.host, initializeLine)
+	require.NoError(t, err)
+	return sv
+}
+
+// startServeSilent is startServe without initialize: the host says
+// nothing yet.
+func startServeSilent(t *testing.T, adjust func(*system, *answerWatch), args ...string) *served {
 	t.Helper()
 	sv := &served{stderr: &syncWriter{}, ended: make(chan int, 1)}
 	sv.stdout = &answerWatch{stderr: sv.stderr, answered: make(chan string, 1)}
@@ -78,13 +92,34 @@ func startServe(t *testing.T, adjust func(*system, *answerWatch), args ...string
 	sv.host = host
 	sys := osSystem(0, "", nil)
 	sys.stdin, sys.stdout, sys.stderr = in, sv.stdout, sv.stderr
+	sys.noAnswer = time.Hour
 	if adjust != nil {
 		adjust(sys, sv.stdout)
 	}
 	go func() { sv.ended <- run(t.Context(), sys, args) }()
-	_, err := io.WriteString(host, initializeLine)
-	require.NoError(t, err)
 	return sv
+}
+
+// TestServe_NoAnswerYet: a host that has not had its answer to initialize
+// by sys.noAnswer gets serve as it was before the wait: the start-up log
+// written and the stop signals wired, so a host that gives up on the
+// connect and stops the server finds the lines on its stderr and the
+// server stopping gracefully (not by the signal's default action).
+func TestServe_NoAnswerYet(t *testing.T) {
+	watched := make(chan struct{})
+	var once sync.Once
+	sv := startServeSilent(t, func(sys *system, _ *answerWatch) {
+		sys.noAnswer = time.Millisecond
+		sys.watchStop = func() { once.Do(func() { close(watched) }) }
+	}, "--demo", "--log-level", "info")
+	select {
+	case <-watched:
+	case <-time.After(proctest.HangAfter):
+		t.Fatal("the stop signals were never wired with no answer to wait for")
+	}
+	assert.True(t, proctest.Eventually(func() bool { return strings.Contains(sv.stderr.String(), "msg=serving") }), "the start-up log was held with no answer to wait for: %q", sv.stderr.String())
+	sv.host.Close()
+	require.Equal(t, exitOK, <-sv.ended)
 }
 
 // TestServe_StopSignalsAfterTheAnswer: serve wires the stop signals once

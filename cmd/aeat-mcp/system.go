@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 )
@@ -47,6 +48,10 @@ type system struct {
 	// its answer to initialize (or at once on a terminal). Idempotent. If
 	// nil, nothing: a test's context is its own.
 	watchStop func()
+	// noAnswer is how long serve holds its log and leaves the stop
+	// signals unwired for a host's initialize (compose.go): then it writes
+	// and wires them without an answer.
+	noAnswer time.Duration
 }
 
 // watch calls watchStop, if any.
@@ -66,8 +71,14 @@ func osSystem(parent int, hardening string, hardenErr error) *system {
 		isTerminal: isTerminalFile,
 		keychain:   keychain.OS,
 		hardening:  hardening, hardenErr: hardenErr,
+		noAnswer: noAnswerGrace,
 	}
 }
+
+// noAnswerGrace is osSystem's noAnswer: a host answered later than this is
+// not on a fast start's clock (the parent watch is armed after as long
+// without an answer, server.parentPoll).
+const noAnswerGrace = 500 * time.Millisecond
 
 // isTerminalFile reports whether r is a file that is a terminal.
 func isTerminalFile(r io.Reader) bool {
