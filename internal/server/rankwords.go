@@ -1,6 +1,9 @@
 package server
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -81,13 +84,35 @@ func phraseOf(a, b string) string {
 
 // phrasesByStem are lexicon.go's phrases by their words' stems, built at
 // the first query.
-var phrasesByStem = sync.OnceValue(func() map[[2]string]string {
+var phrasesByStem = sync.OnceValue(func() map[[2]string]string { return byStem(phrases) })
+
+// byStem is phrases by their words' stems. Where two phrases share their
+// stems ("sign in" login, "signed in" authenticated), the one written in
+// its words' plain forms says what the others inflect ("signing in" is
+// signing in, login), then the first in order — never the map's order,
+// which differs between runs.
+func byStem(phrases map[[2]string]string) map[[2]string]string {
+	keys := slices.SortedFunc(maps.Keys(phrases), func(a, b [2]string) int {
+		if pa, pb := isPlain(a), isPlain(b); pa != pb {
+			if pa {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
+	})
 	out := make(map[[2]string]string, len(phrases))
-	for k, p := range phrases {
-		out[[2]string{stem(k[0]), stem(k[1])}] = p
+	for _, k := range keys {
+		sk := [2]string{stem(k[0]), stem(k[1])}
+		if _, taken := out[sk]; !taken {
+			out[sk] = phrases[k]
+		}
 	}
 	return out
-})
+}
+
+// isPlain reports whether phrase k is written in its words' stems.
+func isPlain(k [2]string) bool { return stem(k[0]) == k[0] && stem(k[1]) == k[1] }
 
 // tokens are s's words, lowercased and without accents, all of them in
 // order: letters and digits, anything else separates. A Spanish verb with
