@@ -93,7 +93,12 @@ type listedConn struct {
 	mcp.Connection
 	s *Server
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// pending pairs a tools/list read with its answer by id, which is
+	// unique among the requests in flight on a connection: JSON-RPC says
+	// so, and the stdio transport under this one gives every request an id
+	// of its own (registerInbound). A transport that let a client reuse an
+	// id in flight could have one of the two answered with no tools.
 	pending map[jsonrpc.ID]*mcp.RequestExtra
 }
 
