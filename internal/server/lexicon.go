@@ -34,8 +34,10 @@ import (
 // expense — record, anotar, apuntar. A phrase is found in any form of its
 // words (rankwords.go's phraseOf), and two words of the table in no group
 // together never match by their stems (rank.go's falseFriends), so a
-// word added here also tells its look-alikes apart. Words are written
-// as words() gives them: lower case, no accents.
+// word added here also tells its look-alikes apart. Round nine, from
+// sets 9 and 10: "hacer" and "make" as one, the imperative "haz" with its
+// unaccented pronouns, "switch over", "por hacer" as pending. Words are
+// written as words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a
 // word may be in more than one group ("file": a document, and to file a
