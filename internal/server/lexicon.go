@@ -34,8 +34,10 @@ import (
 // expense — record, anotar, apuntar. A phrase is found in any form of its
 // words (rankwords.go's phraseOf), and two words of the table in no group
 // together never match by their stems (rank.go's falseFriends), so a
-// word added here also tells its look-alikes apart. Words are written
-// as words() gives them: lower case, no accents.
+// word added here also tells its look-alikes apart. Round nine, from
+// sets 9 and 10: "hacer" and "make" as one, the imperative "haz" with its
+// unaccented pronouns, "switch over", "por hacer" as pending. Words are
+// written as words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a
 // word may be in more than one group ("file": a document, and to file a
@@ -98,6 +100,7 @@ var synonymGroups = [][]string{
 	{"wizard", "asistente"},
 	{"resume", "reanudar", "continuar"},
 	{"start", "begin", "iniciar", "empezar", "comenzar"},
+	{"make", "hacer"},
 	{"repair", "reparar", "arreglar"},
 	{"recovery", "recuperacion"},
 	{"rotate", "rotar"},
@@ -345,7 +348,11 @@ var phrases = map[[2]string]string{
 	{"every", "time"}: "always",
 	{"cada", "vez"}:   "always",
 	// To change to another of them, or switch to it.
-	{"switch", "to"}:  "switch",
+	{"switch", "to"}:   "switch",
+	{"switch", "over"}: "switch",
+	// What is left "por hacer" is pending, not a thing to make. ("To do"
+	// is not: "what am I allowed to do".)
+	{"por", "hacer"}:  "pendiente",
 	{"change", "to"}:  "switch",
 	{"cambiar", "a"}:  "switch",
 	{"cambiar", "al"}: "switch",
@@ -382,6 +389,10 @@ var irregularForms = map[string]string{
 	"took": "take", "taken": "take", "wrote": "write", "written": "write",
 	"kept": "keep", "brought": "bring", "told": "tell", "chose": "choose", "chosen": "choose",
 	"hice": "hacer", "hizo": "hacer",
+	// A one-syllable imperative takes its pronouns with no written accent,
+	// so withoutClitic (rankwords.go) cannot tell them off: "hazme el 303".
+	"haz": "hacer", "hazme": "hacer", "hazlo": "hacer", "hazla": "hacer", "hazmelo": "hacer",
+	"pon": "poner", "ponlo": "poner", "ponla": "poner", "ponme": "poner",
 	"pague": "pagar", "puse": "poner", "puesto": "poner",
 	"tuve": "tener", "dije": "decir", "traje": "traer",
 }

@@ -378,6 +378,10 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"import", "statement"}, words("pull in the statement"), "a verb and its particle")
 	assert.Equal(t, []string{"submit", "303"}, words("hand in the 303"))
 	assert.Equal(t, []string{"reach", "sede"}, words("can't get to the Sede"))
+	// Round nine (sets 9 and 10's misses).
+	assert.Equal(t, []string{"hacer", "303", "q2"}, words("hazme el 303 del segundo trimestre"), "a one-syllable imperative with its pronouns, unaccented, is its verb")
+	assert.Equal(t, []string{"switch", "wife", "profile"}, words("switch over to my wife's profile"), "switch over is to switch")
+	assert.Equal(t, []string{"queda", "pendiente", "antes"}, words("qué me queda por hacer antes"), "what is left por hacer is pending, not to make")
 }
 
 // TestStem: the forms of one word share its stem — built from the
@@ -931,8 +935,27 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // acting for him" (the power of attorney), found nothing round seven did
 // not: its mechanisms carried no better than round seven's words. On the
 // 160 requests written independently, each measured blind with the
-// ranking it was held out from: 29 + 34 + 28 + 32 = 123 (76.9 %). Sets 9
-// and 10 are floors now, not yet tuned to.
+// ranking it was held out from: 29 + 34 + 28 + 32 = 123 (76.9 %).
+//
+// Then a round tuned to sets 9 and 10 (so they are tuning sets too):
+//
+//   - round nine (the jobs users name for a verb, from the CLI's how-to
+//     sequences: config login is how one switches to another profile or
+//     client — profile-setup-multiple runs "config login my-other-profile";
+//     profile status says which is active; project is the year's income
+//     tax from the quarters filed; the review queue is what needs one's
+//     attention; "hacer el 303" is work create. And morphology: a
+//     one-syllable imperative with its pronouns, "hazme", is its verb;
+//     "switch over" is to switch; "por hacer" is pending, not to make):
+//     on main 0701067 before it, tuned to 14 of 15, heldOut 28/28,
+//     heldOutLater 27/28, sealed 30, sealed2 29, sealed3 30, sealed4 29,
+//     sealed5 28, sealed6 29, sealed7 36, sealed8 38, sealed9 28,
+//     sealed10 32 (378 of 431); after it, the same but sealed7 37, sealed9
+//     31 and sealed10 36 (386). "To do" as pending was tried and dropped:
+//     it took "what am I allowed to do on behalf of my clients" (set 6)
+//     away from the apoderado. Left missing: "anótalo" (the rent), the
+//     power of attorney "record", a child for the 145, the joint
+//     taxation "juntos", and others — see the test's log.
 //
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
@@ -956,8 +979,8 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed6", heldOutSealed6, 85},
 		{"sealed7", heldOutSealed7, 87},
 		{"sealed8", heldOutSealed8, 90},
-		{"sealed9", heldOutSealed9, 67},
-		{"sealed10", heldOutSealed10, 77},
+		{"sealed9", heldOutSealed9, 72},
+		{"sealed10", heldOutSealed10, 85},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
