@@ -957,6 +957,17 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     power of attorney "record", a child for the 145, the joint
 //     taxation "juntos", and others — see the test's log.
 //
+// Then set 11, by a fifth engineer who had never seen the phrases, the
+// ranker or any earlier set (a salaried worker with a side business, an
+// autónomo selling to the EU, a bookkeeper's short commands, a first Renta
+// alone, a worry about a deadline or a penalty), measured once, blind:
+// round seven 36 of 40, round eight 38, round nine 38 — round nine's
+// phrases neither won nor lost a request of it; its two misses are "¿le
+// debo algo a Hacienda?" (true phrases, on purpose: see set 7) and a
+// letter "I have to answer" (notifications). On the 200 requests written
+// independently, each measured blind with the ranking it was held out
+// from: 29 + 34 + 28 + 32 + 38 = 161 (80.5 %).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -981,6 +992,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed8", heldOutSealed8, 90},
 		{"sealed9", heldOutSealed9, 72},
 		{"sealed10", heldOutSealed10, 85},
+		{"sealed11", heldOutSealed11, 90},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
