@@ -34,6 +34,7 @@
 import errno
 import gc
 import json
+import marshal
 import os
 import resource
 import select
@@ -72,11 +73,21 @@ def _write_trace():
     try:  # a debugging aid never changes how the call ends
         if _PROFILE is not None:
             _PROFILE.disable()
-            _PROFILE.dump_stats(os.path.join(_TRACE_DIR, "%d.prof" % os.getpid()))
-        with open(os.path.join(_TRACE_DIR, "%d.json" % os.getpid()), "w") as f:
+            _PROFILE.create_stats()
+            with _trace_file("%d.prof" % os.getpid(), "wb") as f:
+                marshal.dump(_PROFILE.stats, f)  # what dump_stats writes
+        with _trace_file("%d.json" % os.getpid(), "w") as f:
             json.dump({"argv": sys.argv[1:], "phases": rows}, f)
     except OSError:
         pass
+
+
+def _trace_file(name, mode):
+    """A new file in the trace directory, the user's alone: the argv it
+    holds is the model's arguments (secrets never reach argv), and an
+    existing file or a link there is refused, not followed or truncated."""
+    fd = os.open(os.path.join(_TRACE_DIR, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    return os.fdopen(fd, mode)
 
 _SCRIPT = _CFG["script"]
 # What the server added to this interpreter's environment for it alone (an
@@ -1357,8 +1368,11 @@ def _run_child(job):
         import cProfile
 
         global _PROFILE
-        _PROFILE = cProfile.Profile()
-        _PROFILE.enable()
+        try:  # another profiler already on (3.12+: ValueError) never fails the call
+            _PROFILE = cProfile.Profile()
+            _PROFILE.enable()
+        except ValueError:
+            _PROFILE = None
 
 
 def _exit_status(e):
