@@ -86,17 +86,23 @@ func loadTwice(t *testing.T, c *Cache, path string) *Manifest {
 	return cached
 }
 
-// withPatterns is m with every param's pattern compiled: a cached
-// manifest's compile at their first use, a fresh one's at load (pattern),
-// and once compiled the two must be the same.
+// withPatterns is m with every param's pattern compiled and every tool's
+// detail decoded: a cached manifest's compile, and decode, at their first
+// use, a fresh one's at load (pattern, lateDetail), and once used the two
+// must be the same. What is left of a late section once it is decoded
+// (Tool.late) is then dropped.
 func withPatterns(m *Manifest) *Manifest {
 	for i := range m.CLI.Params {
 		m.CLI.Params[i].compiledPattern()
 	}
 	for _, tool := range m.Tools {
-		for i := range tool.Params {
-			tool.Params[i].compiledPattern()
+		if err := tool.DetailErr(); err != nil {
+			panic(err)
 		}
+		for i := range tool.Params() {
+			tool.Params()[i].compiledPattern()
+		}
+		tool.late, tool.lateOnce = nil, sync.Once{}
 	}
 	return m
 }
@@ -118,10 +124,10 @@ func TestCache_HitEqualsFreshLoad(t *testing.T) {
 			assert.NotContains(t, log.String(), "level=WARN")
 			for _, tool := range m.Tools {
 				assert.Same(t, &m.CLI, tool.cli)
-				for i := range tool.Params {
-					p, ok := tool.Param(tool.Params[i].Name)
+				for i := range tool.Params() {
+					p, ok := tool.Param(tool.Params()[i].Name)
 					require.True(t, ok)
-					assert.Same(t, &tool.Params[i], p)
+					assert.Same(t, &tool.Params()[i], p)
 				}
 			}
 		})
@@ -141,8 +147,8 @@ func TestCache_PatternsCompiledAtFirstUse(t *testing.T) {
 	var tool *Tool
 	var prm *Param
 	for _, tl := range m.Tools {
-		for i := range tl.Params {
-			if p := &tl.Params[i]; p.Pattern != "" {
+		for i := range tl.Params() {
+			if p := &tl.Params()[i]; p.Pattern != "" {
 				require.NotNil(t, p.pattern, "%s.%s", tl.Name, p.Name)
 				assert.Nil(t, p.pattern.re, "%s.%s compiled at load", tl.Name, p.Name)
 				if p.Type == "string" && !p.Required && tool == nil {
