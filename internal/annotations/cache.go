@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -256,6 +257,7 @@ func readCache(file, key string) (*Manifest, error) {
 		return nil, d.err
 	}
 	m.restore(d.lateFile)
+	m.late = d.lateFile
 	return m, nil
 }
 
@@ -308,6 +310,7 @@ type lateFile struct {
 	s       string
 	strings []string
 	path    string
+	decoded atomic.Int64 // sections decoded so far (Manifest.LateDecoded)
 
 	mu       sync.Mutex // guards patterns
 	patterns map[string]*pattern
@@ -331,6 +334,7 @@ func (d *decoder) late() *lateDetail {
 // decode fills t's detail from its section.
 func (l *lateDetail) decode(t *Tool) {
 	d := &decoder{s: l.f.s[:l.end], i: l.start, strings: l.f.strings}
+	l.f.decoded.Add(1)
 	dectoolDetail(d, &t.detail)
 	if d.err == nil && d.i != l.end {
 		d.fail("bytes after a tool's detail")
@@ -377,6 +381,17 @@ func encLate[T any](e *encoder, x *T, elem func(*encoder, *T) error) error {
 	e.uvarint(uint64(len(sub.b)))
 	e.b = append(e.b, sub.b...)
 	return nil
+}
+
+// LateDecoded is how many of m's tools have had their detail decoded from
+// the manifest cache: 0 for a manifest parsed afresh, and for one read
+// from the cache until a tool's params or CLI help are first read — what
+// a start is held to (nothing before a call needs them).
+func (m *Manifest) LateDecoded() int {
+	if m.late == nil {
+		return 0
+	}
+	return int(m.late.decoded.Load())
 }
 
 // DetailErr is why the tool's params could not be read from the manifest

@@ -31,6 +31,10 @@ type Manifest struct {
 	Source string
 	// Warnings are problems that do not stop the manifest from loading.
 	Warnings []string
+
+	// late is what its tools' late sections share, when it was read from
+	// the manifest cache (LateDecoded).
+	late *lateFile
 }
 
 // Surface is the manifest's surface key (docs/catalog.md): Core names the
