@@ -86,7 +86,7 @@ func TestManyTools(t *testing.T) {
 	for _, tl := range list.Tools {
 		assert.Nil(t, tl.Listed, tl.Name)
 		if tl.Name == "app_ledger_add" {
-			assert.Len(t, tl.Params(), 29+2, "all its params, and the two shared ones")
+			assert.Len(t, tl.Params, 29+2, "all its params, and the two shared ones")
 		}
 	}
 	var tools []map[string]json.RawMessage
