@@ -35,9 +35,10 @@ import (
 // What is read back is never trusted: the file must carry the same key
 // (the manifest's SHA-256, the binary's version, the shape of the Go types
 // it was written from) and a CRC-32C of everything before it, and decode
-// exactly; anything else — corrupt, truncated, foreign, unreadable — is
-// logged (never on stdout) and the manifest is loaded afresh and the file
-// rewritten. A file is written to a temporary name and renamed, so servers
+// exactly — each tool's params and CLI help at their first use (late
+// sections, below); anything else — corrupt, truncated, foreign,
+// unreadable — is logged (never on stdout) and the manifest is loaded
+// afresh and the file rewritten. A file is written to a temporary name and renamed, so servers
 // starting together never read a half-written one.
 
 // Cache keeps validated manifests between runs. The zero Cache, or one
