@@ -59,9 +59,7 @@ func (o *options) logger(stderr io.Writer) (logger *slog.Logger, release, closeL
 // loadManifest loads --manifest. A manifest that does not load is a usage
 // error listing every problem: serving half a manifest, or guessing missing
 // hints, is worse than not serving. It goes through the manifest cache;
-// logger (nil: nowhere) gets why a cache file was not used. A load serve
-// started before the flags were parsed is taken when it is of this
-// manifest (manifest_early.go).
+// logger (nil: nowhere) gets why a cache file was not used.
 func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, error) {
 	if o.demo {
 		m, err := demo.Manifest()
@@ -73,10 +71,7 @@ func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, erro
 	if o.manifest == "" {
 		return nil, &exitError{exitUsage, fmt.Errorf("no manifest: pass --manifest FILE (or set AEAT_MCP_MANIFEST), or --demo for the built-in demo")}
 	}
-	m, early, err := o.early.take(o.manifest, logger)
-	if !early {
-		m, err = o.sys.load(o.manifest, logger)
-	}
+	m, err := manifestCache(logger).Load(o.manifest)
 	if err != nil {
 		return nil, &exitError{exitUsage, err}
 	}

@@ -110,8 +110,7 @@ func stopSignals() []os.Signal {
 // sys, and its exit code: what main does, and what tests call with a
 // system of their own. ctx ends when aeat-mcp is told to stop.
 func run(ctx context.Context, sys *system, args []string) int {
-	root, done := newRootCmd(sys, args)
-	defer done()
+	root := newRootCmd(sys, args)
 	root.SetArgs(args)
 	root.SetIn(sys.stdin)
 	root.SetOut(sys.stdout)

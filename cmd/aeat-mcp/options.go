@@ -23,9 +23,6 @@ import (
 type options struct {
 	// firstCall, set by serve, is server.Config.FirstCall.
 	firstCall func()
-	// early is the manifest's load serve started before the flags were
-	// parsed (manifest_early.go), or nil.
-	early *earlyManifest
 	// holdLogs, set by serve, holds the log's records until the host has
 	// its answer to initialize (logqueue.go).
 	holdLogs       bool

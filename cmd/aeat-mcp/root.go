@@ -12,12 +12,10 @@ import (
 // command reaches the system through opts (options.sys), or is given it.
 // When args can only serve (servesOnly) the tree is the root and serve
 // alone: a host waits for initialize, and the other commands, their flags
-// and cobra's completion command are built for nothing there; and the
-// manifest the command line names starts loading (startManifest). done
-// waits for that load: call it once the command has ended.
-func newRootCmd(sys *system, args []string) (root *cobra.Command, done func()) {
+// and cobra's completion command are built for nothing there.
+func newRootCmd(sys *system, args []string) *cobra.Command {
 	opts := &options{sys: sys}
-	root = &cobra.Command{
+	root := &cobra.Command{
 		Use:   "aeat-mcp",
 		Short: "A stdio MCP server that runs a CLI's verbs as supervised tools",
 		Long: `aeat-mcp serves the verbs of a command-line program (first of all aeat,
@@ -48,17 +46,16 @@ Every flag has an environment twin, used when the flag is not given:
 	// template words it differently); a version never holds "{{".
 	root.SetVersionTemplate(versionLine())
 	opts.register(root.PersistentFlags(), server.HostOS())
-	if flags, ok := serveFlags(args, root.PersistentFlags()); ok {
+	if servesOnly(args, root.PersistentFlags()) {
 		// Serve wires the stop signals itself, once the host has its
 		// answer to initialize (runServe).
 		root.CompletionOptions.DisableDefaultCmd = true
 		root.AddCommand(newServeCmd(opts))
-		opts.early = startManifest(sys, flags)
-		return root, opts.early.wait
+		return root
 	}
 	sys.watch()
 	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newWarmCmd(opts), newVersionCmd())
-	return root, func() {}
+	return root
 }
 
 // servesOnly reports whether args can only serve — whichever tree cobra
@@ -69,40 +66,24 @@ Every flag has an environment twin, used when the flag is not given:
 // false and the whole tree is built, so every message (an unknown
 // command's suggestions, --help's list) stays what it was.
 func servesOnly(args []string, fs *pflag.FlagSet) bool {
-	_, ok := serveFlags(args, fs)
-	return ok
-}
-
-// serveFlags is servesOnly, and the flags args give, by name, each with
-// its last value as pflag takes it (a bool given bare: its NoOptDefVal).
-func serveFlags(args []string, fs *pflag.FlagSet) (map[string]string, bool) {
 	words := 0
-	flags := map[string]string{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "serve" && words == 0:
 			words++
 		case strings.HasPrefix(a, "--") && len(a) > 2:
-			name, value, inline := strings.Cut(a[2:], "=")
+			name, _, inline := strings.Cut(a[2:], "=")
 			f := fs.Lookup(name)
 			if f == nil {
-				return nil, false // --help, --version, a typo: the whole tree answers
+				return false // --help, --version, a typo: the whole tree answers
 			}
-			switch {
-			case inline:
-			case f.NoOptDefVal != "":
-				value = f.NoOptDefVal
-			case i+1 < len(args):
+			if !inline && f.NoOptDefVal == "" {
 				i++ // "--manifest FILE": pflag takes the next argument, whatever it is
-				value = args[i]
-			default:
-				i++ // a flag with no value: pflag refuses it
 			}
-			flags[name] = value
 		default:
-			return nil, false
+			return false
 		}
 	}
-	return flags, true
+	return true
 }

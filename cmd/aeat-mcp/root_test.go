@@ -48,8 +48,7 @@ func TestServesOnly(t *testing.T) {
 // any other gets the whole tree, completion included.
 func TestRootCmd_ServeBuildsServeAlone(t *testing.T) {
 	names := func(args ...string) []string {
-		root, done := newRootCmd(osSystem(0, "", nil), args)
-		defer done()
+		root := newRootCmd(osSystem(0, "", nil), args)
 		root.InitDefaultCompletionCmd(args...)
 		var out []string
 		for _, c := range root.Commands() {

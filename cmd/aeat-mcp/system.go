@@ -2,13 +2,11 @@ package main
 
 import (
 	"io"
-	"log/slog"
 	"os"
 	"runtime"
 	"strings"
 	"time"
 
-	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/keychain"
 )
 
@@ -54,18 +52,6 @@ type system struct {
 	// signals unwired for a host's initialize (compose.go): then it writes
 	// and wires them without an answer.
 	noAnswer time.Duration
-	// loadManifest, if set, loads a manifest file in place of the
-	// manifest cache in the user's cache directory (load): a test's own.
-	loadManifest func(path string, logger *slog.Logger) (*annotations.Manifest, error)
-}
-
-// load loads the manifest file path through the manifest cache (or
-// loadManifest); logger (nil: nowhere) gets why a cache file was not used.
-func (s *system) load(path string, logger *slog.Logger) (*annotations.Manifest, error) {
-	if s.loadManifest != nil {
-		return s.loadManifest(path, logger)
-	}
-	return manifestCache(logger).Load(path)
 }
 
 // watch calls watchStop, if any.
