@@ -207,7 +207,8 @@ var synonymGroups = [][]string{
 	{"modelo", "form"},
 	{"declaracion", "declaration", "return", "autoliquidacion"},
 	{"justificante", "receipt", "proof", "acknowledgement", "acuse"},
-	{"deudas", "deuda", "debt", "owe", "owed", "adeudo"},
+	// To owe is to have a debt: "deber" (rankwords.go's withDeber), "owing".
+	{"deudas", "deuda", "debt", "debts", "owe", "owed", "owing", "deber", "adeudo", "adeudar"},
 	{"borrador", "draft"},
 	{"censo", "censal", "census"},
 	{"expediente", "proceeding", "procedure", "tramite"},

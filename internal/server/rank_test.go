@@ -1013,3 +1013,25 @@ func TestPhrasesByStem_OneMeaningEveryRun(t *testing.T) {
 	assert.Equal(t, "login", phraseOf("signs", "in"))
 	assert.Equal(t, "authenticated", phraseOf("signed", "in"), "the phrase as written wins over its stems")
 }
+
+// TestRank_RoundTen: what users say that the CLI's words do not (issue 28
+// item 5, round ten), each mechanism over real aeat tools — their own
+// help, params and paths, and where a case says so their paraphrases —
+// where, without it, another tool comes first or the one wanted is not
+// found.
+func TestRank_RoundTen(t *testing.T) {
+	runAeatRankCases(t, []aeatRankCase{
+		// The deudas readers "Show one deudas snapshot and every
+		// outstanding liability it holds"; portals list names the sede's
+		// pages (Hacienda).
+		{"to owe, deber, is to have debts",
+			[]string{"app_live_portals_list", "config_auth_login", "app_live_deudas_view"}, false,
+			"¿le debo algo a Hacienda?", []string{"app_live_deudas_view"}},
+		// explain "Decompose[s] a modelo's applicability".
+		{"deber before an infinitive is must, not to owe",
+			[]string{"app_live_deudas_view", "app_overview_explain"}, false,
+			"¿debo presentar el 349?", []string{"app_overview_explain"}},
+	})
+	assert.Equal(t, []string{"deber", "aeat"}, words("¿cuánto debemos a la Agencia Tributaria?"))
+	assert.Equal(t, []string{"obligado", "presentar", "349"}, words("¿debería presentar el 349?"))
+}
