@@ -1033,5 +1033,19 @@ func TestRank_RoundTen(t *testing.T) {
 			"¿debo presentar el 349?", []string{"app_overview_explain"}},
 	})
 	assert.Equal(t, []string{"deber", "aeat"}, words("¿cuánto debemos a la Agencia Tributaria?"))
+
+	// Over the whole aeat: a verb's paraphrases say the jobs the CLI's
+	// how-to guides name for it (the tool wanted first).
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	for query, want := range map[string]string{
+		// manage-invoices.md: "Record every invoice with `invoice add`",
+		// "Record an invoice you sent to a customer".
+		"record an invoice I sent to a client in France":                                "app_ledger_invoice_add",
+		"registra la factura que le hice a una clienta de Italia por 500 euros más IVA": "app_ledger_invoice_add",
+	} {
+		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
+	}
 	assert.Equal(t, []string{"obligado", "presentar", "349"}, words("¿debería presentar el 349?"))
 }
