@@ -212,7 +212,9 @@ var synonymGroups = [][]string{
 	{"borrador", "draft"},
 	{"censo", "censal", "census"},
 	{"expediente", "proceeding", "procedure", "tramite"},
-	{"notificacion", "notification", "notice", "letter", "carta", "aviso"},
+	// A requerimiento is the notification that asks for an answer
+	// (cadrumo's PostFilingEventKind; core/_notificacion_estado_servicio.py).
+	{"notificacion", "notification", "notice", "letter", "carta", "aviso", "requerimiento"},
 	{"apoderado", "representative", "proxy", "representante"},
 	{"certificado", "certificate"},
 	{"profile", "perfil", "taxpayer", "contribuyente"},
@@ -311,6 +313,9 @@ var phrases = map[[2]string]string{
 	{"vat", "number"}:         "nif",
 	{"tax", "id"}:             "nif",
 	{"tax", "agency"}:         "aeat",
+	{"tax", "office"}:         "aeat",
+	{"tax", "authority"}:      "aeat",
+	{"tax", "authorities"}:    "aeat",
 	{"agencia", "tributaria"}: "aeat",
 	{"set", "up"}:             "setup",
 	{"power", "attorney"}:     "apoderado",

@@ -1044,8 +1044,13 @@ func TestRank_RoundTen(t *testing.T) {
 		// "Record an invoice you sent to a customer".
 		"record an invoice I sent to a client in France":                                "app_ledger_invoice_add",
 		"registra la factura que le hice a una clienta de Italia por 500 euros más IVA": "app_ledger_invoice_add",
+		// The DEHu notifications the pull reads carry requerimientos, which
+		// the taxpayer must act on (core/_notificacion_estado_servicio.py).
+		"has the tax office sent anything official I must answer": "notifications_pull",
+		"¿tengo algún requerimiento?":                             "notifications_pull",
 	} {
 		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
 	}
 	assert.Equal(t, []string{"obligado", "presentar", "349"}, words("¿debería presentar el 349?"))
+	assert.Equal(t, []string{"aeat", "write"}, words("the tax office wrote to me"), "the tax office is the agency")
 }
