@@ -358,12 +358,18 @@ var phrases = map[[2]string]string{
 	{"switch", "over"}: "switch",
 	// What is left "por hacer" is pending, not a thing to make. ("To do"
 	// is not: "what am I allowed to do".)
-	{"por", "hacer"}:  "pendiente",
-	{"change", "to"}:  "switch",
-	{"cambiar", "a"}:  "switch",
-	{"cambiar", "al"}: "switch",
-	{"cambia", "a"}:   "switch",
-	{"cambia", "al"}:  "switch",
+	{"por", "hacer"}: "pendiente",
+	// A to-do list, written "to-do", "to do" or "todo", is the CLI's
+	// review queue: it "is a to-do list you can work through top to
+	// bottom" (the CLI's classify-transactions.md). "To do" alone is not.
+	{"do", "list"}:      "queue",
+	{"todo", "list"}:    "queue",
+	{"lista", "tareas"}: "queue",
+	{"change", "to"}:    "switch",
+	{"cambiar", "a"}:    "switch",
+	{"cambiar", "al"}:   "switch",
+	{"cambia", "a"}:     "switch",
+	{"cambia", "al"}:    "switch",
 	// A quarter said in words is the period a modelo verb takes (rankquery.go's
 	// argumentOf).
 	{"first", "quarter"}:     "q1",
