@@ -143,6 +143,8 @@ var synonymGroups = [][]string{
 	{"integrity", "integridad"},
 	{"latency", "latencia"},
 	{"latest", "last", "recent", "ultimo", "reciente"},
+	// What came before: past returns, earlier periods, años anteriores.
+	{"past", "previous", "earlier", "prior", "anterior", "anteriores", "pasado", "pasada", "pasados", "pasadas"},
 	{"live", "online"},
 	{"llm", "ai", "ia"},
 	// "log" is a thing (the CLI's log file) and an act (to log an
@@ -345,11 +347,15 @@ var phrases = map[[2]string]string{
 	{"get", "rid"}:    "remove",
 	{"get", "to"}:     "reach",
 	// The last day to do a thing is its deadline.
-	{"last", "day"}:      "deadline",
-	{"ultimo", "dia"}:    "deadline",
-	{"fecha", "limite"}:  "deadline",
-	{"bank", "holiday"}:  "festivo",
-	{"bank", "holidays"}: "festivo",
+	// Last year is a year before this one, not the latest of anything.
+	{"last", "year"}:        "past",
+	{"ano", "pasado"}:       "past",
+	{"ejercicio", "pasado"}: "past",
+	{"last", "day"}:         "deadline",
+	{"ultimo", "dia"}:       "deadline",
+	{"fecha", "limite"}:     "deadline",
+	{"bank", "holiday"}:     "festivo",
+	{"bank", "holidays"}:    "festivo",
 	// Every time a thing happens, it happens always.
 	{"every", "time"}: "always",
 	{"cada", "vez"}:   "always",

@@ -363,8 +363,8 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"app", "connect"}, words("the app can't connect"), "what is left of a contraction says nothing")
 	assert.Equal(t, []string{"sandbox"}, words("¿qué entornos de prueba tengo?"), "the CLI's sandbox, as Spanish says it")
 	assert.Equal(t, []string{"borrar", "todos", "datos"}, words("borrar todos los datos"), "todos tells a verb that acts on everything")
-	assert.Equal(t, []string{"separa", "dos"}, words("sepáralo en dos"), "a verb with its pronouns written on is the verb")
-	assert.Equal(t, []string{"registra", "factura"}, words("regístrame la factura"))
+	assert.Equal(t, []string{"separar", "dos"}, words("sepáralo en dos"), "a verb with its pronouns written on is the verb")
+	assert.Equal(t, []string{"registrar", "factura"}, words("regístrame la factura"))
 	assert.Equal(t, []string{"separar"}, words("separarlo"))
 	assert.Equal(t, []string{"modelo", "escuela", "regla", "formula", "ficheros", "externos", "convierte", "contraparte", "confirme"},
 		words("modelo escuela regla fórmula ficheros externos convierte contraparte confirmé"), "a word that only ends as a pronoun does is left alone")
@@ -1048,6 +1048,13 @@ func TestRank_RoundTen(t *testing.T) {
 		// the taxpayer must act on (core/_notificacion_estado_servicio.py).
 		"has the tax office sent anything official I must answer": "notifications_pull",
 		"¿tengo algún requerimiento?":                             "notifications_pull",
+		// classify-transactions.md: the review queue "is a to-do list".
+		"show me my to-do list": "app_review_queue",
+		// pull-all "Pull[s] this taxpayer's AEAT filed-declaration
+		// history", justificante pull "the AEAT justificante"; m036 baja
+		// is the census deregistration.
+		"bájame las declaraciones del año pasado": "app_live_filed_pull_all",
+		"bájame el justificante del 303":          "justificante_pull",
 	} {
 		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
 	}
@@ -1057,4 +1064,6 @@ func TestRank_RoundTen(t *testing.T) {
 		assert.Equal(t, []string{"queue"}, words(todo), "a to-do list is the review queue")
 	}
 	assert.Equal(t, []string{"allowed"}, words("what am I allowed to do"), "to do alone is not")
+	assert.Equal(t, []string{"need", "past", "figures"}, words("I need last year's figures"), "last year is past, not the latest")
+	assert.Equal(t, []string{"bajar", "303"}, words("bájame el 303"), "an imperative in -a is an -ar verb's")
 }

@@ -216,6 +216,11 @@ func withoutClitic(w string, accented int) string {
 		}
 		switch {
 		case accented >= 0 && accented < len(rest) && len(rest) >= minStemLen && endsAny(rest, "a", "e", "ar", "er", "ir", "ando", "iendo"):
+			if strings.HasSuffix(rest, "a") {
+				// An imperative in -a is of an -ar verb, always: "bájame"
+				// is bajar (to download), not "baja" (deregistration).
+				return rest + "r"
+			}
 			return rest
 		case len(rest) >= 5 && endsAny(rest, "ar", "er", "ir") && endsAny(c, objectClitics...):
 			return rest
