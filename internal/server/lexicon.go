@@ -258,7 +258,9 @@ var synonymGroups = [][]string{
 	{"customer", "cliente"},
 	{"counterparty", "contraparte"},
 	{"recipient", "destinatario"},
-	{"descendiente", "child", "children", "hijo", "hija", "hijos", "dependent"},
+	{"descendiente", "child", "children", "hijo", "hija", "hijos", "dependent", "son", "daughter", "baby", "bebe", "nino", "nina", "ninos"},
+	// Joint taxation, tributación conjunta: a couple's return filed together.
+	{"joint", "jointly", "conjunta", "conjunto", "together", "juntos", "juntas"},
 	{"diagnostics", "diagnostico"},
 	{"error", "fallo"},
 	{"passphrase", "password", "contrasena", "clave", "secret", "secreto"},
@@ -448,7 +450,23 @@ func synonymsOf(w string) []string {
 			return syn
 		}
 	}
-	return synonymsByStem()[stem(w)]
+	if syn, ok := synonymsByStem()[stem(w)]; ok {
+		return syn
+	}
+	return synonyms()[participleVerb(w)]
+}
+
+// participleVerb is the -ar verb a Spanish participle is of ("pagado",
+// "pagadas": pagar), "" when w is none: a short verb's participle keeps
+// its ending from stem (rankwords.go), which leaves four letters at
+// least, so "me ha pagado el alquiler" said nothing of a payment.
+func participleVerb(w string) string {
+	for _, suffix := range []string{"ado", "ada", "ados", "adas"} {
+		if rest, ok := strings.CutSuffix(w, suffix); ok && len(rest) >= 2 {
+			return rest + "ar"
+		}
+	}
+	return ""
 }
 
 // synonymsByStem is each stem's words with their fellows, from

@@ -1055,6 +1055,13 @@ func TestRank_RoundTen(t *testing.T) {
 		// is the census deregistration.
 		"bájame las declaraciones del año pasado": "app_live_filed_pull_all",
 		"bájame el justificante del 303":          "justificante_pull",
+		// compare-taxation compares "joint (conjunta) vs. individual
+		// filing": together, juntos.
+		"is it cheaper for us to file together or apart?": "app_modelo_work_compare_taxation",
+		"¿hacemos la renta juntos?":                       "app_modelo_work_compare_taxation",
+		// ledger add's paraphrases: "anotar un ingreso o un pago en
+		// efectivo"; pagado is pagar's.
+		"me han pagado el alquiler de mayo, anótalo": "app_ledger_add",
 	} {
 		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
 	}
@@ -1066,4 +1073,6 @@ func TestRank_RoundTen(t *testing.T) {
 	assert.Equal(t, []string{"allowed"}, words("what am I allowed to do"), "to do alone is not")
 	assert.Equal(t, []string{"need", "past", "figures"}, words("I need last year's figures"), "last year is past, not the latest")
 	assert.Equal(t, []string{"bajar", "303"}, words("bájame el 303"), "an imperative in -a is an -ar verb's")
+	assert.Contains(t, synonymsOf("pagado"), "pay", "a participle is its verb's")
+	assert.Contains(t, rankNames(idx.rank("nos ha nacido una niña, métela en el perfil"), 3), "config_profile_descendiente_add", "a niña is a descendiente")
 }
