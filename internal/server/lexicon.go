@@ -216,7 +216,8 @@ var synonymGroups = [][]string{
 	{"expediente", "proceeding", "procedure", "tramite"},
 	// A requerimiento is the notification that asks for an answer
 	// (cadrumo's PostFilingEventKind; core/_notificacion_estado_servicio.py).
-	{"notificacion", "notification", "notice", "letter", "carta", "aviso", "requerimiento"},
+	// An escrito is what the administration writes to one.
+	{"notificacion", "notification", "notice", "letter", "carta", "aviso", "requerimiento", "escrito"},
 	{"apoderado", "representative", "proxy", "representante"},
 	{"certificado", "certificate"},
 	{"profile", "perfil", "taxpayer", "contribuyente"},
@@ -352,6 +353,7 @@ var phrases = map[[2]string]string{
 	// Last year is a year before this one, not the latest of anything.
 	{"last", "year"}:        "past",
 	{"ano", "pasado"}:       "past",
+	{"anos", "pasados"}:     "past",
 	{"ejercicio", "pasado"}: "past",
 	{"last", "day"}:         "deadline",
 	{"ultimo", "dia"}:       "deadline",

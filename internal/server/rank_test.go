@@ -1078,6 +1078,7 @@ func TestRank_RoundTen(t *testing.T) {
 	assert.Equal(t, []string{"bajar", "303"}, words("bájame el 303"), "an imperative in -a is an -ar verb's")
 	assert.Contains(t, synonymsOf("pagado"), "pay", "a participle is its verb's")
 	assert.Contains(t, rankNames(idx.rank("nos ha nacido una niña, métela en el perfil"), 3), "config_profile_descendiente_add", "a niña is a descendiente")
+	assert.Contains(t, rankNames(idx.rank("¿me ha escrito Hacienda?"), 1)[0], "notifications", "an escrito is a notification")
 	// A question of when asks for a date: agenda ranks "upcoming and
 	// past-due obligations", calendar renders "the deadline calendar".
 	assert.Contains(t, rankNames(idx.rank("¿cuándo tengo que pagar el 130?"), 3), "overview_agenda")
