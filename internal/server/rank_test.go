@@ -968,6 +968,40 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // independently, each measured blind with the ranking it was held out
 // from: 29 + 34 + 28 + 32 + 38 = 161 (80.5 %).
 //
+// Then a round tuned to the misses left on every set (so all of them are
+// tuning sets now), by mechanisms rather than their words, each checked
+// against the CLI's source or how-to guides:
+//
+//   - round ten ("deber" is to owe, and must before an infinitive — its
+//     forms share no stem, so "¿le debo algo a Hacienda?", missed in four
+//     sets, said only Hacienda; a to-do list is the review queue,
+//     classify-transactions.md's own words; the tax office is the
+//     agency, a requerimiento and an escrito notifications, and the DEHu
+//     pull reads what one must answer; invoice add records an invoice
+//     sent or received, manage-invoices.md; config check says what is
+//     missing, workstation-setup.md; a question of when asks for the
+//     deadline verbs; past, previous, anteriores, and last year is past,
+//     not the latest; an imperative in -a is an -ar verb, "bájame" is
+//     bajar and not the census baja; a short -ar verb's participle is
+//     its verb, "pagado"; joint taxation said together, juntos; a child
+//     said niña, son, baby): on main 3343587 before it, tuned to 14 of
+//     15, heldOut 28/28, heldOutLater 27/28, sealed 30, sealed2 29,
+//     sealed3 30, sealed4 29, sealed5 28, sealed6 29, sealed7 37,
+//     sealed8 38, sealed9 31, sealed10 36, sealed11 38 (424 of 451);
+//     after it, the same but sealed4 30, sealed7 39, sealed8 40, sealed9
+//     37 and sealed11 40 (437). Tried and dropped: add as a verb related
+//     to record and anotar (found nothing more, lost a set-8 request to
+//     evidence add); "pasado" out of the past group (lost three requests
+//     for the backlog that say "del año pasado"); "logged" as recording
+//     an expense ("logged in the first quarter" is the phrase logged in);
+//     clear as remove; a paraphrase of expedientes pull for "what the
+//     agency has on record" (no gain). Left missing: "expense I logged
+//     in the first quarter", the 145 for a new child, a folder of
+//     receipts (set 9); a new client as a profile, the power of
+//     attorney "record", the 303 credit to offset (set 10); the Google
+//     credentials, "que se categoricen solos", and others — see the
+//     test's log. Set 12, written blind, is the measure of this round.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -985,14 +1019,14 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed", heldOutSealed, 90},
 		{"sealed2", heldOutSealed2, 90},
 		{"sealed3", heldOutSealed3, 90},
-		{"sealed4", heldOutSealed4, 85},
+		{"sealed4", heldOutSealed4, 93},
 		{"sealed5", heldOutSealed5, 90},
 		{"sealed6", heldOutSealed6, 85},
-		{"sealed7", heldOutSealed7, 87},
-		{"sealed8", heldOutSealed8, 90},
-		{"sealed9", heldOutSealed9, 72},
+		{"sealed7", heldOutSealed7, 92},
+		{"sealed8", heldOutSealed8, 95},
+		{"sealed9", heldOutSealed9, 87},
 		{"sealed10", heldOutSealed10, 85},
-		{"sealed11", heldOutSealed11, 90},
+		{"sealed11", heldOutSealed11, 95},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
