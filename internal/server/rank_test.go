@@ -1103,6 +1103,7 @@ func TestRank_RoundTen(t *testing.T) {
 		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
 	}
 	assert.Equal(t, []string{"obligado", "presentar", "349"}, words("¿debería presentar el 349?"))
+	assert.Equal(t, []string{"obligado", "ir", "oficina"}, words("¿debo ir a la oficina?"))
 	assert.Equal(t, []string{"aeat", "write"}, words("the tax office wrote to me"), "the tax office is the agency")
 	for _, todo := range []string{"my to-do list", "my to do list", "my todo list", "mi lista de tareas"} {
 		assert.Equal(t, []string{"queue"}, words(todo), "a to-do list is the review queue")

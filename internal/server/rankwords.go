@@ -99,9 +99,10 @@ func withDeber(ts []string) []string {
 }
 
 // isInfinitive: w ends as a Spanish infinitive does, with or without its
-// pronouns ("presentar", "ser", "hacerlo"; withoutClitic took them off).
+// pronouns ("presentar", "ser", "ir", "hacerlo"; withoutClitic took them
+// off).
 func isInfinitive(w string) bool {
-	return len(w) >= 3 && endsAny(w, "ar", "er", "ir")
+	return w == "ir" || len(w) >= 3 && endsAny(w, "ar", "er", "ir")
 }
 
 // phraseOf is the one word a and b say together (lexicon.go's phrases),
