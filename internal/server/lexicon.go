@@ -415,6 +415,7 @@ var irregularForms = map[string]string{
 	"made": "make", "got": "get", "gotten": "get", "gave": "give", "given": "give",
 	"took": "take", "taken": "take", "wrote": "write", "written": "write",
 	"kept": "keep", "brought": "bring", "told": "tell", "chose": "choose", "chosen": "choose",
+	"forgot": "forget", "forgotten": "forget",
 	"hice": "hacer", "hizo": "hacer",
 	// A one-syllable imperative takes its pronouns with no written accent,
 	// so withoutClitic (rankwords.go) cannot tell them off: "hazme el 303".

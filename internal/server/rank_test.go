@@ -1104,6 +1104,8 @@ func TestRank_RoundTen(t *testing.T) {
 	}
 	assert.Equal(t, []string{"obligado", "presentar", "349"}, words("¿debería presentar el 349?"))
 	assert.Equal(t, []string{"obligado", "ir", "oficina"}, words("¿debo ir a la oficina?"))
+	// backlog's paraphrase: "what did I forget to file".
+	assert.Equal(t, "app_overview_backlog", rankNames(idx.rank("I forgot to file the 303 last quarter"), 1)[0], "forgot is forget")
 	assert.Equal(t, []string{"aeat", "write"}, words("the tax office wrote to me"), "the tax office is the agency")
 	for _, todo := range []string{"my to-do list", "my to do list", "my todo list", "mi lista de tareas"} {
 		assert.Equal(t, []string{"queue"}, words(todo), "a to-do list is the review queue")
