@@ -41,7 +41,8 @@ import (
 // withDeber; owing), a to-do list as the review queue, the tax office as
 // the agency, requerimiento and escrito as notifications, what came
 // before (past, anteriores, "last year"), joint as juntos, a child as
-// niña or son, a short -ar verb's participle as its verb. Words are
+// niña or son, a short -ar verb's participle as its verb, "forgot" as
+// forget. Words are
 // written as words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a

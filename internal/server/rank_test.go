@@ -983,8 +983,8 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     deadline verbs; past, previous, anteriores, and last year is past,
 //     not the latest; an imperative in -a is an -ar verb, "bájame" is
 //     bajar and not the census baja; a short -ar verb's participle is
-//     its verb, "pagado"; joint taxation said together, juntos; a child
-//     said niña, son, baby): on main 3343587 before it, tuned to 14 of
+//     its verb, "pagado"; "forgot" is forget; joint taxation said
+//     together, juntos; a child said niña, son, baby): on main 3343587 before it, tuned to 14 of
 //     15, heldOut 28/28, heldOutLater 27/28, sealed 30, sealed2 29,
 //     sealed3 30, sealed4 29, sealed5 28, sealed6 29, sealed7 37,
 //     sealed8 38, sealed9 31, sealed10 36, sealed11 38 (424 of 451);
