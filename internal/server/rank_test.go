@@ -1027,6 +1027,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed9", heldOutSealed9, 87},
 		{"sealed10", heldOutSealed10, 85},
 		{"sealed11", heldOutSealed11, 95},
+		{"sealed12", heldOutSealed12, 72},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
