@@ -42,7 +42,9 @@ import (
 // the agency, requerimiento and escrito as notifications, what came
 // before (past, anteriores, "last year"), joint as juntos, a child as
 // niña or son, a short -ar verb's participle as its verb, "forgot" as
-// forget. Words are
+// forget. Round eleven, from set 12: withholding, said as the CLI says
+// it (retención, retention) and as a person does ("kept 15 % back",
+// "holding back", "me retienen"). Words are
 // written as words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a
@@ -244,6 +246,10 @@ var synonymGroups = [][]string{
 	{"festivo", "festivos", "holiday", "holidays", "feriado"},
 	{"overdue", "vencido", "atrasado", "retrasado"},
 	{"iva", "vat"},
+	// The IRPF a payer keeps back: the CLI's params say retention
+	// (invoice add's retention_rate) and retencion (profile edit's
+	// pays_professionals_with_retencion), a person withholding.
+	{"withholding", "withhold", "retention", "retencion", "retenciones", "retener", "retenido", "retenida"},
 	{"irpf", "renta"},
 	{"nif", "cif", "dni"},
 	{"extracto", "statement"},
@@ -369,6 +375,10 @@ var phrases = map[[2]string]string{
 	// Every time a thing happens, it happens always.
 	{"every", "time"}: "always",
 	{"cada", "vez"}:   "always",
+	// Tax a payer keeps back is withheld: "they kept 15 % back",
+	// "holding back 15 % of her fees".
+	{"keep", "back"}: "withhold",
+	{"hold", "back"}: "withhold",
 	// To change to another of them, or switch to it.
 	{"switch", "to"}:   "switch",
 	{"switch", "over"}: "switch",
@@ -416,7 +426,10 @@ var irregularForms = map[string]string{
 	"made": "make", "got": "get", "gotten": "get", "gave": "give", "given": "give",
 	"took": "take", "taken": "take", "wrote": "write", "written": "write",
 	"kept": "keep", "brought": "bring", "told": "tell", "chose": "choose", "chosen": "choose",
-	"forgot": "forget", "forgotten": "forget",
+	"forgot": "forget", "forgotten": "forget", "withheld": "withhold",
+	// retener's forms that keep no four letters of its stem.
+	"retiene": "retener", "retienen": "retener", "retuvo": "retener", "retuvieron": "retener",
+	"retenga": "retener", "retengan": "retener",
 	"hice": "hacer", "hizo": "hacer",
 	// A one-syllable imperative takes its pronouns with no written accent,
 	// so withoutClitic (rankwords.go) cannot tell them off: "hazme el 303".

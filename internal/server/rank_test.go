@@ -1002,6 +1002,41 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     credentials, "que se categoricen solos", and others — see the
 //     test's log. Set 12, written blind, is the measure of this round.
 //
+// Then set 12, by a sixth engineer who had seen neither the ranker nor
+// its data (persona-driven: Renta with deductions, an autónomo who
+// invoices and suffers retenciones, closing a business, a new computer,
+// a power of attorney, a phone), measured once, blind: round nine 29 of
+// 40, round ten 31 (72 %). Its misses were the jobs users name that the
+// CLI's help does not say, and withholding said many ways:
+//
+//   - round eleven (withholding is one word in both languages and the
+//     CLI's: retención, retention — invoice add's retention_rate, profile
+//     edit's pays_professionals_with_retencion — "kept back", "holding
+//     back", withheld, retuvo, retienen; an amount may stand between a
+//     phrase's words, "kept 15 % back". Paraphrases from the CLI's help
+//     and guides: invoice list's --kind issued, the invoices one sent;
+//     link binds the transaction "that paid or collected" an invoice; a
+//     rule classifies "automatically", without doing it each time; the
+//     145 is the data a payer asks for the payroll retención; profile
+//     edit's flags for paying professionals with retención and for the
+//     Art. 109 70 % exception; the 130's applicability if clients
+//     already withhold; the Modelo 100's manual inputs, what an
+//     employer's certificate says it withheld; backlog's "¿me he dejado
+//     algo sin presentar?"): on h48 a9453b4 plus set 12 before it, tuned
+//     to 14 of 15, heldOut 28/28, heldOutLater 27/28, sealed 30, sealed2
+//     29, sealed3 30, sealed4 30, sealed5 28, sealed6 29, sealed7 39,
+//     sealed8 40, sealed9 37, sealed10 36, sealed11 40, sealed12 31 (468
+//     of 491); after it, the same but sealed9 38 (the child for the 145)
+//     and sealed12 40 (478). Tried and dropped: a request that names no
+//     action asking, like a question, for a tool that reads (no set
+//     moved, and invoice list is not marked read-only, so "facturas que
+//     mandé este trimestre" lost every invoice verb to the pipeline); a
+//     backlog paraphrase with "trimestre" (took "what's left to do
+//     before I can submit the quarterly VAT", set 6, to the backlog).
+//     Left as they were: "I sent in March" is the phrase send in, to
+//     submit; "me libro" cannot be to be exempt, libro is the ledger's
+//     book.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1027,6 +1062,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed9", heldOutSealed9, 87},
 		{"sealed10", heldOutSealed10, 85},
 		{"sealed11", heldOutSealed11, 95},
+		{"sealed12", heldOutSealed12, 95},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
@@ -1120,4 +1156,42 @@ func TestRank_RoundTen(t *testing.T) {
 	// past-due obligations", calendar renders "the deadline calendar".
 	assert.Contains(t, rankNames(idx.rank("¿cuándo tengo que pagar el 130?"), 3), "overview_agenda")
 	assert.Contains(t, []string{"overview_agenda", "app_overview_calendar"}, rankNames(idx.rank("¿hasta cuándo puedo presentar la renta?"), 1)[0])
+}
+
+// TestRank_RoundEleven: what set 12's misses said that the CLI's words
+// did not (issue 28 item 5, round eleven), over the whole aeat — not set
+// 12's requests, the same jobs said otherwise; each failed before.
+func TestRank_RoundEleven(t *testing.T) {
+	// Withholding as a person says it: kept or held back, with an amount
+	// between the phrase's words, and retener's irregular forms.
+	assert.Contains(t, words("they kept 15% back for tax"), "withhold")
+	assert.Contains(t, words("she is holding back 2,400 of my pay"), "withhold")
+	assert.Contains(t, words("my employer withheld too much"), "withhold")
+	assert.Contains(t, words("el cliente me retuvo el 15 %"), "retener")
+	assert.Contains(t, synonymsOf("retencion"), "retention", "invoice add's retention_rate")
+
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	for query, want := range map[string]string{
+		// invoice list's --kind issued: "a customer owes you".
+		"facturas que mandé el mes pasado": "app_ledger_invoice_list",
+		// link binds the transaction "that paid or collected" an invoice
+		// (manage-invoices.md).
+		"asocia la transferencia de mi cliente a su factura": "app_ledger_link",
+		// profile edit's --pays-professionals-with-retencion.
+		"I pay a designer and hold back part of her fees for tax": "config_profile_edit",
+		// The Art. 109 70 % exception: explain decomposes the 130's
+		// applicability.
+		"mis clientes ya me retienen casi todo, ¿tengo que hacer pagos fraccionados?": "app_overview_explain",
+	} {
+		assert.Contains(t, rankNames(idx.rank(query), 3), want, "%q: %v", query, rankNames(idx.rank(query), 3))
+	}
+	for query, want := range map[string]string{
+		// A list, not add: "invoices I sent" are the issued ones list
+		// shows, where add's "record an invoice I sent" came first.
+		"facturas que mandé el mes pasado": "app_ledger_invoice_list",
+	} {
+		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
+	}
 }

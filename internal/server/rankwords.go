@@ -59,7 +59,7 @@ func words(s string) []string {
 		case i+1 < len(tokens) && phraseOf(w, tokens[i+1]) != "":
 			w = phraseOf(w, tokens[i+1])
 			i++
-		case i+2 < len(tokens) && stopWords[tokens[i+1]] && phraseOf(w, tokens[i+2]) != "":
+		case i+2 < len(tokens) && inPhrase(tokens[i+1]) && phraseOf(w, tokens[i+2]) != "":
 			w = phraseOf(w, tokens[i+2])
 			i += 2
 		}
@@ -68,6 +68,12 @@ func words(s string) []string {
 		}
 	}
 	return dedupe(out)
+}
+
+// inPhrase: a word a phrase's two words may have between them — a stop
+// word ("copia de seguridad") or an amount ("they kept 15 % back").
+func inPhrase(w string) bool {
+	return stopWords[w] || w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
 // deberForms are the forms of Spanish "deber" a request says: "¿le debo
