@@ -1037,6 +1037,16 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     submit; "me libro" cannot be to be exempt, libro is the ledger's
 //     book.
 //
+// Then set 13, by a seventh engineer who had seen neither the ranker nor
+// its data (an IVA-exempt physiotherapist, a couple one autónomo and one
+// salaried, someone newly resident, royalties, a penalty or a letter, a
+// terse power user), measured once, blind: round nine 34 of 40, round
+// ten 35, round eleven 35 (87.5 %; it found "work out our 2025 income
+// tax return" and lost "how do I write up an invoice for a patient?" to
+// invoice update). Not yet tuned to. Over the seven sets written
+// independently (7 to 13), each measured with the ranking held out from
+// it: 29 + 34 + 28 + 32 + 38 + 31 + 35 = 227 of 280 (81 %).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1063,6 +1073,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed10", heldOutSealed10, 85},
 		{"sealed11", heldOutSealed11, 95},
 		{"sealed12", heldOutSealed12, 95},
+		{"sealed13", heldOutSealed13, 85},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
