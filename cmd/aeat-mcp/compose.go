@@ -166,12 +166,7 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		st.close()
 		return nil, err
 	}
-	if o.lang != "" && !i18n.Offered(o.lang) {
-		logger.Warn("--lang is not a language aeat-mcp offers; messages are in English", "lang", o.lang, "offered", i18n.OfferedList())
-	}
-	for _, w := range st.manifest.Warnings {
-		logger.Warn("manifest", "warning", w)
-	}
+	o.warnAtStart(logger, st.manifest)
 	// The runner's mechanisms and the warm template are set up once the
 	// host is past initialize (server.Config.Prepare): a host waits for
 	// initialize, and a call waits for them.
@@ -186,19 +181,7 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		st.closers = append(st.closers, pool.close)
 	}
 	st.cfg.Prepare = st.prepare
-	ready := sync.OnceFunc(func() {
-		releaseLogs()
-		o.sys.watch()
-	})
-	st.cfg.Initialized = ready
-	if o.holdLogs {
-		// A host that has had no answer by then is not waiting on a fast
-		// start: the log is written and the stop signals wired anyway, so
-		// a host that gives up on the connect and stops the server stops
-		// it gracefully, with the start-up lines on its stderr.
-		t := time.AfterFunc(o.sys.noAnswer, ready)
-		st.closers = append(st.closers, func() { t.Stop() })
-	}
+	st.cfg.Initialized = st.atAnswer(o, releaseLogs)
 	if limit := server.SoftMemoryLimit(st.cfg); limit > 0 && !o.sys.has("GOMEMLIMIT") {
 		debug.SetMemoryLimit(limit) // a GOMEMLIMIT the person set wins
 	}
@@ -207,20 +190,55 @@ func (o *options) open(stderr io.Writer) (*stack, error) {
 		return nil, &exitError{exitUsage, err}
 	}
 	st.closers = append(st.closers, st.server.Shutdown)
-	if unmatched := o.selection.Unmatched(st.manifest.Tools); len(unmatched) > 0 {
-		logger.Warn("--tools patterns that select no tool of the manifest", "patterns", strings.Join(unmatched, ", "))
+	st.logProblems(o)
+	return st, nil
+}
+
+// warnAtStart logs what the flags and the manifest load left to say.
+func (o *options) warnAtStart(logger *slog.Logger, m *annotations.Manifest) {
+	if o.lang != "" && !i18n.Offered(o.lang) {
+		logger.Warn("--lang is not a language aeat-mcp offers; messages are in English", "lang", o.lang, "offered", i18n.OfferedList())
 	}
-	// What makes every call refuse is a warning; what only some tools
-	// lack, information: those tools say so when called. The keychain is
-	// not read to start (a locked one would hold the host's connect).
+	for _, w := range m.Warnings {
+		logger.Warn("manifest", "warning", w)
+	}
+}
+
+// atAnswer is what runs once the host has its answer to initialize: the
+// held log is written and the stop signals wired. With the log held, it
+// also runs when no answer has gone out by o.sys.noAnswer.
+func (st *stack) atAnswer(o *options, releaseLogs func()) func() {
+	ready := sync.OnceFunc(func() {
+		releaseLogs()
+		o.sys.watch()
+	})
+	if o.holdLogs {
+		// A host that has had no answer by then is not waiting on a fast
+		// start: the log is written and the stop signals wired anyway, so
+		// a host that gives up on the connect and stops the server stops
+		// it gracefully, with the start-up lines on its stderr.
+		t := time.AfterFunc(o.sys.noAnswer, ready)
+		st.closers = append(st.closers, func() { t.Stop() })
+	}
+	return ready
+}
+
+// logProblems logs, once the server is built, --tools patterns that
+// select nothing and what this machine lacks. What makes every call
+// refuse is a warning; what only some tools lack, information: those
+// tools say so when called. The keychain is not read to start (a locked
+// one would hold the host's connect).
+func (st *stack) logProblems(o *options) {
+	if unmatched := o.selection.Unmatched(st.manifest.Tools); len(unmatched) > 0 {
+		st.logger.Warn("--tools patterns that select no tool of the manifest", "patterns", strings.Join(unmatched, ", "))
+	}
 	for _, p := range st.server.Problems() {
 		level := slog.LevelWarn
 		if !p.EveryCall() {
 			level = slog.LevelInfo
 		}
-		logger.Log(context.Background(), level, p.What, "fix", p.Fix)
+		st.logger.Log(context.Background(), level, p.What, "fix", p.Fix)
 	}
-	return st, nil
 }
 
 // prepare is the stack's start-up work a host need not wait for, run by

@@ -363,8 +363,8 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, []string{"app", "connect"}, words("the app can't connect"), "what is left of a contraction says nothing")
 	assert.Equal(t, []string{"sandbox"}, words("¿qué entornos de prueba tengo?"), "the CLI's sandbox, as Spanish says it")
 	assert.Equal(t, []string{"borrar", "todos", "datos"}, words("borrar todos los datos"), "todos tells a verb that acts on everything")
-	assert.Equal(t, []string{"separa", "dos"}, words("sepáralo en dos"), "a verb with its pronouns written on is the verb")
-	assert.Equal(t, []string{"registra", "factura"}, words("regístrame la factura"))
+	assert.Equal(t, []string{"separar", "dos"}, words("sepáralo en dos"), "a verb with its pronouns written on is the verb")
+	assert.Equal(t, []string{"registrar", "factura"}, words("regístrame la factura"))
 	assert.Equal(t, []string{"separar"}, words("separarlo"))
 	assert.Equal(t, []string{"modelo", "escuela", "regla", "formula", "ficheros", "externos", "convierte", "contraparte", "confirme"},
 		words("modelo escuela regla fórmula ficheros externos convierte contraparte confirmé"), "a word that only ends as a pronoun does is left alone")
@@ -968,6 +968,85 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // independently, each measured blind with the ranking it was held out
 // from: 29 + 34 + 28 + 32 + 38 = 161 (80.5 %).
 //
+// Then a round tuned to the misses left on every set (so all of them are
+// tuning sets now), by mechanisms rather than their words, each checked
+// against the CLI's source or how-to guides:
+//
+//   - round ten ("deber" is to owe, and must before an infinitive — its
+//     forms share no stem, so "¿le debo algo a Hacienda?", missed in four
+//     sets, said only Hacienda; a to-do list is the review queue,
+//     classify-transactions.md's own words; the tax office is the
+//     agency, a requerimiento and an escrito notifications, and the DEHu
+//     pull reads what one must answer; invoice add records an invoice
+//     sent or received, manage-invoices.md; config check says what is
+//     missing, workstation-setup.md; a question of when asks for the
+//     deadline verbs; past, previous, anteriores, and last year is past,
+//     not the latest; an imperative in -a is an -ar verb, "bájame" is
+//     bajar and not the census baja; a short -ar verb's participle is
+//     its verb, "pagado"; "forgot" is forget; joint taxation said
+//     together, juntos; a child said niña, son, baby): on main 3343587 before it, tuned to 14 of
+//     15, heldOut 28/28, heldOutLater 27/28, sealed 30, sealed2 29,
+//     sealed3 30, sealed4 29, sealed5 28, sealed6 29, sealed7 37,
+//     sealed8 38, sealed9 31, sealed10 36, sealed11 38 (424 of 451);
+//     after it, the same but sealed4 30, sealed7 39, sealed8 40, sealed9
+//     37 and sealed11 40 (437). Tried and dropped: add as a verb related
+//     to record and anotar (found nothing more, lost a set-8 request to
+//     evidence add); "pasado" out of the past group (lost three requests
+//     for the backlog that say "del año pasado"); "logged" as recording
+//     an expense ("logged in the first quarter" is the phrase logged in);
+//     clear as remove; a paraphrase of expedientes pull for "what the
+//     agency has on record" (no gain). Left missing: "expense I logged
+//     in the first quarter", the 145 for a new child, a folder of
+//     receipts (set 9); a new client as a profile, the power of
+//     attorney "record", the 303 credit to offset (set 10); the Google
+//     credentials, "que se categoricen solos", and others — see the
+//     test's log. Set 12, written blind, is the measure of this round.
+//
+// Then set 12, by a sixth engineer who had seen neither the ranker nor
+// its data (persona-driven: Renta with deductions, an autónomo who
+// invoices and suffers retenciones, closing a business, a new computer,
+// a power of attorney, a phone), measured once, blind: round nine 29 of
+// 40, round ten 31 (72 %). Its misses were the jobs users name that the
+// CLI's help does not say, and withholding said many ways:
+//
+//   - round eleven (withholding is one word in both languages and the
+//     CLI's: retención, retention — invoice add's retention_rate, profile
+//     edit's pays_professionals_with_retencion — "kept back", "holding
+//     back", withheld, retuvo, retienen; an amount may stand between a
+//     phrase's words, "kept 15 % back". Paraphrases from the CLI's help
+//     and guides: invoice list's --kind issued, the invoices one sent;
+//     link binds the transaction "that paid or collected" an invoice; a
+//     rule classifies "automatically", without doing it each time; the
+//     145 is the data a payer asks for the payroll retención; profile
+//     edit's flags for paying professionals with retención and for the
+//     Art. 109 70 % exception; the 130's applicability if clients
+//     already withhold; the Modelo 100's manual inputs, what an
+//     employer's certificate says it withheld; backlog's "¿me he dejado
+//     algo sin presentar?"): on h48 a9453b4 plus set 12 before it, tuned
+//     to 14 of 15, heldOut 28/28, heldOutLater 27/28, sealed 30, sealed2
+//     29, sealed3 30, sealed4 30, sealed5 28, sealed6 29, sealed7 39,
+//     sealed8 40, sealed9 37, sealed10 36, sealed11 40, sealed12 31 (468
+//     of 491); after it, the same but sealed9 38 (the child for the 145)
+//     and sealed12 40 (478). Tried and dropped: a request that names no
+//     action asking, like a question, for a tool that reads (no set
+//     moved, and invoice list is not marked read-only, so "facturas que
+//     mandé este trimestre" lost every invoice verb to the pipeline); a
+//     backlog paraphrase with "trimestre" (took "what's left to do
+//     before I can submit the quarterly VAT", set 6, to the backlog).
+//     Left as they were: "I sent in March" is the phrase send in, to
+//     submit; "me libro" cannot be to be exempt, libro is the ledger's
+//     book.
+//
+// Then set 13, by a seventh engineer who had seen neither the ranker nor
+// its data (an IVA-exempt physiotherapist, a couple one autónomo and one
+// salaried, someone newly resident, royalties, a penalty or a letter, a
+// terse power user), measured once, blind: round nine 34 of 40, round
+// ten 35, round eleven 35 (87.5 %; it found "work out our 2025 income
+// tax return" and lost "how do I write up an invoice for a patient?" to
+// invoice update). Not yet tuned to. Over the seven sets written
+// independently (7 to 13), each measured with the ranking held out from
+// it: 29 + 34 + 28 + 32 + 38 + 31 + 35 = 227 of 280 (81 %).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -985,14 +1064,16 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed", heldOutSealed, 90},
 		{"sealed2", heldOutSealed2, 90},
 		{"sealed3", heldOutSealed3, 90},
-		{"sealed4", heldOutSealed4, 85},
+		{"sealed4", heldOutSealed4, 93},
 		{"sealed5", heldOutSealed5, 90},
 		{"sealed6", heldOutSealed6, 85},
-		{"sealed7", heldOutSealed7, 87},
-		{"sealed8", heldOutSealed8, 90},
-		{"sealed9", heldOutSealed9, 72},
+		{"sealed7", heldOutSealed7, 92},
+		{"sealed8", heldOutSealed8, 95},
+		{"sealed9", heldOutSealed9, 87},
 		{"sealed10", heldOutSealed10, 85},
-		{"sealed11", heldOutSealed11, 90},
+		{"sealed11", heldOutSealed11, 95},
+		{"sealed12", heldOutSealed12, 95},
+		{"sealed13", heldOutSealed13, 85},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
@@ -1012,4 +1093,116 @@ func TestPhrasesByStem_OneMeaningEveryRun(t *testing.T) {
 	assert.Equal(t, "login", phraseOf("signing", "in"))
 	assert.Equal(t, "login", phraseOf("signs", "in"))
 	assert.Equal(t, "authenticated", phraseOf("signed", "in"), "the phrase as written wins over its stems")
+}
+
+// TestRank_RoundTen: what users say that the CLI's words do not (issue 28
+// item 5, round ten), each mechanism over real aeat tools — their own
+// help, params and paths, and where a case says so their paraphrases —
+// where, without it, another tool comes first or the one wanted is not
+// found.
+func TestRank_RoundTen(t *testing.T) {
+	runAeatRankCases(t, []aeatRankCase{
+		// The deudas readers "Show one deudas snapshot and every
+		// outstanding liability it holds"; portals list names the sede's
+		// pages (Hacienda).
+		{"to owe, deber, is to have debts",
+			[]string{"app_live_portals_list", "config_auth_login", "app_live_deudas_view"}, false,
+			"¿le debo algo a Hacienda?", []string{"app_live_deudas_view"}},
+		// explain "Decompose[s] a modelo's applicability".
+		{"deber before an infinitive is must, not to owe",
+			[]string{"app_live_deudas_view", "app_overview_explain"}, false,
+			"¿debo presentar el 349?", []string{"app_overview_explain"}},
+	})
+	assert.Equal(t, []string{"deber", "aeat"}, words("¿cuánto debemos a la Agencia Tributaria?"))
+
+	// Over the whole aeat: a verb's paraphrases say the jobs the CLI's
+	// how-to guides name for it (the tool wanted first).
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	for query, want := range map[string]string{
+		// manage-invoices.md: "Record every invoice with `invoice add`",
+		// "Record an invoice you sent to a customer".
+		"record an invoice I sent to a client in France":                                "app_ledger_invoice_add",
+		"registra la factura que le hice a una clienta de Italia por 500 euros más IVA": "app_ledger_invoice_add",
+		// The DEHu notifications the pull reads carry requerimientos, which
+		// the taxpayer must act on (core/_notificacion_estado_servicio.py).
+		"has the tax office sent anything official I must answer": "notifications_pull",
+		"¿tengo algún requerimiento?":                             "notifications_pull",
+		// classify-transactions.md: the review queue "is a to-do list".
+		"show me my to-do list": "app_review_queue",
+		// pull-all "Pull[s] this taxpayer's AEAT filed-declaration
+		// history", justificante pull "the AEAT justificante"; m036 baja
+		// is the census deregistration.
+		"bájame las declaraciones del año pasado": "app_live_filed_pull_all",
+		"bájame el justificante del 303":          "justificante_pull",
+		// compare-taxation compares "joint (conjunta) vs. individual
+		// filing": together, juntos.
+		"is it cheaper for us to file together or apart?": "app_modelo_work_compare_taxation",
+		"¿hacemos la renta juntos?":                       "app_modelo_work_compare_taxation",
+		// ledger add's paraphrases: "anotar un ingreso o un pago en
+		// efectivo"; pagado is pagar's.
+		"me han pagado el alquiler de mayo, anótalo": "app_ledger_add",
+		// workstation-setup.md: config check "lists each extra and prints
+		// the exact install command for any that is missing".
+		"is something missing that aeat needs to run?": "config_check",
+	} {
+		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
+	}
+	assert.Equal(t, []string{"obligado", "presentar", "349"}, words("¿debería presentar el 349?"))
+	assert.Equal(t, []string{"obligado", "ir", "oficina"}, words("¿debo ir a la oficina?"))
+	// backlog's paraphrase: "what did I forget to file".
+	assert.Equal(t, "app_overview_backlog", rankNames(idx.rank("I forgot to file the 303 last quarter"), 1)[0], "forgot is forget")
+	assert.Equal(t, []string{"aeat", "write"}, words("the tax office wrote to me"), "the tax office is the agency")
+	for _, todo := range []string{"my to-do list", "my to do list", "my todo list", "mi lista de tareas"} {
+		assert.Equal(t, []string{"queue"}, words(todo), "a to-do list is the review queue")
+	}
+	assert.Equal(t, []string{"allowed"}, words("what am I allowed to do"), "to do alone is not")
+	assert.Equal(t, []string{"need", "past", "figures"}, words("I need last year's figures"), "last year is past, not the latest")
+	assert.Equal(t, []string{"bajar", "303"}, words("bájame el 303"), "an imperative in -a is an -ar verb's")
+	assert.Contains(t, synonymsOf("pagado"), "pay", "a participle is its verb's")
+	assert.Contains(t, rankNames(idx.rank("nos ha nacido una niña, métela en el perfil"), 3), "config_profile_descendiente_add", "a niña is a descendiente")
+	assert.Contains(t, rankNames(idx.rank("¿me ha escrito Hacienda?"), 1)[0], "notifications", "an escrito is a notification")
+	// A question of when asks for a date: agenda ranks "upcoming and
+	// past-due obligations", calendar renders "the deadline calendar".
+	assert.Contains(t, rankNames(idx.rank("¿cuándo tengo que pagar el 130?"), 3), "overview_agenda")
+	assert.Contains(t, []string{"overview_agenda", "app_overview_calendar"}, rankNames(idx.rank("¿hasta cuándo puedo presentar la renta?"), 1)[0])
+}
+
+// TestRank_RoundEleven: what set 12's misses said that the CLI's words
+// did not (issue 28 item 5, round eleven), over the whole aeat — not set
+// 12's requests, the same jobs said otherwise; each failed before.
+func TestRank_RoundEleven(t *testing.T) {
+	// Withholding as a person says it: kept or held back, with an amount
+	// between the phrase's words, and retener's irregular forms.
+	assert.Contains(t, words("they kept 15% back for tax"), "withhold")
+	assert.Contains(t, words("she is holding back 2,400 of my pay"), "withhold")
+	assert.Contains(t, words("my employer withheld too much"), "withhold")
+	assert.Contains(t, words("el cliente me retuvo el 15 %"), "retener")
+	assert.Contains(t, synonymsOf("retencion"), "retention", "invoice add's retention_rate")
+
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	for query, want := range map[string]string{
+		// invoice list's --kind issued: "a customer owes you".
+		"facturas que mandé el mes pasado": "app_ledger_invoice_list",
+		// link binds the transaction "that paid or collected" an invoice
+		// (manage-invoices.md).
+		"asocia la transferencia de mi cliente a su factura": "app_ledger_link",
+		// profile edit's --pays-professionals-with-retencion.
+		"I pay a designer and hold back part of her fees for tax": "config_profile_edit",
+		// The Art. 109 70 % exception: explain decomposes the 130's
+		// applicability.
+		"mis clientes ya me retienen casi todo, ¿tengo que hacer pagos fraccionados?": "app_overview_explain",
+	} {
+		assert.Contains(t, rankNames(idx.rank(query), 3), want, "%q: %v", query, rankNames(idx.rank(query), 3))
+	}
+	for query, want := range map[string]string{
+		// A list, not add: "invoices I sent" are the issued ones list
+		// shows, where add's "record an invoice I sent" came first.
+		"facturas que mandé el mes pasado": "app_ledger_invoice_list",
+	} {
+		assert.Equal(t, want, rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
+	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -70,7 +71,27 @@ func newRankQuery(text string) rankQuery {
 	if paths > 0 {
 		q.terms = append(q.terms, pathTerm())
 	}
+	if asksWhen(text) {
+		q.terms = append(q.terms, whenTerm())
+	}
 	return q
+}
+
+// asksWhen: text is a question of when ("¿cuándo tengo que pagar el
+// 130?", "until when can I file the 303?"), its interrogative among its
+// first two words.
+func asksWhen(text string) bool {
+	ts := tokens(text)
+	return slices.ContainsFunc(ts[:min(2, len(ts))], func(w string) bool { return w == "when" || w == "cuando" })
+}
+
+// whenTerm is what a question of when asks for besides its words: a date
+// by which a thing is due — the CLI's deadline verbs (agenda: "upcoming
+// and past-due obligations", calendar: "the deadline calendar"). "When" is
+// a stop word, and without it "¿cuándo tengo que pagar el 130?" asked
+// only to pay the 130.
+func whenTerm() []rankTerm {
+	return []rankTerm{{rankWord: rankWord{word: "deadline", stem: stem("deadline")}, strength: matchRelated}}
 }
 
 // pathParams are the names of the params a path is given as.
