@@ -343,7 +343,7 @@ func (co *callOptions) arguments(t *annotations.Tool) (map[string]any, error) {
 		args[name] = v
 	}
 	var missing []string
-	for _, p := range t.Params {
+	for _, p := range t.Params() {
 		if _, ok := args[p.Name]; p.Required && !ok {
 			missing = append(missing, p.Name+" ("+p.TypeName()+")")
 		}
@@ -374,11 +374,11 @@ func decodeArgsJSON(s string) (map[string]any, error) {
 }
 
 func paramNames(t *annotations.Tool) string {
-	if len(t.Params) == 0 {
+	if len(t.Params()) == 0 {
 		return "no arguments"
 	}
 	var names []string
-	for _, p := range t.Params {
+	for _, p := range t.Params() {
 		names = append(names, p.Name)
 	}
 	return strings.Join(names, ", ")

@@ -47,7 +47,7 @@ func completeArgs(opts *options) cobra.CompletionFunc {
 			if t.Name != args[0] {
 				continue
 			}
-			for _, p := range t.Params {
+			for _, p := range t.Params() {
 				if strings.HasPrefix(p.Name, prefix) {
 					desc := p.TypeName()
 					if p.Required {

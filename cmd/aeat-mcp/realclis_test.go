@@ -221,7 +221,7 @@ func (c realCLI) countParams(t *testing.T, path string, env []string, m *annotat
 				}
 			}
 			own, all := map[string]bool{}, map[string]bool{}
-			for _, p := range tl.Params {
+			for _, p := range tl.Params() {
 				if p.Flag == "" {
 					continue
 				}

@@ -187,7 +187,7 @@ func toolList(in *inspected) toolsJSON {
 		if w := in.manifest.CLI.Warm; w != nil && in.warm {
 			tj.Warm = slices.Contains(w.TiersOrDefault(), t.Tier())
 		}
-		for _, p := range t.Params {
+		for _, p := range t.Params() {
 			tj.Params = append(tj.Params, paramJSON{Name: p.Name, Type: p.TypeName(), Required: p.Required, Flag: p.Flag,
 				Positional: p.Positional, Global: p.Global, Shared: p.Shared, Sensitive: p.Sensitive, Enum: p.Enum, Default: p.Default,
 				Requires: p.Requires, Description: p.Description})

@@ -141,7 +141,7 @@ func recordable(m *annotations.Manifest, w *annotations.Warm, names []string) ([
 
 // needsArguments reports whether t cannot run without an argument.
 func needsArguments(m *annotations.Manifest, t *annotations.Tool) bool {
-	for _, p := range append(slices.Clone(m.CLI.Params), t.Params...) {
+	for _, p := range append(slices.Clone(m.CLI.Params), t.Params()...) {
 		if p.Required {
 			return true
 		}

@@ -67,9 +67,9 @@ func TestAdditions_Load(t *testing.T) {
 	assert.Equal(t, []string{"CADRUMO_HOME"}, m.CLI.Require)
 	rm := m.Tools[0]
 	// cli.params come first, in every tool, global and shared.
-	require.Equal(t, "profile", rm.Params[0].Name)
-	assert.True(t, rm.Params[0].Global && rm.Params[0].Shared)
-	assert.Equal(t, "lang", m.Tools[1].Params[1].Name)
+	require.Equal(t, "profile", rm.Params()[0].Name)
+	assert.True(t, rm.Params()[0].Global && rm.Params()[0].Shared)
+	assert.Equal(t, "lang", m.Tools[1].Params()[1].Name)
 	// Exit codes: the tool's entry wins, the cli's others stay.
 	assert.Equal(t, annotations.ExitCode{Meaning: "problems_found", OK: annotations.OKAlways}, rm.ExitCodes[2])
 	assert.Equal(t, annotations.ExitCode{Meaning: "auth", Hint: "log in again"}, rm.ExitCodes[3])

@@ -128,8 +128,8 @@ func optionsAndArguments(cmd *cliCommand) (map[string]cliParam, []cliParam) {
 // option (shared), an argument in its place (positional), or an option.
 func checkParams(t *testing.T, m *annotations.Manifest, tl *annotations.Tool, cmd *cliCommand, options map[string]cliParam, arguments []cliParam) {
 	positional := 0
-	for i := range tl.Params {
-		prm := &tl.Params[i]
+	for i := range tl.Params() {
+		prm := &tl.Params()[i]
 		switch {
 		case prm.Shared:
 			choices, ok := rootOptions[prm.Flag]
@@ -160,7 +160,7 @@ func checkParams(t *testing.T, m *annotations.Manifest, tl *annotations.Tool, cm
 // the tool requires or gives itself.
 func checkRequiredGiven(t *testing.T, tl *annotations.Tool, cmd *cliCommand, arguments []cliParam) {
 	var positionals []annotations.Param
-	for _, q := range tl.Params {
+	for _, q := range tl.Params() {
 		if q.Positional {
 			positionals = append(positionals, q)
 		}
@@ -216,7 +216,7 @@ func gives(t *annotations.Tool, flag string) bool {
 	if slices.Contains(t.Command, flag) {
 		return true
 	}
-	return slices.ContainsFunc(t.Params, func(p annotations.Param) bool { return p.Flag == flag && p.Required })
+	return slices.ContainsFunc(t.Params(), func(p annotations.Param) bool { return p.Flag == flag && p.Required })
 }
 
 // TestFullManifestCoversTheCLI: examples/aeat.full.manifest.json has a tool

@@ -263,7 +263,7 @@ func checkRules(t *testing.T, f *aeatfacts.Facts, tl *annotations.Tool, path str
 	for _, r := range f.RulesOf(path) {
 		c.rule(r.Rule)
 	}
-	for _, p := range tl.Params {
+	for _, p := range tl.Params() {
 		for _, q := range p.Requires {
 			assert.True(t, c.justified[[2]string{p.Name, q}], "%s: %s requires %s, which no rule of the CLI says (a call the CLI would run is refused)", path, p.Name, q)
 		}
@@ -283,8 +283,8 @@ type ruleCheck struct {
 
 func newRuleCheck(t *testing.T, tl *annotations.Tool, path string) *ruleCheck {
 	c := &ruleCheck{t: t, tl: tl, path: path, byOpt: map[string]*annotations.Param{}, justified: map[[2]string]bool{}}
-	for i := range tl.Params {
-		p := &tl.Params[i]
+	for i := range tl.Params() {
+		p := &tl.Params()[i]
 		switch {
 		case p.Positional:
 			c.byOpt[strings.ToUpper(p.Name)] = p
@@ -296,7 +296,7 @@ func newRuleCheck(t *testing.T, tl *annotations.Tool, path string) *ruleCheck {
 		}
 	}
 	c.text = strings.ToLower(tl.Description)
-	for _, p := range tl.Params {
+	for _, p := range tl.Params() {
 		c.text += " " + strings.ToLower(p.Description)
 	}
 	return c

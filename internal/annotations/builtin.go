@@ -15,10 +15,11 @@ import (
 // builds every one (and compiles each pattern, which the tool compiles at
 // its first use).
 func NewBuiltin(name, title, description string, hints Hints, params ...Param) *Tool {
-	t := &Tool{Name: name, Title: title, Description: description, Hints: hints, Params: params,
-		Progress: StreamNone, builtin: true, byName: make(map[string]*Param, len(params))}
-	for i := range t.Params {
-		prm := &t.Params[i]
+	t := &Tool{Name: name, Title: title, Description: description, Hints: hints,
+		Progress: StreamNone, builtin: true, detail: toolDetail{Params: params}}
+	t.detail.index()
+	for i := range params {
+		prm := &params[i]
 		if prm.elem() == nil {
 			panic(fmt.Sprintf("annotations: built-in %s: param %s has no type %q", name, prm.Name, prm.Type))
 		}
@@ -29,7 +30,6 @@ func NewBuiltin(name, title, description string, hints Hints, params ...Param) *
 			// (TestBuiltins_PatternsCompile).
 			prm.pattern = &pattern{src: prm.Pattern}
 		}
-		t.byName[prm.Name] = prm
 	}
 	if err := t.buildSchema(); err != nil {
 		panic(fmt.Sprintf("annotations: built-in %s: %v", name, err))

@@ -14,9 +14,9 @@ import (
 func TestNewBuiltin_PatternAtFirstUse(t *testing.T) {
 	b := NewBuiltin("aeat_mcp_x", "X", "Does x.", Hints{ReadOnly: true, Idempotent: true},
 		Param{Name: "id", Type: "string", Required: true, Pattern: `^r-[0-9]$`})
-	require.NotNil(t, b.Params[0].pattern)
-	assert.Nil(t, b.Params[0].pattern.re, "compiled when the tool was built")
+	require.NotNil(t, b.Params()[0].pattern)
+	assert.Nil(t, b.Params()[0].pattern.re, "compiled when the tool was built")
 	_, err := b.Validate(json.RawMessage(`{"id":"x"}`))
 	assert.EqualError(t, err, `argument "id": "x" does not match the pattern ^r-[0-9]$`)
-	assert.NotNil(t, b.Params[0].pattern.re, "compiled at its first use")
+	assert.NotNil(t, b.Params()[0].pattern.re, "compiled at its first use")
 }

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -34,9 +35,10 @@ import (
 // What is read back is never trusted: the file must carry the same key
 // (the manifest's SHA-256, the binary's version, the shape of the Go types
 // it was written from) and a CRC-32C of everything before it, and decode
-// exactly; anything else — corrupt, truncated, foreign, unreadable — is
-// logged (never on stdout) and the manifest is loaded afresh and the file
-// rewritten. A file is written to a temporary name and renamed, so servers
+// exactly — each tool's params and CLI help at their first use (late
+// sections, below); anything else — corrupt, truncated, foreign,
+// unreadable — is logged (never on stdout) and the manifest is loaded
+// afresh and the file rewritten. A file is written to a temporary name and renamed, so servers
 // starting together never read a half-written one.
 
 // Cache keeps validated manifests between runs. The zero Cache, or one
@@ -76,7 +78,7 @@ func DefaultCacheDir() string {
 
 // cacheMagic opens every cache file; its last digit is the format's
 // version.
-const cacheMagic = "aeat-mcp manifest cache 2\n"
+const cacheMagic = "aeat-mcp manifest cache 3\n"
 
 // errForeign marks a cache file written for other bytes, another binary
 // or other Go types: expected after an edit or an upgrade, so not a
@@ -238,6 +240,7 @@ func readCache(file, key string) (*Manifest, error) {
 		return nil, errForeign
 	}
 	d.readTable()
+	d.lateFile = &lateFile{s: d.s, strings: d.strings, path: file, patterns: map[string]*pattern{}}
 	m := &Manifest{}
 	decManifest(d, m)
 	for _, t := range m.Tools {
@@ -258,7 +261,8 @@ func readCache(file, key string) (*Manifest, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	m.restore()
+	m.restore(d.lateFile)
+	m.late = d.lateFile
 	return m, nil
 }
 
@@ -283,34 +287,127 @@ func (d *decoder) bytes() []byte {
 }
 
 // restore rebuilds what a decoded manifest does not carry: each tool's
-// link to its cli, its params by name, and the patterns (each distinct one
-// shared, as the parser does, and compiled at its first use).
-func (m *Manifest) restore() {
-	patterns := map[string]*pattern{}
-	share := func(ps []Param) {
-		for i := range ps {
-			p := &ps[i]
-			if p.Pattern == "" {
-				continue
-			}
-			pat, ok := patterns[p.Pattern]
-			if !ok {
-				// Compiled at its first use (pattern).
-				pat = &pattern{src: p.Pattern}
-				patterns[p.Pattern] = pat
-			}
-			p.pattern = pat
-		}
-	}
-	share(m.CLI.Params)
+// link to its cli, and the cli's patterns (compiled at their first use;
+// the tools' own are restored with their detail, lateDetail.decode).
+func (m *Manifest) restore(f *lateFile) {
+	f.share(m.CLI.Params)
 	for _, t := range m.Tools {
 		t.cli = &m.CLI
-		share(t.Params)
-		t.byName = make(map[string]*Param, len(t.Params))
-		for j := range t.Params {
-			t.byName[t.Params[j].Name] = &t.Params[j]
-		}
 	}
+}
+
+// # Late sections
+//
+// A tool's detail (detail.go) is a section of the cache file of its own,
+// its length first: a start steps over it, and its first use decodes it
+// (lateDetail). The whole file's checksum is checked at the start, which
+// costs a read of bytes already in memory, so a late section is read
+// from bytes that were whole then. One that still fails to decode (a
+// file made to pass the checksum, or a bug of the encoder) leaves the
+// tool without params and with the reason (Tool.DetailErr): its calls
+// are refused, never run with arguments nobody checked, and the file is
+// removed, so that the next start loads the manifest afresh.
+
+// lateFile is what the late sections of one cache file share: the file's
+// checked bytes and string table, which nothing writes to, and the
+// patterns the tools' params share, as the parser shares them.
+type lateFile struct {
+	s       string
+	strings []string
+	path    string
+	decoded atomic.Int64 // sections decoded so far (Manifest.LateDecoded)
+
+	mu       sync.Mutex // guards patterns
+	patterns map[string]*pattern
+}
+
+// lateDetail is one tool's detail still in the file: s[start:end].
+type lateDetail struct {
+	f          *lateFile
+	start, end int
+	err        error // set by decode, read after it (Tool.lateOnce)
+}
+
+// late steps over a late section, to be decoded at its first use.
+func (d *decoder) late() *lateDetail {
+	n := d.length()
+	l := &lateDetail{f: d.lateFile, start: d.i, end: d.i + n}
+	d.i += n
+	return l
+}
+
+// decode fills t's detail from its section.
+func (l *lateDetail) decode(t *Tool) {
+	d := &decoder{s: l.f.s[:l.end], i: l.start, strings: l.f.strings}
+	l.f.decoded.Add(1)
+	dectoolDetail(d, &t.detail)
+	if d.err == nil && d.i != l.end {
+		d.fail("bytes after a tool's detail")
+	}
+	if d.err != nil {
+		t.detail = toolDetail{}
+		l.err = fmt.Errorf("the manifest cache %s: %w", l.f.path, d.err)
+		os.Remove(l.f.path)
+		return
+	}
+	l.f.mu.Lock()
+	l.f.share(t.detail.Params)
+	l.f.mu.Unlock()
+	t.detail.index()
+}
+
+// share gives each param its pattern, each distinct one shared (compiled
+// at its first use, pattern).
+func (f *lateFile) share(ps []Param) {
+	for i := range ps {
+		p := &ps[i]
+		if p.Pattern == "" {
+			continue
+		}
+		pat, ok := f.patterns[p.Pattern]
+		if !ok {
+			pat = &pattern{src: p.Pattern}
+			f.patterns[p.Pattern] = pat
+		}
+		p.pattern = pat
+	}
+}
+
+// encLate writes x as a late section: its length, then x, whose strings
+// are in the file's table and whose maps are spelt out — a late section
+// is read after the sections around it, so neither refers to the other's
+// maps.
+func encLate[T any](e *encoder, x *T, elem func(*encoder, *T) error) error {
+	sub := &encoder{index: e.index, strings: e.strings}
+	if err := elem(sub, x); err != nil {
+		return err
+	}
+	e.index, e.strings = sub.index, sub.strings
+	e.uvarint(uint64(len(sub.b)))
+	e.b = append(e.b, sub.b...)
+	return nil
+}
+
+// LateDecoded is how many of m's tools have had their detail decoded from
+// the manifest cache: 0 for a manifest parsed afresh, and for one read
+// from the cache until a tool's params or CLI help are first read — what
+// a start is held to (nothing before a call needs them).
+func (m *Manifest) LateDecoded() int {
+	if m.late == nil {
+		return 0
+	}
+	return int(m.late.decoded.Load())
+}
+
+// DetailErr is why the tool's params could not be read from the manifest
+// cache (a late section, above); nil for every other tool. A call of such
+// a tool is refused.
+func (t *Tool) DetailErr() error {
+	t.details()
+	if t.late == nil {
+		return nil
+	}
+	return t.late.err
 }
 
 // writeCache keeps m as file, atomically: a temporary file in dir, then

@@ -11,7 +11,7 @@ import (
 
 // typesFingerprint is the shape of the Go types the codec writes: a file
 // written from other types is foreign.
-const typesFingerprint = "structannotations.Manifest{Version:int,CLI:structannotations.CLI{Command:string,Args:slicestring,Pass:slicestring,Require:slicestring,Set:map[string]string,Keychain:slicestructannotations.KeychainVar{Name:string,Optional:bool,},Cwd:string,Params:slicestructannotations.Param{Name:string,Type:string,Items:string,Required:bool,Description:string,Default:interface,Enum:sliceinterface,Pattern:string,Minimum:ptrfloat64,Maximum:ptrfloat64,MinLength:ptrint,MaxLength:ptrint,Flag:string,Positional:bool,Negate:string,Global:bool,Shared:bool,Sensitive:bool,Requires:slicestring,Stdin:bool,},ExitCodes:map[int]structannotations.ExitCode{Meaning:string,Retryable:bool,Hint:string,OK:string,},ErrorCodes:map[string]slicestructannotations.ErrorCode{Match:map[string]sliceinterface,Meaning:string,Hint:string,Retryable:ptrbool,},ErrorOutput:structannotations.ErrorOutput{Format:string,Code:string,Retryable:string,Message:string,Suggestion:string,},Health:ptrstructannotations.Health{Command:slicestring,Version:slicestring,Ready:ptrstructannotations.HealthReady{Pointer:string,Values:sliceinterface,Fix:string,},},Warm:ptrstructannotations.Warm{Entry:string,Interpreter:string,Preload:string,Modules:map[string]slicestring,Reset:slicestring,Warmup:sliceslicestring,Verify:sliceslicestring,Tiers:slicestring,MaxCalls:int,},},Tools:sliceptrstructannotations.Tool{Name:string,Title:string,Description:string,CLIHelp:map[string]string,Command:slicestring,Hints:structannotations.Hints{ReadOnly:bool,Destructive:bool,Idempotent:bool,OpenWorld:bool,},Params:sliceannotations.Param,Output:string,Timeout:int64,Stdin:ptrstructannotations.StdinSource{Env:string,Keychain:string,Param:string,JSONKey:string,},ExitCodes:map[int]annotations.ExitCode,ErrorCodes:map[string]sliceannotations.ErrorCode,ErrorOutput:annotations.ErrorOutput,Confirm:structannotations.Confirm{Flag:string,SkipWhen:map[string]interface,},Progress:string,HintsGuessed:slicestring,},Surface:structannotations.Surface{Core:slicestring,},Source:string,Warnings:slicestring,}"
+const typesFingerprint = "structannotations.Manifest{Version:int,CLI:structannotations.CLI{Command:string,Args:slicestring,Pass:slicestring,Require:slicestring,Set:map[string]string,Keychain:slicestructannotations.KeychainVar{Name:string,Optional:bool,},Cwd:string,Params:slicestructannotations.Param{Name:string,Type:string,Items:string,Required:bool,Description:string,Default:interface,Enum:sliceinterface,Pattern:string,Minimum:ptrfloat64,Maximum:ptrfloat64,MinLength:ptrint,MaxLength:ptrint,Flag:string,Positional:bool,Negate:string,Global:bool,Shared:bool,Sensitive:bool,Requires:slicestring,Stdin:bool,},ExitCodes:map[int]structannotations.ExitCode{Meaning:string,Retryable:bool,Hint:string,OK:string,},ErrorCodes:map[string]slicestructannotations.ErrorCode{Match:map[string]sliceinterface,Meaning:string,Hint:string,Retryable:ptrbool,},ErrorOutput:structannotations.ErrorOutput{Format:string,Code:string,Retryable:string,Message:string,Suggestion:string,},Health:ptrstructannotations.Health{Command:slicestring,Version:slicestring,Ready:ptrstructannotations.HealthReady{Pointer:string,Values:sliceinterface,Fix:string,},},Warm:ptrstructannotations.Warm{Entry:string,Interpreter:string,Preload:string,Modules:map[string]slicestring,Reset:slicestring,Warmup:sliceslicestring,Verify:sliceslicestring,Tiers:slicestring,MaxCalls:int,},},Tools:sliceptrstructannotations.Tool{Name:string,Title:string,Description:string,Command:slicestring,Hints:structannotations.Hints{ReadOnly:bool,Destructive:bool,Idempotent:bool,OpenWorld:bool,},Output:string,Timeout:int64,Stdin:ptrstructannotations.StdinSource{Env:string,Keychain:string,Param:string,JSONKey:string,},ExitCodes:map[int]annotations.ExitCode,ErrorCodes:map[string]sliceannotations.ErrorCode,ErrorOutput:annotations.ErrorOutput,Confirm:structannotations.Confirm{Flag:string,SkipWhen:map[string]interface,},Progress:string,HintsGuessed:slicestring,detail:structannotations.toolDetail{CLIHelp:map[string]string,Params:sliceannotations.Param,},},Surface:structannotations.Surface{Core:slicestring,},Source:string,Warnings:slicestring,}"
 
 func encManifest(e *encoder, v *Manifest) error {
 	e.varint(int64(v.Version))
@@ -147,17 +147,6 @@ func encTool(e *encoder, v *Tool) error {
 	e.str(string(v.Name))
 	e.str(string(v.Title))
 	e.str(string(v.Description))
-	if err := func(e *encoder, v *map[string]string) error {
-		return encMap(e, "map[string]string", *v, func(e *encoder, v *string) error {
-			e.str(string(*v))
-			return nil
-		}, func(e *encoder, v *string) error {
-			e.str(string(*v))
-			return nil
-		})
-	}(e, &v.CLIHelp); err != nil {
-		return err
-	}
 	if err := func(e *encoder, v *[]string) error {
 		return encSlice(e, *v, func(e *encoder, v *string) error {
 			e.str(string(*v))
@@ -167,9 +156,6 @@ func encTool(e *encoder, v *Tool) error {
 		return err
 	}
 	if err := encHints(e, &v.Hints); err != nil {
-		return err
-	}
-	if err := func(e *encoder, v *[]Param) error { return encSlice(e, *v, encParam) }(e, &v.Params); err != nil {
 		return err
 	}
 	e.str(string(v.Output))
@@ -208,6 +194,9 @@ func encTool(e *encoder, v *Tool) error {
 	}(e, &v.HintsGuessed); err != nil {
 		return err
 	}
+	if err := encLate(e, &v.detail, enctoolDetail); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -215,12 +204,8 @@ func decTool(d *decoder, v *Tool) {
 	v.Name = d.str()
 	v.Title = d.str()
 	v.Description = d.str()
-	func(d *decoder, v *map[string]string) {
-		*v = decMap(d, func(d *decoder, v *string) { *v = d.str() }, func(d *decoder, v *string) { *v = d.str() })
-	}(d, &v.CLIHelp)
 	func(d *decoder, v *[]string) { *v = decSlice(d, func(d *decoder, v *string) { *v = d.str() }) }(d, &v.Command)
 	decHints(d, &v.Hints)
-	func(d *decoder, v *[]Param) { *v = decSlice(d, decParam) }(d, &v.Params)
 	v.Output = d.str()
 	v.Timeout = time.Duration(d.varint())
 	func(d *decoder, v **StdinSource) { *v = decPointer(d, decStdinSource) }(d, &v.Stdin)
@@ -234,6 +219,7 @@ func decTool(d *decoder, v *Tool) {
 	decConfirm(d, &v.Confirm)
 	v.Progress = d.str()
 	func(d *decoder, v *[]string) { *v = decSlice(d, func(d *decoder, v *string) { *v = d.str() }) }(d, &v.HintsGuessed)
+	v.late = d.late()
 }
 
 func encSurface(e *encoder, v *Surface) error {
@@ -572,6 +558,31 @@ func decConfirm(d *decoder, v *Confirm) {
 	func(d *decoder, v *map[string]interface{}) {
 		*v = decMap(d, func(d *decoder, v *string) { *v = d.str() }, func(d *decoder, v *any) { *v = decodeAny(d) })
 	}(d, &v.SkipWhen)
+}
+
+func enctoolDetail(e *encoder, v *toolDetail) error {
+	if err := func(e *encoder, v *map[string]string) error {
+		return encMap(e, "map[string]string", *v, func(e *encoder, v *string) error {
+			e.str(string(*v))
+			return nil
+		}, func(e *encoder, v *string) error {
+			e.str(string(*v))
+			return nil
+		})
+	}(e, &v.CLIHelp); err != nil {
+		return err
+	}
+	if err := func(e *encoder, v *[]Param) error { return encSlice(e, *v, encParam) }(e, &v.Params); err != nil {
+		return err
+	}
+	return nil
+}
+
+func dectoolDetail(d *decoder, v *toolDetail) {
+	func(d *decoder, v *map[string]string) {
+		*v = decMap(d, func(d *decoder, v *string) { *v = d.str() }, func(d *decoder, v *string) { *v = d.str() })
+	}(d, &v.CLIHelp)
+	func(d *decoder, v *[]Param) { *v = decSlice(d, decParam) }(d, &v.Params)
 }
 
 func encHealthReady(e *encoder, v *HealthReady) error {

@@ -72,10 +72,15 @@ func TestCacheCodec_FingerprintFollowsTheTypes(t *testing.T) {
 // Tool.builtin, false for every tool a manifest loads: the codec skips
 // them. Any other unexported field fails the generation.
 var derived = map[string]bool{
-	"Tool.cli": true, "Tool.schemaJSON": true, "Tool.listedHead": true, "Tool.listedTail": true, "Tool.schemaMu": true, "Tool.schema": true, "Tool.byName": true,
+	"Tool.cli": true, "Tool.schemaJSON": true, "Tool.listedHead": true, "Tool.listedTail": true, "Tool.schemaMu": true, "Tool.schema": true,
+	"Tool.late": true, "Tool.lateOnce": true, "toolDetail.byName": true, "Manifest.late": true,
 	"Tool.builtin":  true,
 	"Param.pattern": true,
 }
+
+// lateFields are written as late sections (encLate): a cached tool's
+// detail, which a start steps over and its first use decodes (detail.go).
+var lateFields = map[string]bool{"Tool.detail": true}
 
 // codecGen writes the codec of every struct type reachable from the
 // manifest: every exported field, in declaration order (the format is in
@@ -139,7 +144,7 @@ func (g *codecGen) fingerprint(t reflect.Type) {
 		g.done[t] = true
 		g.fp.WriteString(t.String() + "{")
 		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() {
+			if f := t.Field(i); f.IsExported() || lateFields[t.Name()+"."+f.Name] {
 				g.fp.WriteString(f.Name + ":")
 				g.fingerprint(f.Type)
 				g.fp.WriteByte(',')
@@ -157,6 +162,15 @@ func (g *codecGen) structCodec(t reflect.Type) error {
 	var enc, dec strings.Builder
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if lateFields[t.Name()+"."+f.Name] {
+			if f.Type.Kind() != reflect.Struct {
+				return fmt.Errorf("the late field %s.%s is no struct", t.Name(), f.Name)
+			}
+			g.need(f.Type)
+			fmt.Fprintf(&enc, "if err := encLate(e, &v.%s, enc%s); err != nil {\nreturn err\n}\n", f.Name, f.Type.Name())
+			dec.WriteString("v.late = d.late()\n")
+			continue
+		}
 		if !f.IsExported() {
 			if !derived[t.Name()+"."+f.Name] {
 				return fmt.Errorf("the unexported field %s.%s (add it to restore and derived)", t.Name(), f.Name)

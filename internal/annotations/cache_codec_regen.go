@@ -15,3 +15,5 @@ func encManifest(*encoder, *Manifest) error { return errRegenerating }
 func decManifest(d *decoder, _ *Manifest)   { d.fail("%v", errRegenerating) }
 
 var errRegenerating = errors.New("built to regenerate the cache codec")
+
+func dectoolDetail(d *decoder, _ *toolDetail) { d.fail("%v", errRegenerating) }

@@ -86,18 +86,25 @@ func loadTwice(t *testing.T, c *Cache, path string) *Manifest {
 	return cached
 }
 
-// withPatterns is m with every param's pattern compiled: a cached
-// manifest's compile at their first use, a fresh one's at load (pattern),
-// and once compiled the two must be the same.
+// withPatterns is m with every param's pattern compiled and every tool's
+// detail decoded: a cached manifest's compile, and decode, at their first
+// use, a fresh one's at load (pattern, lateDetail), and once used the two
+// must be the same. What is left of a late section once it is decoded
+// (Tool.late) is then dropped.
 func withPatterns(m *Manifest) *Manifest {
 	for i := range m.CLI.Params {
 		m.CLI.Params[i].compiledPattern()
 	}
 	for _, tool := range m.Tools {
-		for i := range tool.Params {
-			tool.Params[i].compiledPattern()
+		if err := tool.DetailErr(); err != nil {
+			panic(err)
 		}
+		for i := range tool.Params() {
+			tool.Params()[i].compiledPattern()
+		}
+		tool.late, tool.lateOnce = nil, sync.Once{}
 	}
+	m.late = nil
 	return m
 }
 
@@ -118,10 +125,10 @@ func TestCache_HitEqualsFreshLoad(t *testing.T) {
 			assert.NotContains(t, log.String(), "level=WARN")
 			for _, tool := range m.Tools {
 				assert.Same(t, &m.CLI, tool.cli)
-				for i := range tool.Params {
-					p, ok := tool.Param(tool.Params[i].Name)
+				for i := range tool.Params() {
+					p, ok := tool.Param(tool.Params()[i].Name)
 					require.True(t, ok)
-					assert.Same(t, &tool.Params[i], p)
+					assert.Same(t, &tool.Params()[i], p)
 				}
 			}
 		})
@@ -141,8 +148,8 @@ func TestCache_PatternsCompiledAtFirstUse(t *testing.T) {
 	var tool *Tool
 	var prm *Param
 	for _, tl := range m.Tools {
-		for i := range tl.Params {
-			if p := &tl.Params[i]; p.Pattern != "" {
+		for i := range tl.Params() {
+			if p := &tl.Params()[i]; p.Pattern != "" {
 				require.NotNil(t, p.pattern, "%s.%s", tl.Name, p.Name)
 				assert.Nil(t, p.pattern.re, "%s.%s compiled at load", tl.Name, p.Name)
 				if p.Type == "string" && !p.Required && tool == nil {
@@ -335,7 +342,10 @@ func TestCache_ConcurrentStarts(t *testing.T) {
 	}
 	wg.Wait()
 	for _, m := range got {
-		assert.Equal(t, fresh, m)
+		// A start that came after another's file read it: compared once
+		// its tools' detail is decoded (withPatterns).
+		require.NotNil(t, m)
+		assert.Equal(t, withPatterns(fresh), withPatterns(m))
 	}
 	ents, err := os.ReadDir(dir)
 	require.NoError(t, err)
@@ -371,7 +381,13 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 			spoilt := bytes.Clone(body)
 			spoilt[at] = b
 			require.NoError(t, os.WriteFile(file, resum(spoilt), 0o600))
-			_, _ = readCache(file, c.key(data)) // an error or, rarely, another valid manifest: never a panic
+			// An error or, rarely, another valid manifest: never a panic,
+			// nor when a tool's late section is decoded.
+			if m, err := readCache(file, c.key(data)); err == nil {
+				for _, tool := range m.Tools {
+					_ = tool.DetailErr()
+				}
+			}
 		}
 	}
 	assert.True(t, strings.HasPrefix(string(raw), cacheMagic))
@@ -400,4 +416,86 @@ func TestCache_HitNeverHoldsTheManifest(t *testing.T) {
 	require.Contains(t, log.String(), "the manifest came from the cache")
 	require.NotEmpty(t, m.Tools)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(pad/4), "bytes allocated by a hit")
+}
+
+// cachedFull is the whole aeat read back from a warm cache c, and the
+// path of the manifest.
+func cachedFull(t *testing.T) (*Manifest, *Cache, string) {
+	t.Helper()
+	c, _ := newCache(t, t.TempDir(), "v1")
+	path := copyManifest(t, "../../examples/aeat.full.manifest.json")
+	_, err := c.Load(path)
+	require.NoError(t, err)
+	m, err := c.Load(path)
+	require.NoError(t, err)
+	assertFromCache(t, c, path)
+	return m, c, path
+}
+
+// TestCache_DetailDecodedAtFirstUse: a start from the cache decodes no
+// tool's params or CLI help; a tool's first use decodes its own alone,
+// once, however many goroutines ask at once.
+func TestCache_DetailDecodedAtFirstUse(t *testing.T) {
+	m, _, _ := cachedFull(t)
+	require.Greater(t, len(m.Tools), 250)
+	assert.Zero(t, m.LateDecoded())
+	for _, tool := range m.Tools {
+		require.NotNil(t, tool.late, tool.Name)
+		require.Nil(t, tool.detail.Params, tool.Name)
+		require.Nil(t, tool.detail.CLIHelp, tool.Name)
+	}
+	a, b := m.Tools[0], m.Tools[len(m.Tools)-1]
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			tool := a
+			if i%2 == 1 {
+				tool = b
+			}
+			assert.NotEmpty(t, tool.Params())
+			_, ok := tool.Param(tool.Params()[0].Name)
+			assert.True(t, ok)
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, 2, m.LateDecoded())
+	assert.NotEmpty(t, a.CLIHelp())
+	assert.Equal(t, 2, m.LateDecoded(), "the CLI's help came with the params")
+	fresh, err := Load("../../examples/aeat.full.manifest.json")
+	require.NoError(t, err)
+	assert.Zero(t, fresh.LateDecoded())
+}
+
+// TestCache_LateSectionCorrupt: a late section that fails to decode in a
+// file whose checksum holds (a file made to pass it) loads, and leaves
+// that tool without params and with the reason (DetailErr) — never a
+// panic, never params nobody checked — and removes the file, so that the
+// next start loads the manifest afresh. The other tools are whole.
+func TestCache_LateSectionCorrupt(t *testing.T) {
+	m, c, path := cachedFull(t)
+	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
+	victim := m.Tools[7]
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	for i := victim.late.start; i < victim.late.end; i++ {
+		raw[i] = 0xff
+	}
+	body := raw[:len(raw)-4]
+	binary.LittleEndian.PutUint32(raw[len(raw)-4:], crc32.Checksum(body, castagnoli()))
+	require.NoError(t, os.WriteFile(file, raw, 0o600))
+
+	m, err = c.Load(path)
+	require.NoError(t, err)
+	require.NotNil(t, m.late, "the checksum holds: the start is a hit")
+	victim, other := m.Tools[7], m.Tools[8]
+	err = victim.DetailErr()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "corrupt manifest cache")
+	assert.Nil(t, victim.Params())
+	assert.Nil(t, victim.CLIHelp())
+	_, ok := victim.Param("anything")
+	assert.False(t, ok)
+	assert.NoFileExists(t, file, "removed: the next start loads the manifest afresh")
+	require.NoError(t, other.DetailErr())
+	assert.NotEmpty(t, other.Params())
 }

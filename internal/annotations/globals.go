@@ -49,7 +49,7 @@ func (m *Manifest) SetGlobal(name string, texts []string) error {
 	set(&m.CLI.Params[i])
 	for _, t := range m.Tools {
 		// Shared params come first in every tool, in cli.params' order.
-		set(&t.Params[i])
+		set(&t.Params()[i])
 		if err := t.buildSchema(); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}

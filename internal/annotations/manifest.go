@@ -31,6 +31,10 @@ type Manifest struct {
 	Source string
 	// Warnings are problems that do not stop the manifest from loading.
 	Warnings []string
+
+	// late is what its tools' late sections share, when it was read from
+	// the manifest cache (LateDecoded).
+	late *lateFile
 }
 
 // Surface is the manifest's surface key (docs/catalog.md): Core names the
@@ -107,19 +111,10 @@ type Tool struct {
 	Name        string
 	Title       string
 	Description string
-	// CLIHelp is the CLI's own help for the verb, by language tag
-	// (cli_help, written by aeat-mcp generate --help-texts): what
-	// aeat_mcp_find searches besides the tool's own words, so that a
-	// request finds the verb in any language the CLI speaks. Never sent to
-	// hosts; nil when the manifest gives none.
-	CLIHelp map[string]string
 	// Command is the verb's path in the CLI ("modelo", "303", "pull"),
 	// possibly followed by fixed options of the verb ("--secrets-stdin").
 	Command []string
 	Hints   Hints
-	// Params are the cli's shared params (Shared) followed by the tool's
-	// own, in declaration order.
-	Params []Param
 	// Output is "text" or "json".
 	Output string
 	// Timeout, if non-zero, replaces the tier's ceiling.
@@ -150,7 +145,12 @@ type Tool struct {
 	listedHead, listedTail []byte
 	schemaMu               sync.Mutex // guards schema, built on first use
 	schema                 *jsonschema.Schema
-	byName                 map[string]*Param
+	// detail is what only a call, aeat_mcp_find or doctor reads of the
+	// tool (details): a tool read from the manifest cache has it in the
+	// file (late) until its first use.
+	detail   toolDetail
+	late     *lateDetail
+	lateOnce sync.Once
 	// builtin marks aeat-mcp's own tools (Builtin).
 	builtin bool
 }
@@ -288,7 +288,7 @@ func (t *Tool) FailedExitCode(code int) (ExitCode, bool) {
 
 // Param returns the tool's param called name.
 func (t *Tool) Param(name string) (*Param, bool) {
-	p, ok := t.byName[name]
+	p, ok := t.details().byName[name]
 	return p, ok
 }
 

@@ -38,7 +38,7 @@ func TestParse_Valid(t *testing.T) {
 	a := m.Tools[0]
 	assert.Equal(t, "json", a.Output)
 	assert.Equal(t, 90*time.Second, a.Timeout)
-	assert.Len(t, a.Params, 3)
+	assert.Len(t, a.Params(), 3)
 	assert.Equal(t, "text", m.Tools[1].Output)
 	assert.Empty(t, m.Warnings)
 }

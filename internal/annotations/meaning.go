@@ -513,7 +513,7 @@ func (m *Manifest) HealthTools() []*Tool {
 		t := &Tool{Name: name, Title: title, Description: title, Command: words,
 			Hints: Hints{ReadOnly: true, Idempotent: true}, Output: output, Progress: StreamNone,
 			ExitCodes: m.CLI.ExitCodes, ErrorCodes: m.CLI.ErrorCodes, ErrorOutput: m.CLI.ErrorOutput,
-			cli: &m.CLI, byName: map[string]*Param{}, builtin: true}
+			cli: &m.CLI, detail: toolDetail{byName: map[string]*Param{}}, builtin: true}
 		_ = t.buildSchema() // no params: cannot fail
 		return t
 	}

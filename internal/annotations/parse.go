@@ -402,11 +402,8 @@ func (p *parser) toolAt(raw any, i int, cli *CLI) *Tool {
 		place.stdin = t.Stdin.Param
 	}
 	own := p.params(rawParams, "params", place)
-	t.Params = append(slices.Clone(cli.Params), own...)
-	t.byName = map[string]*Param{}
-	for j := range t.Params {
-		t.byName[t.Params[j].Name] = &t.Params[j]
-	}
+	t.detail.Params = append(slices.Clone(cli.Params), own...)
+	t.detail.index()
 	for j, prm := range own {
 		if slices.ContainsFunc(cli.Params, func(c Param) bool { return c.Name == prm.Name }) {
 			p.fail(fmt.Sprintf("params[%d].name", j), "%q is already a parameter of cli.params (shared by every tool)", prm.Name)
@@ -450,7 +447,7 @@ func (p *parser) cliHelp(obj map[string]any, t *Tool) {
 		p.fail("cli_help", "must be an object of the CLI's help per language (e.g. {\"en\": \"…\", \"es\": \"…\"}); leave it out when there is none")
 		return
 	}
-	t.CLIHelp = map[string]string{}
+	t.detail.CLIHelp = map[string]string{}
 	for _, lang := range slices.Sorted(maps.Keys(langs)) {
 		var text string
 		switch {
@@ -460,7 +457,7 @@ func (p *parser) cliHelp(obj map[string]any, t *Tool) {
 		case strings.TrimSpace(text) == "":
 			p.fail("cli_help."+lang, "is empty: leave the language out")
 		default:
-			t.CLIHelp[lang] = text
+			t.detail.CLIHelp[lang] = text
 		}
 	}
 }
@@ -554,10 +551,10 @@ func (p *parser) stdin(obj map[string]any) *StdinSource {
 // crossChecks are the rules between a tool's keys: what requires names,
 // where stdin comes from, the confirmation, positional arrays.
 func (p *parser) crossChecks(obj map[string]any, t *Tool) {
-	for j, prm := range t.Params {
+	for j, prm := range t.detail.Params {
 		f := paramField(t, j)
 		for _, r := range prm.Requires {
-			switch other, ok := t.byName[r]; {
+			switch other, ok := t.detail.byName[r]; {
 			case !ok && p.declared[r]:
 			case !ok:
 				p.fail(f+".requires", "%q is not a parameter of this tool", r)
@@ -567,12 +564,12 @@ func (p *parser) crossChecks(obj map[string]any, t *Tool) {
 				p.fail(f+".requires", "%q has a default, so it is always given: requiring it says nothing", r)
 			}
 		}
-		if prm.Positional && prm.IsArray() && j != lastPositional(t.Params) {
+		if prm.Positional && prm.IsArray() && j != lastPositional(t.detail.Params) {
 			p.fail(f, "a positional array must be the last positional parameter")
 		}
 	}
 	if s := t.Stdin; s != nil && s.Param != "" {
-		switch prm, ok := t.byName[s.Param]; {
+		switch prm, ok := t.detail.byName[s.Param]; {
 		case !ok && p.declared[s.Param]:
 		case !ok:
 			p.fail("stdin.param", "%q is not a parameter of this tool", s.Param)
@@ -616,7 +613,7 @@ func (p *parser) confirm(raw any, t *Tool) Confirm {
 		c.SkipWhen = map[string]any{}
 		for _, name := range slices.Sorted(maps.Keys(skip)) {
 			f := "confirm.skip_when." + name
-			prm, ok := t.byName[name]
+			prm, ok := t.detail.byName[name]
 			if !ok {
 				if !p.declared[name] {
 					p.fail(f, "%q is not a parameter of this tool", name)
@@ -638,7 +635,7 @@ func (p *parser) confirm(raw any, t *Tool) Confirm {
 // param, cli.args or the tool's command; "" when nothing does.
 func (t *Tool) givesFlag(flag string) string {
 	same := func(tok string) bool { return tok == flag || strings.HasPrefix(tok, flag+"=") }
-	for _, prm := range t.Params {
+	for _, prm := range t.detail.Params {
 		if prm.Flag == flag || prm.Negate == flag {
 			return fmt.Sprintf("the parameter %q (the model could pass it)", prm.Name)
 		}

@@ -34,7 +34,7 @@ type Invocation struct {
 // optional params are omitted (defaults were applied by Validate). There is
 // no shell anywhere: the argv goes to execve as it is.
 func (t *Tool) Render(args Args, confirmed bool) (Invocation, error) {
-	n := len(t.cli.Args) + len(t.Command) + len(t.Params) + 2
+	n := len(t.cli.Args) + len(t.Command) + len(t.Params()) + 2
 	inv := Invocation{Argv: make([]string, 0, n), Shown: make([]string, 0, n)}
 	add := func(tok, shown string) {
 		inv.Argv = append(inv.Argv, tok)
@@ -44,8 +44,8 @@ func (t *Tool) Render(args Args, confirmed bool) (Invocation, error) {
 		add(a, a)
 	}
 	var flags, positionals [][2]string
-	for i := range t.Params {
-		prm := &t.Params[i]
+	for i := range t.Params() {
+		prm := &t.Params()[i]
 		v, ok := args.Get(prm.Name)
 		if !ok || v == nil {
 			continue

@@ -162,7 +162,7 @@ func FuzzRender(f *testing.F) {
 	require.NoError(f, err)
 	remove, notePut := aeat.Tools[0], aeat.Tools[2]
 	flags := map[string]string{} // flag -> param
-	for _, p := range tl.Params {
+	for _, p := range tl.Params() {
 		if p.Flag != "" {
 			flags[p.Flag] = p.Name
 		}

@@ -64,8 +64,8 @@ func (t *Tool) schemaStruct() (*jsonschema.Schema, error) {
 		Properties:           map[string]*jsonschema.Schema{},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 	}
-	for i := range t.Params {
-		prm := &t.Params[i]
+	for i := range t.Params() {
+		prm := &t.Params()[i]
 		ps, err := prm.schema()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", prm.Name, err)
@@ -91,8 +91,8 @@ func (t *Tool) schemaStruct() (*jsonschema.Schema, error) {
 func (t *Tool) encodeSchema() (json.RawMessage, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"type":"object","properties":{`)
-	for i := range t.Params {
-		prm := &t.Params[i]
+	for i := range t.Params() {
+		prm := &t.Params()[i]
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -104,12 +104,12 @@ func (t *Tool) encodeSchema() (json.RawMessage, error) {
 	}
 	b.WriteByte('}')
 	var required, requires []string
-	for i := range t.Params {
-		if t.Params[i].Required {
-			required = append(required, t.Params[i].Name)
+	for _, prm := range t.Params() {
+		if prm.Required {
+			required = append(required, prm.Name)
 		}
-		if len(t.Params[i].Requires) > 0 {
-			requires = append(requires, t.Params[i].Name)
+		if len(prm.Requires) > 0 {
+			requires = append(requires, prm.Name)
 		}
 	}
 	if len(required) > 0 {
@@ -125,7 +125,7 @@ func (t *Tool) encodeSchema() (json.RawMessage, error) {
 			}
 			writeJSON(&b, name)
 			b.WriteByte(':')
-			writeJSON(&b, t.byName[name].Requires)
+			writeJSON(&b, t.details().byName[name].Requires)
 		}
 		b.WriteByte('}')
 	}
@@ -201,7 +201,7 @@ func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
 	}
 	var unknown []string
 	for k := range args {
-		if _, ok := t.byName[k]; !ok {
+		if _, ok := t.details().byName[k]; !ok {
 			unknown = append(unknown, k)
 		}
 	}
@@ -210,8 +210,8 @@ func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
 		return Args{}, &ValidationError{Field: unknown[0], Msg: "unknown argument; this tool takes " + t.paramList()}
 	}
 	var missing []string
-	for i := range t.Params {
-		prm := &t.Params[i]
+	for i := range t.Params() {
+		prm := &t.Params()[i]
 		val, present := args[prm.Name]
 		if !present {
 			if prm.Required {
@@ -235,8 +235,8 @@ func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
 		}
 		return Args{}, &ValidationError{Field: missing[0], Msg: msg}
 	}
-	for i := range t.Params {
-		prm := &t.Params[i]
+	for i := range t.Params() {
+		prm := &t.Params()[i]
 		if _, present := args[prm.Name]; !present && prm.Default != nil {
 			args[prm.Name] = prm.Default
 		}
@@ -270,11 +270,11 @@ func decodeExact(raw []byte, v *any) error {
 }
 
 func (t *Tool) paramList() string {
-	if len(t.Params) == 0 {
+	if len(t.Params()) == 0 {
 		return "no arguments"
 	}
-	names := make([]string, len(t.Params))
-	for i, p := range t.Params {
+	names := make([]string, len(t.Params()))
+	for i, p := range t.Params() {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ", ")

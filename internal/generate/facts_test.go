@@ -203,7 +203,7 @@ func TestWholeTool(t *testing.T) {
 	tl := tool(t, res, "list_ledger")
 	assert.Equal(t, "Lists.", tl.Description)
 	var own []string
-	for _, p := range tl.Params {
+	for _, p := range tl.Params() {
 		if !p.Shared {
 			own = append(own, p.Name)
 		}

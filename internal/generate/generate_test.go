@@ -125,7 +125,7 @@ func checkParams(t *testing.T, tl *annotations.Tool, c rawCommand) {
 		}
 	}
 	pos := 0
-	for _, prm := range tl.Params {
+	for _, prm := range tl.Params() {
 		if prm.Positional {
 			if assert.Less(t, pos, len(args), "%s: more positionals than arguments", tl.Name) {
 				assert.Equal(t, args[pos], prm.Name, "%s: positional %d", tl.Name, pos)

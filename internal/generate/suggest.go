@@ -162,7 +162,7 @@ func read(t *annotations.Tool) (guess string, evidence []string) {
 		says[guessDestroy] = true
 		flags = append(flags, t.Confirm.Flag+" (the CLI asks for a yes)")
 	}
-	for _, p := range t.Params {
+	for _, p := range t.Params() {
 		switch p.Flag {
 		case "--force":
 			says[guessWrites] = true

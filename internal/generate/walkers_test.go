@@ -248,7 +248,7 @@ func TestWalk_SingleCommand(t *testing.T) {
 		assert.Empty(t, tl.Command)
 		assert.Equal(t, "Count the lines of a file", tl.Title)
 		var names []string
-		for _, p := range tl.Params {
+		for _, p := range tl.Params() {
 			names = append(names, p.Name)
 		}
 		assert.Equal(t, []string{"max", "file"}, names, "Cobra's own --help and --version left out")

@@ -14,7 +14,7 @@ func TestBuiltins_PatternsCompile(t *testing.T) {
 	for _, surface := range []string{"", SurfaceCatalog} {
 		s := newServer(t, func(c *Config) { c.Surface = surface })
 		for _, st := range s.builtinTools() {
-			for _, p := range st.tool.Params {
+			for _, p := range st.tool.Params() {
 				if p.Pattern != "" {
 					_, err := regexp.Compile(p.Pattern)
 					assert.NoError(t, err, "%s.%s", st.tool.Name, p.Name)

@@ -107,3 +107,24 @@ func TestToolsList_MadeOnce(t *testing.T) {
 		t.Fatalf("tools/list from the cache's tools differs: %d bytes, afresh %d", len(cached), len(want))
 	}
 }
+
+// TestStart_DecodesNoParams: a server of the whole aeat read back from a
+// warm manifest cache answers initialize and tools/list — and does its
+// start-up work after initialize — without decoding one tool's params or
+// CLI help (annotations.Manifest.LateDecoded), on both surfaces; a call
+// decodes its own tool's alone.
+func TestStart_DecodesNoParams(t *testing.T) {
+	for _, surface := range []string{SurfaceAll, SurfaceCatalog} {
+		t.Run(surface, func(t *testing.T) {
+			m := cachedFull(t)
+			s := serverOf(t, m, surface)
+			ask := wireSession(t, s, "2025-11-25")
+			require.Greater(t, len(ask("tools/list", ``)), 1000)
+			<-s.prepared
+			assert.Zero(t, m.LateDecoded(), "tools decoded to start")
+			res := ask("tools/call", `"name":"`+m.Tools[0].Name+`","arguments":{"no_such_argument":1}`)
+			assert.Contains(t, string(res), "no_such_argument")
+			assert.Equal(t, 1, m.LateDecoded(), "the called tool's alone")
+		})
+	}
+}

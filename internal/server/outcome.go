@@ -160,6 +160,14 @@ func (e *ending) panicked(p any) *mcp.CallToolResult {
 	return e.finish(CodeInternal, e.s.cfg.Printer.Sprintf(i18n.Internal, e.t.Name, fmt.Sprint(p)), nil)
 }
 
+// unreadable is the result of a call of a tool whose params could not be
+// read from the manifest cache (annotations.Tool.DetailErr): an
+// "internal" result — the arguments are not at fault — and nothing ran.
+func (e *ending) unreadable(err error) *mcp.CallToolResult {
+	e.s.cfg.Logger.Error("a tool's params could not be read", "tool", e.t.Name, "error", err)
+	return e.finish(CodeInternal, e.s.cfg.Printer.Sprintf(i18n.Internal, e.t.Name, err.Error()), nil)
+}
+
 // invalid is the result of a call whose arguments are at fault.
 func (e *ending) invalid(err error) *mcp.CallToolResult {
 	var ve *annotations.ValidationError

@@ -225,12 +225,12 @@ func newRankEntry(t *annotations.Tool, phrases []string, common map[string]bool)
 		command = append(command, words(w)...)
 	}
 	var params, paramNames, helpTitle, help, firsts, rests []string
-	for _, p := range t.Params {
+	for _, p := range t.Params() {
 		params = append(params, words(p.Name)...)
 		paramNames = append(paramNames, p.Name)
 	}
 	texts := []string{t.Title, description}
-	for _, h := range t.CLIHelp {
+	for _, h := range t.CLIHelp() {
 		first, rest := firstSentence(h)
 		firsts, rests, texts = append(firsts, first), append(rests, rest), append(texts, h)
 		helpTitle = append(helpTitle, words(first)...)

@@ -448,18 +448,18 @@ func TestRank_FileSenses(t *testing.T) {
 	assert.Zero(t, s.inTexts("the file I have to file")["file"], "two senses in one text: not known")
 
 	// The CLI's three "file" verbs, as the full manifest has them.
-	workFile := &annotations.Tool{Name: "app_modelo_work_file", Command: []string{"app", "modelo", "work", "file"},
-		CLIHelp: map[string]string{"en": "Mark a verified revision as internally filed. Does NOT submit to AEAT",
+	workFile := (&annotations.Tool{Name: "app_modelo_work_file", Command: []string{"app", "modelo", "work", "file"}}).WithDetail(
+		map[string]string{"en": "Mark a verified revision as internally filed. Does NOT submit to AEAT",
 			"es": "Marcar una revisión verificada como internamente presentada. NO envía a la AEAT"},
-		Params: []annotations.Param{{Name: "calculation_revision_id"}, {Name: "modelo"}}}
-	reconcileFile := &annotations.Tool{Name: "app_modelo_reconcile_file", Command: []string{"app", "modelo", "reconcile", "file"},
-		CLIHelp: map[string]string{"en": "Reconcile a work unit against a local justificante or declaración PDF. Local-only; never contacts AEAT.",
+		annotations.Param{Name: "calculation_revision_id"}, annotations.Param{Name: "modelo"})
+	reconcileFile := (&annotations.Tool{Name: "app_modelo_reconcile_file", Command: []string{"app", "modelo", "reconcile", "file"}}).WithDetail(
+		map[string]string{"en": "Reconcile a work unit against a local justificante or declaración PDF. Local-only; never contacts AEAT.",
 			"es": "Concilia una unidad de trabajo contra un PDF de justificante o declaración local. Solo local; nunca contacta con AEAT."},
-		Params: []annotations.Param{{Name: "file"}, {Name: "modelo"}}}
-	censoFile := &annotations.Tool{Name: "config_profile_censo_file", Command: []string{"config", "profile", "censo", "file"},
-		CLIHelp: map[string]string{"en": "Read a downloaded Certificado de Situación Censal and preview or enroll its censal facts.",
+		annotations.Param{Name: "file"}, annotations.Param{Name: "modelo"})
+	censoFile := (&annotations.Tool{Name: "config_profile_censo_file", Command: []string{"config", "profile", "censo", "file"}}).WithDetail(
+		map[string]string{"en": "Read a downloaded Certificado de Situación Censal and preview or enroll its censal facts.",
 			"es": "Lee un Certificado de Situación Censal descargado y previsualiza o registra sus datos censales."},
-		Params: []annotations.Param{{Name: "file"}, {Name: "apply"}}}
+		annotations.Param{Name: "file"}, annotations.Param{Name: "apply"})
 	idx := newRankIndex([]*annotations.Tool{workFile, reconcileFile, censoFile}, nil)
 	for _, query := range []string{"presentar la declaración del modelo", "file the return"} {
 		assert.Equal(t, "app_modelo_work_file", rankNames(idx.rank(query), 1)[0], query)

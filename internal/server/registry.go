@@ -203,7 +203,8 @@ func (s *Server) handler(st serverTool) mcp.ToolHandler {
 }
 
 // answer is a call from its arguments to its result, for every tool alike:
-// the arguments read strictly by the tool's own Validate (a problem is an
+// a tool whose params the manifest cache could not give refused
+// (unreadable), the arguments read strictly by the tool's own Validate (a problem is an
 // invalid_arguments result naming the field, in the same words for every
 // tool), then handle; a panic turned into an "internal" result; and the
 // task a 2025-11-25 requester is owed, even for a refusal.
@@ -214,6 +215,9 @@ func (rq *request) answer(ctx context.Context, handle func(context.Context, *req
 		}
 		res = rq.owed(res)
 	}()
+	if err := rq.t.DetailErr(); err != nil {
+		return rq.unreadable(err)
+	}
 	args, err := rq.t.Validate(rq.args)
 	if err != nil {
 		return rq.invalid(err)

@@ -258,8 +258,8 @@ func (kr *keptRun) links(p *i18n.Printer, pageSize int, secrets *callruntime.Sec
 // call with: not the CLI's shared ones (a profile, a language: the same
 // output again), nor what it reads on stdin or keeps secret.
 func narrowing(t *annotations.Tool) string {
-	names := make([]string, 0, len(t.Params))
-	for _, prm := range t.Params {
+	names := make([]string, 0, len(t.Params()))
+	for _, prm := range t.Params() {
 		if !prm.Shared && !prm.Stdin && !prm.Sensitive {
 			names = append(names, prm.Name)
 		}

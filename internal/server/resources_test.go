@@ -56,11 +56,11 @@ func TestOutputPages(t *testing.T) {
 }
 
 func TestOutputNarrowing(t *testing.T) {
-	tool := &annotations.Tool{Name: "t", Params: []annotations.Param{
-		{Name: "profile", Shared: true}, {Name: "year"}, {Name: "doc", Stdin: true}, {Name: "token", Sensitive: true}, {Name: "modelo"},
-	}}
+	tool := (&annotations.Tool{Name: "t"}).WithDetail(nil,
+		annotations.Param{Name: "profile", Shared: true}, annotations.Param{Name: "year"}, annotations.Param{Name: "doc", Stdin: true},
+		annotations.Param{Name: "token", Sensitive: true}, annotations.Param{Name: "modelo"})
 	assert.Equal(t, "year, modelo", narrowing(tool), "the tool's own arguments: not shared, stdin or secret ones")
-	assert.Empty(t, narrowing(&annotations.Tool{Name: "t", Params: []annotations.Param{{Name: "lang", Shared: true}}}))
+	assert.Empty(t, narrowing((&annotations.Tool{Name: "t"}).WithDetail(nil, annotations.Param{Name: "lang", Shared: true})))
 }
 
 // keptFiles lists the files the server keeps outputs in.
