@@ -48,6 +48,9 @@ func (m *Manifest) SetGlobal(name string, texts []string) error {
 	set := func(p *Param) { p.Default, p.Required = v, false }
 	set(&m.CLI.Params[i])
 	for _, t := range m.Tools {
+		if t.DetailErr() != nil {
+			continue // no params to default: its calls are refused
+		}
 		// Shared params come first in every tool, in cli.params' order.
 		set(&t.Params()[i])
 		if err := t.buildSchema(); err != nil {

@@ -178,7 +178,9 @@ func (e *ValidationError) Error() string {
 // Validate checks a call's arguments — types, unknown fields, enum,
 // pattern, bounds, required, requires — once, and returns them with
 // defaults applied. raw may be empty or null for a tool without required
-// parameters. Errors are [*ValidationError] and name the field.
+// parameters. Errors are [*ValidationError] and name the field, but for
+// a tool whose params the manifest cache could not give (DetailErr):
+// that error, for a call nobody can check.
 //
 // The checks are exact (numbers as written, never as float64) and say what
 // is wrong in words a model can act on. They enforce exactly what the
@@ -186,6 +188,9 @@ func (e *ValidationError) Error() string {
 // holds them to a JSON Schema validator's verdict, so the schema is not
 // resolved and run again on every call.
 func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
+	if err := t.DetailErr(); err != nil {
+		return Args{}, err
+	}
 	var v any
 	if len(bytes.TrimSpace(raw)) == 0 {
 		v = map[string]any{}

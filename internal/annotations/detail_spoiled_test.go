@@ -1,0 +1,165 @@
+package annotations
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// spoiledCached is the whole aeat read back from a cache whose tool 7's
+// late section fails to decode though the file's checksum holds (as
+// TestCache_LateSectionCorrupt makes it), and that tool.
+func spoiledCached(t *testing.T) (*Manifest, *Tool) {
+	t.Helper()
+	m, c, path := cachedFull(t)
+	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	for i := m.Tools[7].late.start; i < m.Tools[7].late.end; i++ {
+		raw[i] = 0xff
+	}
+	binary.LittleEndian.PutUint32(raw[len(raw)-4:], crc32.Checksum(raw[:len(raw)-4], castagnoli()))
+	require.NoError(t, os.WriteFile(file, raw, 0o600))
+	m, err = c.Load(path)
+	require.NoError(t, err)
+	require.NotNil(t, m.late)
+	return m, m.Tools[7]
+}
+
+// TestDetail_SetGlobalSpoiledTool: a --global (SetGlobal) on a manifest
+// from the cache with a tool whose params could not be read is no panic
+// at the start (it indexed that tool's empty params by the shared
+// param's place): the other tools get the default, the spoiled one stays
+// refused.
+func TestDetail_SetGlobalSpoiledTool(t *testing.T) {
+	m, victim := spoiledCached(t)
+	require.NotPanics(t, func() { _ = m.SetGlobal("profile", []string{"work"}) })
+	assert.Equal(t, "work", m.Tools[8].Params()[0].Default)
+	assert.Error(t, victim.DetailErr())
+}
+
+// TestDetail_ValidateSpoiledTool: a tool whose params could not be read
+// accepts no call — not the server's (answer checks DetailErr), nor a dry
+// run's (server.Plan goes straight to Validate): with no params known,
+// {} passed for a tool with three required params, and Plan showed a
+// command line nobody checked.
+func TestDetail_ValidateSpoiledTool(t *testing.T) {
+	_, victim := spoiledCached(t)
+	_, err := victim.Validate(json.RawMessage(`{}`))
+	require.Error(t, err)
+}
+
+// TestDetail_LateDecodeRace: tools/call runs in parallel — many
+// goroutines at once reading the same and different tools of a cached
+// manifest (params, help, validation, patterns shared between tools)
+// race on nothing (run with -race).
+func TestDetail_LateDecodeRace(t *testing.T) {
+	m, _, _ := cachedFull(t)
+	var wg sync.WaitGroup
+	for g := range 32 {
+		wg.Go(func() {
+			for i := range 40 {
+				tool := m.Tools[(g*7+i)%len(m.Tools)]
+				if i%3 == 0 {
+					tool = m.Tools[0] // the same tool, from every goroutine
+				}
+				for j := range tool.Params() {
+					tool.Params()[j].compiledPattern()
+				}
+				_ = tool.CLIHelp()
+				_ = tool.DetailErr()
+				_, _ = tool.Validate(json.RawMessage(`{"modelo":"303","period":"1T"}`))
+				_ = tool.InputSchema()
+			}
+		})
+	}
+	wg.Wait()
+	assert.LessOrEqual(t, m.LateDecoded(), len(m.Tools), "each tool decoded once")
+}
+
+// BenchmarkLoadCachedWithGlobal: a cached start of the whole aeat
+// alone, and with one --global, interleaved: SetGlobal sets the default
+// in every tool's params and rebuilds its schema, so such a start decodes
+// every tool's detail — what this costs.
+func BenchmarkLoadCachedWithGlobal(b *testing.B) {
+	c := &Cache{Dir: b.TempDir(), Version: "v1"}
+	path := filepath.Join(b.TempDir(), "m.json")
+	raw, err := os.ReadFile("../../examples/aeat.full.manifest.json")
+	require.NoError(b, err)
+	require.NoError(b, os.WriteFile(path, raw, 0o600))
+	_, err = c.Load(path)
+	require.NoError(b, err)
+	for _, global := range []bool{false, true, false, true} {
+		name := "alone"
+		if global {
+			name = "with-global"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				m, err := c.Load(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if global {
+					if err := m.SetGlobal("profile", []string{"work"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestDetail_LateSectionsNeverPanic: TestCache_DecoderNeverPanics's
+// spoiled files, read as far as a call reads them — each tool's detail
+// decoded, its params checked and its patterns compiled: that test
+// stops at the start, which no longer reads a late section.
+func TestDetail_LateSectionsNeverPanic(t *testing.T) {
+	dir := t.TempDir()
+	path := copyManifest(t, "../../examples/aeat.manifest.json")
+	c := &Cache{Dir: dir, Version: "v1"}
+	_, err := c.Load(path)
+	require.NoError(t, err)
+	data, abs, _ := readManifest(path)
+	file := filepath.Join(dir, c.fileName(abs))
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	body := raw[:len(raw)-4]
+	step := max(1, len(body)/400)
+	read, failed := 0, 0
+	for at := len(cacheMagic); at < len(body); at += step {
+		for _, b := range []byte{0x00, 0xff, 0x80, 0x01} {
+			spoilt := append([]byte(nil), body...)
+			spoilt[at] = b
+			spoilt = binary.LittleEndian.AppendUint32(spoilt, crc32.Checksum(spoilt, castagnoli()))
+			require.NoError(t, os.WriteFile(file, spoilt, 0o600))
+			m, err := readCache(file, c.key(data))
+			if err != nil {
+				continue
+			}
+			read++
+			for _, tool := range m.Tools {
+				require.NotPanics(t, func() {
+					_ = tool.DetailErr()
+					_ = tool.CLIHelp()
+					for i := range tool.Params() {
+						tool.Params()[i].compiledPattern()
+					}
+					_, _ = tool.Validate(json.RawMessage(`{}`))
+				}, "byte %d = %#x, tool %s", at, b, tool.Name)
+				if tool.DetailErr() != nil {
+					failed++
+				}
+			}
+		}
+	}
+	t.Logf("%d spoiled files read at the start, %d late sections failed at first use", read, failed)
+	assert.Positive(t, failed, "some late section was spoiled past the start")
+}
