@@ -84,8 +84,13 @@ func inPhrase(w string) bool {
 // algo a Hacienda?", "¿cuánto debemos?", "¿debo presentar el 349?".
 var deberForms = setOf(
 	"deber", "debo", "debes", "debe", "debemos", "debeis", "deben",
-	"debia", "debias", "debiamos", "debian", "debera", "deberas", "deberemos", "deberan",
-	"deberia", "deberias", "deberiamos", "deberian",
+	"debia", "debias", "debiamos", "debian", "debere", "debera", "deberas", "deberemos", "debereis", "deberan",
+	"deberia", "deberias", "deberiamos", "deberiais", "deberian",
+	// The preterite and the present subjunctive ("¿debí presentar el
+	// 303?", "no creo que deba nada"); not "debido", which is also "due
+	// to" ("debido a").
+	"debi", "debiste", "debio", "debimos", "debisteis", "debieron",
+	"deba", "debas", "debamos", "debais", "deban",
 )
 
 // withDeber gives each form of "deber" its sense: before an infinitive it

@@ -22,3 +22,21 @@ func TestWords_NumberBetweenPhraseKept(t *testing.T) {
 		assert.Equal(t, want, words(s), s)
 	}
 }
+
+// TestWithDeber_AllForms: "deber" in the forms a request says besides
+// the present — the future's first person ("¿deberé declarar…?"), the
+// preterite ("¿debí presentar el 303?") and the subjunctive ("¿hace
+// falta que deba algo?") — is told as must or owe like the others;
+// "deberé" was left a word of its own that found nothing.
+func TestWithDeber_AllForms(t *testing.T) {
+	for s, want := range map[string]string{
+		"¿deberé declarar el alquiler?": "obligado",
+		"¿debí presentar el 303?":       "obligado",
+		"¿debió pagar algo?":            "obligado",
+		"¿debieron presentar el 303?":   "obligado",
+		"no creo que deba nada":         "deber",
+		"¿deberéis pagar?":              "obligado",
+	} {
+		assert.Contains(t, words(s), want, s)
+	}
+}
