@@ -54,17 +54,21 @@ func words(s string) []string {
 	tokens := withDeber(tokens(s))
 	var out []string
 	for i := 0; i < len(tokens); i++ {
-		w := tokens[i]
+		w, between := tokens[i], ""
 		switch {
 		case i+1 < len(tokens) && phraseOf(w, tokens[i+1]) != "":
 			w = phraseOf(w, tokens[i+1])
 			i++
 		case i+2 < len(tokens) && inPhrase(tokens[i+1]) && phraseOf(w, tokens[i+2]) != "":
-			w = phraseOf(w, tokens[i+2])
+			w, between = phraseOf(w, tokens[i+2]), tokens[i+1]
 			i += 2
 		}
-		if !stopWords[w] {
-			out = append(out, w)
+		// An amount between a phrase's words is still said: "hand 303 in"
+		// asks for the 303.
+		for _, w := range []string{w, between} {
+			if w != "" && !stopWords[w] {
+				out = append(out, w)
+			}
 		}
 	}
 	return dedupe(out)
@@ -80,8 +84,13 @@ func inPhrase(w string) bool {
 // algo a Hacienda?", "¿cuánto debemos?", "¿debo presentar el 349?".
 var deberForms = setOf(
 	"deber", "debo", "debes", "debe", "debemos", "debeis", "deben",
-	"debia", "debias", "debiamos", "debian", "debera", "deberas", "deberemos", "deberan",
-	"deberia", "deberias", "deberiamos", "deberian",
+	"debia", "debias", "debiamos", "debian", "debere", "debera", "deberas", "deberemos", "debereis", "deberan",
+	"deberia", "deberias", "deberiamos", "deberiais", "deberian",
+	// The preterite and the present subjunctive ("¿debí presentar el
+	// 303?", "no creo que deba nada"); not "debido", which is also "due
+	// to" ("debido a").
+	"debi", "debiste", "debio", "debimos", "debisteis", "debieron",
+	"deba", "debas", "debamos", "debais", "deban",
 )
 
 // withDeber gives each form of "deber" its sense: before an infinitive it
