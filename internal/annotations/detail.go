@@ -25,7 +25,7 @@ type toolDetail struct {
 }
 
 // Params are the cli's shared params (Shared) followed by the tool's own,
-// in declaration order. Nothing may change them but SetDefault.
+// in declaration order. Nothing may change them but SetGlobal.
 func (t *Tool) Params() []Param { return t.details().Params }
 
 // CLIHelp is the CLI's own help for the verb, by language tag (cli_help,

@@ -17,6 +17,10 @@ import (
 //
 // It is how a host entry or a bundle pins a global such as the CLI's
 // --profile or --lang (aeat-mcp --global NAME=VALUE).
+//
+// It writes into every tool's params, so on a manifest read from the
+// cache it decodes every tool's detail at the start (BenchmarkLoadCachedWithGlobal:
+// what a start with a --global costs beside one without).
 func (m *Manifest) SetGlobal(name string, texts []string) error {
 	i := -1
 	for j := range m.CLI.Params {
