@@ -371,13 +371,14 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 		return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 	}
 	step := max(1, len(body)/400)
+	lateFailed := 0
 	for cut := len(cacheMagic); cut < len(body); cut += step {
 		require.NoError(t, os.WriteFile(file, resum(bytes.Clone(body[:cut])), 0o600))
 		_, err := readCache(file, c.key(data))
 		require.Error(t, err, "cut at %d", cut)
 	}
 	for at := len(cacheMagic); at < len(body); at += step {
-		for _, b := range []byte{0x00, 0xff, 0x80} {
+		for _, b := range []byte{0x00, 0xff, 0x80, 0x01} {
 			spoilt := bytes.Clone(body)
 			spoilt[at] = b
 			require.NoError(t, os.WriteFile(file, resum(spoilt), 0o600))
@@ -385,12 +386,16 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 			// nor when a tool's late section is decoded.
 			if m, err := readCache(file, c.key(data)); err == nil {
 				for _, tool := range m.Tools {
-					_ = tool.DetailErr()
+					require.NotPanics(t, func() { useAsACall(tool) }, "byte %d = %#x, tool %s", at, b, tool.Name)
+					if tool.DetailErr() != nil {
+						lateFailed++
+					}
 				}
 			}
 		}
 	}
 	assert.True(t, strings.HasPrefix(string(raw), cacheMagic))
+	assert.Positive(t, lateFailed, "some late section was spoiled past the start")
 }
 
 // TestCache_HitNeverHoldsTheManifest: a load from the cache hashes the
