@@ -48,7 +48,7 @@ func newRankQuery(text string) rankQuery {
 	s := wordSenses()
 	told := s.inTexts(said)
 	for j, w := range ws {
-		number := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+		number := allDigits(w)
 		add := func(strength float64, alts []rankWord) {
 			for _, a := range alts {
 				q.terms[j] = append(q.terms[j], rankTerm{rankWord: a, strength: strength, number: number})
@@ -195,7 +195,7 @@ func isQuarter(w string) bool {
 // isYear: four digits from 1900 to 2099.
 func isYear(w string) bool {
 	return len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) &&
-		strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+		allDigits(w)
 }
 
 // periodWords are what words() makes of a quarter said in words.

@@ -77,7 +77,12 @@ func words(s string) []string {
 // inPhrase: a word a phrase's two words may have between them — a stop
 // word ("copia de seguridad") or an amount ("they kept 15 % back").
 func inPhrase(w string) bool {
-	return stopWords[w] || w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+	return stopWords[w] || w != "" && allDigits(w)
+}
+
+// allDigits: w has no character but digits (true for "").
+func allDigits(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
 // deberForms are the forms of Spanish "deber" a request says: "¿le debo
