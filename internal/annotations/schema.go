@@ -64,8 +64,9 @@ func (t *Tool) schemaStruct() (*jsonschema.Schema, error) {
 		Properties:           map[string]*jsonschema.Schema{},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 	}
-	for i := range t.Params() {
-		prm := &t.Params()[i]
+	params := t.Params()
+	for i := range params {
+		prm := &params[i]
 		ps, err := prm.schema()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", prm.Name, err)
@@ -91,8 +92,9 @@ func (t *Tool) schemaStruct() (*jsonschema.Schema, error) {
 func (t *Tool) encodeSchema() (json.RawMessage, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"type":"object","properties":{`)
-	for i := range t.Params() {
-		prm := &t.Params()[i]
+	params := t.Params()
+	for i := range params {
+		prm := &params[i]
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -104,7 +106,7 @@ func (t *Tool) encodeSchema() (json.RawMessage, error) {
 	}
 	b.WriteByte('}')
 	var required, requires []string
-	for _, prm := range t.Params() {
+	for _, prm := range params {
 		if prm.Required {
 			required = append(required, prm.Name)
 		}
@@ -214,9 +216,10 @@ func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
 		sort.Strings(unknown)
 		return Args{}, &ValidationError{Field: unknown[0], Msg: "unknown argument; this tool takes " + t.paramList()}
 	}
+	params := t.Params()
 	var missing []string
-	for i := range t.Params() {
-		prm := &t.Params()[i]
+	for i := range params {
+		prm := &params[i]
 		val, present := args[prm.Name]
 		if !present {
 			if prm.Required {
@@ -240,8 +243,8 @@ func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
 		}
 		return Args{}, &ValidationError{Field: missing[0], Msg: msg}
 	}
-	for i := range t.Params() {
-		prm := &t.Params()[i]
+	for i := range params {
+		prm := &params[i]
 		if _, present := args[prm.Name]; !present && prm.Default != nil {
 			args[prm.Name] = prm.Default
 		}
@@ -275,11 +278,12 @@ func decodeExact(raw []byte, v *any) error {
 }
 
 func (t *Tool) paramList() string {
-	if len(t.Params()) == 0 {
+	params := t.Params()
+	if len(params) == 0 {
 		return "no arguments"
 	}
-	names := make([]string, len(t.Params()))
-	for i, p := range t.Params() {
+	names := make([]string, len(params))
+	for i, p := range params {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ", ")
