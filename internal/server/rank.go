@@ -158,6 +158,7 @@ type rankEntry struct {
 type rankIndex struct {
 	entries []rankEntry
 	vocab   []rankWord
+	lookup  vocabLookup
 	// postings[id]: the tools' fields (and verbs) that hold vocab word id.
 	postings [][]posting
 }
@@ -184,7 +185,7 @@ func newRankIndex(tools []*annotations.Tool, paraphrases map[string]verbParaphra
 	for _, t := range tools {
 		entries = append(entries, newRankEntry(t, paraphrases[strings.Join(commandPath(t.Command), " ")].all(), common, &v))
 	}
-	idx := rankIndex{entries: entries, vocab: v.words, postings: make([][]posting, len(v.words))}
+	idx := rankIndex{entries: entries, vocab: v.words, lookup: newVocabLookup(v.words), postings: make([][]posting, len(v.words))}
 	for i, e := range entries {
 		for f := range fieldCount + 1 {
 			ids := e.verb
@@ -197,36 +198,6 @@ func newRankIndex(tools []*annotations.Tool, paraphrases map[string]verbParaphra
 		}
 	}
 	return idx
-}
-
-// vocabulary gives each distinct word an id as an index is built.
-type vocabulary struct {
-	ids   map[rankWord]wordID
-	words []rankWord
-}
-
-// intern is ws's ids, in order: a command's words and a paraphrase's are
-// counted (unmatchedCommandWords, phraseSaid), each as often as said.
-func (v *vocabulary) intern(ws []rankWord) []wordID {
-	out := make([]wordID, len(ws))
-	for i, w := range ws {
-		id, ok := v.ids[w]
-		if !ok {
-			id = wordID(len(v.words))
-			v.ids[w] = id
-			v.words = append(v.words, w)
-		}
-		out[i] = id
-	}
-	return out
-}
-
-// internSet is ws's ids, each once: a field matches by its best word, so
-// a word said twice in it is worth what it is once.
-func (v *vocabulary) internSet(ws []rankWord) []wordID {
-	ids := v.intern(ws)
-	slices.Sort(ids)
-	return slices.Compact(ids)
 }
 
 // minCommonSentence: a sentence that this many tools' descriptions say
@@ -375,53 +346,6 @@ type toolMatch struct {
 	phrase float64
 }
 
-// queryScores are the words of an index's vocab a query's words match.
-type queryScores struct {
-	// hits[j][k]: the vocab words alternative k of query word j matches,
-	// with how well (rankTerm.match of that word alone).
-	hits [][][]vocabHit
-	// said[id]: a word of the query, not an argument's name, finds vocab
-	// word id (unmatchedCommandWords, phraseSaid).
-	said []bool
-}
-
-// vocabHit is a vocab word a query's word matches, and how well.
-type vocabHit struct {
-	id wordID
-	m  float64
-}
-
-// scoreVocab compares each of q's alternatives with every word of the
-// vocab, once — an alternative two query words share (a synonym of both),
-// once for both.
-func (idx rankIndex) scoreVocab(q rankQuery) queryScores {
-	type key struct {
-		rankWord
-		number bool
-	}
-	seen := map[key][]vocabHit{}
-	qs := queryScores{hits: make([][][]vocabHit, len(q.terms)), said: make([]bool, len(idx.vocab))}
-	for j, alts := range q.terms {
-		qs.hits[j] = make([][]vocabHit, len(alts))
-		for k, t := range alts {
-			hits, ok := seen[key{t.rankWord, t.number}]
-			if !ok {
-				for id, w := range idx.vocab {
-					if m := t.match([]rankWord{w}); m > 0 {
-						hits = append(hits, vocabHit{wordID(id), m})
-					}
-				}
-				seen[key{t.rankWord, t.number}] = hits
-			}
-			qs.hits[j][k] = hits
-			for _, h := range hits {
-				qs.said[h.id] = qs.said[h.id] || !t.param
-			}
-		}
-	}
-	return qs
-}
-
 // match is how every tool matched q: each query word's alternatives, by
 // the tools' fields that hold the vocab words they match (postings) — in
 // any field its kind may match (a number only the name, an argument only
@@ -436,17 +360,7 @@ func (idx rankIndex) match(q rankQuery) []toolMatch {
 		for k, alt := range alts {
 			for _, h := range qs.hits[j][k] {
 				for _, p := range idx.postings[h.id] {
-					m := &out[p.entry]
-					switch f := int(p.field); {
-					case f == fieldVerb:
-						if !alt.param && h.m >= matchInflected {
-							m.verb[j] = max(m.verb[j], alt.strength)
-						}
-					case alt.number && f != fieldName || alt.param && f != fieldParams:
-						// a field its kind does not match
-					default:
-						m.best[j] = max(m.best[j], h.m*alt.strength*fieldWeights[f])
-					}
+					out[p.entry].add(j, alt, h.m, int(p.field))
 				}
 			}
 		}
@@ -456,6 +370,21 @@ func (idx rankIndex) match(q rankQuery) []toolMatch {
 		out[i].phrase = e.phraseSaid(qs.said)
 	}
 	return out
+}
+
+// add counts that query word j's alternative alt matches a word of field
+// f (or the verb) m well.
+func (tm *toolMatch) add(j int, alt rankTerm, m float64, f int) {
+	switch {
+	case f == fieldVerb:
+		if !alt.param && m >= matchInflected {
+			tm.verb[j] = max(tm.verb[j], alt.strength)
+		}
+	case alt.number && f != fieldName || alt.param && f != fieldParams:
+		// a field its kind does not match
+	default:
+		tm.best[j] = max(tm.best[j], m*alt.strength*fieldWeights[f])
+	}
 }
 
 // unmatchedCommandWords is how many words of the tool's command no word
