@@ -134,28 +134,68 @@ type rankWord struct {
 	sense      int
 }
 
-// rankEntry is one tool as the ranking sees it: its words, per field.
+// rankEntry is one tool as the ranking sees it: its words, per field, each
+// as its place in the index's vocabulary.
 type rankEntry struct {
 	tool  *annotations.Tool
-	words [fieldCount][]rankWord
+	words [fieldCount][]wordID
 	// command is the words of the tool's command path ("app", "modelo",
 	// "review", "package", "encrypt", "recipient"); verb those of its last
 	// element, what the tool does.
-	command, verb []rankWord
+	command, verb []wordID
 	// phrases are the words of each of its paraphrases, apart.
-	phrases [][]rankWord
+	phrases [][]wordID
 }
 
 // rankIndex holds the words of the tools a catalog can reach.
-type rankIndex []rankEntry
+//
+// A query word's match with a tool's word depends on the two words alone
+// (rankTerm.match), and a field's match is the best of its words'. So the
+// tools' words are kept once each, in vocab, and a query is compared with
+// every distinct word once (scoreVocab) rather than with every word of
+// every field of every tool: aeat's 300 tools say far fewer distinct words
+// than they say words.
+type rankIndex struct {
+	entries []rankEntry
+	vocab   []rankWord
+	lookup  vocabLookup
+	// postings[id]: the tools' fields (and verbs) that hold vocab word id.
+	postings [][]posting
+}
+
+// posting is one tool's field that holds a word: a field of fieldCount,
+// or fieldVerb, the tool's verb.
+type posting struct {
+	entry int32
+	field int8
+}
+
+// fieldVerb is a posting's field for a tool's verb (rankEntry.verb).
+const fieldVerb = fieldCount
+
+// wordID is a word's place in a rankIndex's vocab.
+type wordID int32
 
 // newRankIndex indexes tools; paraphrases are their CLI's verbs' phrases
 // (paraphrasesFor), by command path, nil when it has none.
 func newRankIndex(tools []*annotations.Tool, paraphrases map[string]verbParaphrases) rankIndex {
-	idx := make(rankIndex, 0, len(tools))
+	v := vocabulary{ids: map[rankWord]wordID{}}
+	entries := make([]rankEntry, 0, len(tools))
 	common := commonSentences(tools)
 	for _, t := range tools {
-		idx = append(idx, newRankEntry(t, paraphrases[strings.Join(commandPath(t.Command), " ")].all(), common))
+		entries = append(entries, newRankEntry(t, paraphrases[strings.Join(commandPath(t.Command), " ")].all(), common, &v))
+	}
+	idx := rankIndex{entries: entries, vocab: v.words, lookup: newVocabLookup(v.words), postings: make([][]posting, len(v.words))}
+	for i, e := range entries {
+		for f := range fieldCount + 1 {
+			ids := e.verb
+			if f < fieldCount {
+				ids = e.words[f]
+			}
+			for _, id := range ids {
+				idx.postings[id] = append(idx.postings[id], posting{int32(i), int8(f)})
+			}
+		}
 	}
 	return idx
 }
@@ -215,7 +255,7 @@ func withoutSentences(text string, drop map[string]bool) string {
 // to a two-sense word give it there (ranksense.go); phrases are its
 // paraphrases; common the sentences its description shares with many
 // tools (commonSentences), left out.
-func newRankEntry(t *annotations.Tool, phrases []string, common map[string]bool) rankEntry {
+func newRankEntry(t *annotations.Tool, phrases []string, common map[string]bool, v *vocabulary) rankEntry {
 	e := rankEntry{tool: t}
 	description := withoutSentences(t.Description, common)
 	s := wordSenses()
@@ -238,12 +278,12 @@ func newRankEntry(t *annotations.Tool, phrases []string, common map[string]bool)
 	}
 	own := s.ofTool(command, paramNames, texts...)
 	if len(path) > 0 {
-		e.verb = s.mark(stemmed(words(path[len(path)-1])), own)
+		e.verb = v.internSet(s.mark(stemmed(words(path[len(path)-1])), own))
 	}
-	e.command = s.mark(stemmed(dedupe(command)), own)
+	e.command = v.intern(s.mark(stemmed(dedupe(command)), own))
 	for _, p := range phrases {
 		if ws := words(p); len(ws) >= minPhraseWords {
-			e.phrases = append(e.phrases, s.mark(stemmed(ws), s.inTexts(p)))
+			e.phrases = append(e.phrases, v.intern(s.mark(stemmed(ws), s.inTexts(p))))
 		}
 	}
 	told := [fieldCount]map[string]int{
@@ -266,7 +306,7 @@ func newRankEntry(t *annotations.Tool, phrases []string, common map[string]bool)
 		fieldDescription: words(description),
 		fieldHelp:        dedupe(help),
 	} {
-		e.words[f] = s.mark(stemmed(ws), told[f])
+		e.words[f] = v.internSet(s.mark(stemmed(ws), told[f]))
 	}
 	return e
 }
@@ -306,60 +346,67 @@ type toolMatch struct {
 	phrase float64
 }
 
-// match is how every tool matched q.
+// match is how every tool matched q: each query word's alternatives, by
+// the tools' fields that hold the vocab words they match (postings) — in
+// any field its kind may match (a number only the name, an argument only
+// the params); and the strength of the best that is a tool's verb.
 func (idx rankIndex) match(q rankQuery) []toolMatch {
-	out := make([]toolMatch, len(idx))
-	for i, e := range idx {
-		m := toolMatch{best: make([]float64, len(q.terms)), verb: make([]float64, len(q.terms))}
-		for j, alts := range q.terms {
-			m.best[j], m.verb[j] = e.matchTerm(alts)
+	qs := idx.scoreVocab(q)
+	out := make([]toolMatch, len(idx.entries))
+	for i := range out {
+		out[i] = toolMatch{best: make([]float64, len(q.terms)), verb: make([]float64, len(q.terms))}
+	}
+	for j, alts := range q.terms {
+		for k, alt := range alts {
+			for _, h := range qs.hits[j][k] {
+				for _, p := range idx.postings[h.id] {
+					out[p.entry].add(j, alt, h.m, int(p.field))
+				}
+			}
 		}
-		m.extra = e.unmatchedCommandWords(q)
-		m.phrase = e.phraseSaid(q)
-		out[i] = m
+	}
+	for i, e := range idx.entries {
+		out[i].extra = e.unmatchedCommandWords(qs.said)
+		out[i].phrase = e.phraseSaid(qs.said)
 	}
 	return out
 }
 
-// matchTerm is how well the best of one query word's alternatives
-// matches the tool, in any field its kind may match (a number only the
-// name, an argument only the params), and the strength of the best that
-// is the tool's verb.
-func (e rankEntry) matchTerm(alts []rankTerm) (best, verb float64) {
-	for _, alt := range alts {
-		for f := 0; f < fieldCount; f++ {
-			if alt.number && f != fieldName || alt.param && f != fieldParams {
-				continue
-			}
-			best = max(best, alt.match(e.words[f])*alt.strength*fieldWeights[f])
+// add counts that query word j's alternative alt matches a word of field
+// f (or the verb) m well.
+func (tm *toolMatch) add(j int, alt rankTerm, m float64, f int) {
+	switch {
+	case f == fieldVerb:
+		if !alt.param && m >= matchInflected {
+			tm.verb[j] = max(tm.verb[j], alt.strength)
 		}
-		if !alt.param && alt.match(e.verb) >= matchInflected {
-			verb = max(verb, alt.strength)
-		}
+	case alt.number && f != fieldName || alt.param && f != fieldParams:
+		// a field its kind does not match
+	default:
+		tm.best[j] = max(tm.best[j], m*alt.strength*fieldWeights[f])
 	}
-	return best, verb
 }
 
 // unmatchedCommandWords is how many words of the tool's command no word
-// of q matched.
-func (e rankEntry) unmatchedCommandWords(q rankQuery) int {
+// of the query matched (said: queryScores.said).
+func (e rankEntry) unmatchedCommandWords(said []bool) int {
 	n := 0
-	for _, w := range e.command {
-		if !q.matches(w) {
+	for _, id := range e.command {
+		if !said[id] {
 			n++
 		}
 	}
 	return n
 }
 
-// phraseSaid is the share of the best of the tool's paraphrases q says,
-// when it says minPhraseWords or more of it (0: none).
-func (e rankEntry) phraseSaid(q rankQuery) float64 {
+// phraseSaid is the share of the best of the tool's paraphrases the
+// query says, when it says minPhraseWords or more of it (0: none).
+func (e rankEntry) phraseSaid(said []bool) float64 {
 	best := 0.0
 	for _, p := range e.phrases {
 		n := 0
-		for _, w := range p {
-			if q.matches(w) {
+		for _, id := range p {
+			if said[id] {
 				n++
 			}
 		}
@@ -374,7 +421,11 @@ func (e rankEntry) phraseSaid(q rankQuery) float64 {
 // first. A query of only stop words or punctuation matches nothing.
 func (idx rankIndex) rank(text string) []ranked {
 	q := newRankQuery(text)
-	matches := idx.match(q)
+	return idx.rankMatches(q, idx.match(q))
+}
+
+// rankMatches orders the tools by how they matched q (match).
+func (idx rankIndex) rankMatches(q rankQuery, matches []toolMatch) []ranked {
 	found := make([]int, len(q.terms)) // how many tools each word matches
 	verbs := make([]int, len(q.terms)) // … and has as its verb, by itself or a synonym
 	for _, m := range matches {
@@ -390,7 +441,7 @@ func (idx rankIndex) rank(text string) []ranked {
 	weight := make([]float64, len(q.terms))
 	for j, n := range found {
 		if n > 0 {
-			weight[j] = math.Log(1 + float64(len(idx))/float64(n))
+			weight[j] = math.Log(1 + float64(len(idx.entries))/float64(n))
 		}
 	}
 	// The request names an action when, asking for no answer, one of its
@@ -411,7 +462,7 @@ func (idx rankIndex) rank(text string) []ranked {
 		if r.coverage == 0 {
 			continue
 		}
-		t := idx[i].tool
+		t := idx.entries[i].tool
 		if q.asks && !t.Hints.ReadOnly {
 			r.coverage *= askNotReadOnly
 		}

@@ -222,18 +222,6 @@ func (t rankTerm) match(ws []rankWord) float64 {
 	return 0
 }
 
-// matches reports whether any of q's words finds w.
-func (q rankQuery) matches(w rankWord) bool {
-	for _, alts := range q.terms {
-		for _, t := range alts {
-			if !t.param && t.match([]rankWord{w}) > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // A question that wants an answer starts with one of askWords — an
 // interrogative, or an English auxiliary, which opens a question by
 // itself ("is my code set up") where a Spanish verb does not ("tengo un
