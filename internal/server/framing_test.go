@@ -51,3 +51,22 @@ func TestEncodeResponse_ResultCopiedOnce(t *testing.T) {
 	assert.Equal(t, want+"\n", out.String())
 	assert.Equal(t, 1.0, allocs, "allocations for a line: the line's own array alone")
 }
+
+// TestWrite_BigInitializeAnswered: an initialize answer past bigResult,
+// written in pieces, still starts the work after initialize
+// (StdioTransport.OnAnswered) — the pieces path returned before it when
+// only a call's tens of megabytes took it — and either path writes the
+// same line.
+func TestWrite_BigInitializeAnswered(t *testing.T) {
+	for _, size := range []int{100, bigResult + 1} {
+		var out bytes.Buffer
+		answered := 0
+		c := (&StdioTransport{Out: &out, OnAnswered: func() { answered++ }}).newConn()
+		req, ok := c.parse([]byte(initLine)).(*jsonrpc.Request)
+		require.True(t, ok)
+		result := json.RawMessage(`{"instructions":"` + strings.Repeat("x", size) + `"}`)
+		require.NoError(t, c.Write(t.Context(), &jsonrpc.Response{ID: req.ID, Result: result}))
+		assert.Equal(t, 1, answered, "OnAnswered after an answer of %d bytes", len(result))
+		assert.Equal(t, `{"jsonrpc":"2.0","id":0,"result":`+string(result)+"}\n", out.String())
+	}
+}

@@ -95,9 +95,12 @@ func TestToolsList_MadeOnce(t *testing.T) {
 	bytesAlloc := allocated(func() { n, _ = list(false) })
 	require.Greater(t, n, 400_000)
 	t.Logf("first tools/list: %d bytes written, %d allocated (%.2f×)", n, bytesAlloc, float64(bytesAlloc)/float64(n))
-	assert.Less(t, bytesAlloc, uint64(3*n), "the first tools/list allocated %.2f× its answer", float64(bytesAlloc)/float64(n))
+	// Made once (the answer, kept), and not copied again to be framed:
+	// a fresh half megabyte is a hundred page faults at a start.
+	assert.Less(t, bytesAlloc, uint64(3*n/2), "the first tools/list allocated %.2f× its answer", float64(bytesAlloc)/float64(n))
 	bytesAlloc = allocated(func() { n, _ = list(false) })
-	assert.Less(t, bytesAlloc, uint64(3*n/2), "a later tools/list allocated %.2f× its answer", float64(bytesAlloc)/float64(n))
+	t.Logf("a later tools/list: %d allocated (%.2f×)", bytesAlloc, float64(bytesAlloc)/float64(n))
+	assert.Less(t, bytesAlloc, uint64(n/4), "a later tools/list allocated %.2f× its answer", float64(bytesAlloc)/float64(n))
 
 	_, cached := list(true)
 	fresh, err := annotations.Load(fullAeatManifest)

@@ -321,12 +321,15 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 			return c.writeLine(encodeResponse(in.raw, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the answer names an unknown request"}))
 		}
 	}
+	var err error
 	if resp.Error == nil && len(result) > bigResult {
-		// Written in pieces around the SDK's own bytes: a result of tens
-		// of megabytes is not copied once more to be framed.
-		return c.writeLine([]byte(`{"jsonrpc":"2.0","id":`), in.raw, []byte(`,"result":`), result, []byte("}"))
+		// Written in pieces around the SDK's own bytes: a big result — a
+		// call's tens of megabytes, the whole CLI's tools/list — is not
+		// copied once more to be framed.
+		err = c.writeLine([]byte(`{"jsonrpc":"2.0","id":`), in.raw, []byte(`,"result":`), result, []byte("}"))
+	} else {
+		err = c.writeLine(encodeResponse(in.raw, result, resp.Error))
 	}
-	err := c.writeLine(encodeResponse(in.raw, result, resp.Error))
 	if in.method == "initialize" && resp.Error == nil && c.onAnswered != nil {
 		c.onAnswered()
 	}
@@ -356,8 +359,11 @@ func (c *stdioConn) writeRequest(req *jsonrpc.Request) error {
 }
 
 // bigResult is the size past which a response is written in pieces rather
-// than framed in a buffer of its own.
-const bigResult = 1 << 20
+// than framed in a buffer of its own: five writes instead of one copy. At
+// the pipe's 64 KiB a writer waits for its reader anyway, and a copy of
+// the whole aeat's tools/list (428 KB) was a hundred fresh pages faulted
+// in at a start.
+const bigResult = 64 << 10
 
 // encodeResponse builds a response line around the client's own id text,
 // copied as it is: never a number that went through a float64 or an
