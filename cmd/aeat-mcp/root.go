@@ -42,9 +42,10 @@ Every flag has an environment twin, used when the flag is not given:
 			return runServe(cmd.Context(), opts, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	// One wording for --version and the version command (cobra's own
-	// template words it differently); a version never holds "{{".
-	root.SetVersionTemplate(versionLine())
+	// No version template: cobra's default, "<name> version <Version>",
+	// is versionLine's wording (TestVersion), and any template would link
+	// text/template's execution, which keeps every exported method in the
+	// binary (TestBinary_NoTemplateExecution).
 	opts.register(root.PersistentFlags(), server.HostOS())
 	if servesOnly(args, root.PersistentFlags()) {
 		// Serve wires the stop signals itself, once the host has its

@@ -26,9 +26,9 @@ func newVersionCmd() *cobra.Command {
 	}
 }
 
-// versionLine is what `aeat-mcp version` and `aeat-mcp --version` both
-// print, in the words of `go version`: "aeat-mcp version v1.2.3
-// (0123456789ab)".
+// versionLine is what `aeat-mcp version` prints, in the words of `go
+// version`: "aeat-mcp version v1.2.3 (0123456789ab)". `aeat-mcp --version`
+// is cobra's own, which words the root's Version the same (TestVersion).
 func versionLine() string { return "aeat-mcp version " + buildVersion() + "\n" }
 
 // buildVersion is the module version ("v1.2.3" from go install …@v1.2.3,

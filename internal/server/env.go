@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 )
@@ -45,44 +46,47 @@ type platform struct {
 var unixBasics = []string{"PATH", "HOME", "USER", "LOGNAME", "TZ", "TMPDIR"}
 
 // platforms has one entry per OS family; anything not named is "unix"
-// (the BSDs, which follow the XDG conventions as Linux does).
-var platforms = map[string]platform{
-	// Linux desktops: the XDG base directories decide where a CLI's data,
-	// configuration, caches and state are (aeat's store defaults to
-	// $XDG_DATA_HOME/cadrumo/storage: without it, another, empty store), and
-	// the D-Bus session bus is how it reaches the Secret Service keychain
-	// (aeat's login session key lives only there; without the bus every
-	// profile-bound call fails AUTH_STORAGE_KEYRING_UNAVAILABLE).
-	"linux": {basics: concat(unixBasics, []string{"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-		"XDG_STATE_HOME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"}, localeVars)},
-	// macOS: data lives under ~/Library (HOME), and the login keychain is
-	// reached through the user's security session, not the environment.
-	"darwin": {basics: concat(unixBasics, localeVars)},
-	// Windows: libuv's required set (what Node and the programs it starts
-	// cannot do without: HOMEDRIVE HOMEPATH LOGONSERVER PATH SYSTEMDRIVE
-	// SYSTEMROOT TEMP USERDOMAIN USERNAME USERPROFILE WINDIR), the per-user
-	// and system folders (LOCALAPPDATA holds aeat's store; Program Files is
-	// where browsers are installed), the shell and executable extensions,
-	// and what Python reads of the machine (getpass.getuser() raises
-	// without USERNAME; os.cpu_count and platform read the processor).
-	//
-	// And Python's text encoding: up to Python 3.14 a Python CLI writing
-	// to a pipe encodes in the ANSI code page (cp1252), so aeat's Spanish
-	// reaches the model as U+FFFD and a character outside cp1252 makes it
-	// exit 1 (UnicodeEncodeError); UTF-8 mode (PEP 540) is the default
-	// from 3.15 on (PEP 686). So PYTHONUTF8=1 by default — here, not in a
-	// manifest's cli.env.set, because every Python CLI on Windows needs it
-	// (a generated manifest too), a person's own PYTHONUTF8 or
-	// PYTHONIOENCODING set machine-wide must win (they pass), and a
-	// program that is not Python ignores it.
-	"windows": {foldCase: true, basics: concat([]string{"PATH", "PATHEXT", "SystemRoot", "SystemDrive", "windir",
-		"ComSpec", "HOMEDRIVE", "HOMEPATH", "USERPROFILE", "USERNAME", "USERDOMAIN", "LOGONSERVER",
-		"APPDATA", "LOCALAPPDATA", "ProgramData", "ProgramFiles", "ProgramFiles(x86)", "ProgramW6432",
-		"TEMP", "TMP", "TZ", "PROCESSOR_ARCHITECTURE", "NUMBER_OF_PROCESSORS", "PYTHONUTF8", "PYTHONIOENCODING"}, localeVars),
-		defaults: map[string]string{"PYTHONUTF8": "1"}},
-	"unix": {basics: concat(unixBasics, []string{"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-		"XDG_STATE_HOME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"}, localeVars)},
-}
+// (the BSDs, which follow the XDG conventions as Linux does). Built at the
+// first use: serve reads one entry, other commands none.
+var platforms = sync.OnceValue(func() map[string]platform {
+	return map[string]platform{
+		// Linux desktops: the XDG base directories decide where a CLI's data,
+		// configuration, caches and state are (aeat's store defaults to
+		// $XDG_DATA_HOME/cadrumo/storage: without it, another, empty store), and
+		// the D-Bus session bus is how it reaches the Secret Service keychain
+		// (aeat's login session key lives only there; without the bus every
+		// profile-bound call fails AUTH_STORAGE_KEYRING_UNAVAILABLE).
+		"linux": {basics: concat(unixBasics, []string{"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+			"XDG_STATE_HOME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"}, localeVars)},
+		// macOS: data lives under ~/Library (HOME), and the login keychain is
+		// reached through the user's security session, not the environment.
+		"darwin": {basics: concat(unixBasics, localeVars)},
+		// Windows: libuv's required set (what Node and the programs it starts
+		// cannot do without: HOMEDRIVE HOMEPATH LOGONSERVER PATH SYSTEMDRIVE
+		// SYSTEMROOT TEMP USERDOMAIN USERNAME USERPROFILE WINDIR), the per-user
+		// and system folders (LOCALAPPDATA holds aeat's store; Program Files is
+		// where browsers are installed), the shell and executable extensions,
+		// and what Python reads of the machine (getpass.getuser() raises
+		// without USERNAME; os.cpu_count and platform read the processor).
+		//
+		// And Python's text encoding: up to Python 3.14 a Python CLI writing
+		// to a pipe encodes in the ANSI code page (cp1252), so aeat's Spanish
+		// reaches the model as U+FFFD and a character outside cp1252 makes it
+		// exit 1 (UnicodeEncodeError); UTF-8 mode (PEP 540) is the default
+		// from 3.15 on (PEP 686). So PYTHONUTF8=1 by default — here, not in a
+		// manifest's cli.env.set, because every Python CLI on Windows needs it
+		// (a generated manifest too), a person's own PYTHONUTF8 or
+		// PYTHONIOENCODING set machine-wide must win (they pass), and a
+		// program that is not Python ignores it.
+		"windows": {foldCase: true, basics: concat([]string{"PATH", "PATHEXT", "SystemRoot", "SystemDrive", "windir",
+			"ComSpec", "HOMEDRIVE", "HOMEPATH", "USERPROFILE", "USERNAME", "USERDOMAIN", "LOGONSERVER",
+			"APPDATA", "LOCALAPPDATA", "ProgramData", "ProgramFiles", "ProgramFiles(x86)", "ProgramW6432",
+			"TEMP", "TMP", "TZ", "PROCESSOR_ARCHITECTURE", "NUMBER_OF_PROCESSORS", "PYTHONUTF8", "PYTHONIOENCODING"}, localeVars),
+			defaults: map[string]string{"PYTHONUTF8": "1"}},
+		"unix": {basics: concat(unixBasics, []string{"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+			"XDG_STATE_HOME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"}, localeVars)},
+	}
+})
 
 // localeVars are the POSIX and glibc locale categories, and LANGUAGE. Not
 // every LC_ name: terminals and ssh forward arbitrary LC_* variables (some
@@ -101,10 +105,10 @@ func concat(lists ...[]string) []string {
 
 // platformOf is goos's entry of [platforms].
 func platformOf(goos string) platform {
-	if p, ok := platforms[goos]; ok {
+	if p, ok := platforms()[goos]; ok {
 		return p
 	}
-	return platforms["unix"]
+	return platforms()["unix"]
 }
 
 // Basics are the platform basics of goos, as docs/environment.md lists them.

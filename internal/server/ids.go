@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -87,18 +88,20 @@ type placeKey struct {
 	result bool
 }
 
-var placeOf = func() map[placeKey]idPlace {
+// placeOf is idPlaces by method and side, built at the first message that
+// is looked up, not in package init (every command pays that).
+var placeOf = sync.OnceValue(func() map[placeKey]idPlace {
 	m := make(map[placeKey]idPlace, len(idPlaces))
 	for _, p := range idPlaces {
 		m[placeKey{p.method, p.result}] = p
 	}
 	return m
-}()
+})
 
 // idPlaceOf is the place in a body (params, or a result when result) of a
 // message with method that holds an id written by dir's other side.
 func idPlaceOf(dir idDirection, method string, result bool) (idPlace, bool) {
-	p, ok := placeOf[placeKey{method, result}]
+	p, ok := placeOf()[placeKey{method, result}]
 	return p, ok && p.dir == dir
 }
 

@@ -309,135 +309,139 @@ var relatedVerbs = [][2]string{
 // phrases are words a person writes apart for what the CLI says in one:
 // joined before stop words go ("log in": "in" is one), also across one
 // stop word ("copia de seguridad").
-var phrases = map[[2]string]string{
-	{"log", "in"}:         "login",
-	{"sign", "in"}:        "login",
-	{"iniciar", "sesion"}: "login",
-	{"inicio", "sesion"}:  "login",
-	{"log", "out"}:        "logout",
-	{"sign", "out"}:       "logout",
-	{"cerrar", "sesion"}:  "logout",
-	{"past", "due"}:       "overdue",
-	{"how", "many"}:       "count",
-	// A question of why wants an explanation; one of whether one must,
-	// what applies.
-	{"por", "que"}:            "why",
-	{"need", "to"}:            "obligado",
-	{"have", "to"}:            "obligado",
-	{"required", "to"}:        "obligado",
-	{"tengo", "que"}:          "obligado",
-	{"due", "date"}:           "deadline",
-	{"vat", "number"}:         "nif",
-	{"tax", "id"}:             "nif",
-	{"tax", "agency"}:         "aeat",
-	{"tax", "office"}:         "aeat",
-	{"tax", "authority"}:      "aeat",
-	{"tax", "authorities"}:    "aeat",
-	{"agencia", "tributaria"}: "aeat",
-	{"set", "up"}:             "setup",
-	{"power", "attorney"}:     "apoderado",
-	{"copia", "seguridad"}:    "backup",
-	{"back", "up"}:            "backup",
-	// To pull up or bring up a thing is to show it; sent back, a reply.
-	{"pull", "up"}:   "show",
-	{"bring", "up"}:  "show",
-	{"send", "back"}: "reply",
-	// An English verb and its particle say one act the verb alone does
-	// not: to pull in, bring in or read in a statement is to import it;
-	// to hand in, send in or turn in a return, to file it; to sign up, to
-	// register; to write down or note down a payment, to record it; to
-	// look up a thing, to show it; to get rid of it, to remove it; to get
-	// to a place (the sede), to reach it.
-	{"pull", "in"}:    "import",
-	{"bring", "in"}:   "import",
-	{"read", "in"}:    "import",
-	{"hand", "in"}:    "submit",
-	{"send", "in"}:    "submit",
-	{"turn", "in"}:    "submit",
-	{"sign", "up"}:    "register",
-	{"write", "down"}: "record",
-	{"note", "down"}:  "record",
-	{"jot", "down"}:   "record",
-	{"look", "up"}:    "show",
-	{"get", "rid"}:    "remove",
-	{"get", "to"}:     "reach",
-	// The last day to do a thing is its deadline.
-	// Last year is a year before this one, not the latest of anything.
-	{"last", "year"}:        "past",
-	{"ano", "pasado"}:       "past",
-	{"anos", "pasados"}:     "past",
-	{"ejercicio", "pasado"}: "past",
-	{"last", "day"}:         "deadline",
-	{"ultimo", "dia"}:       "deadline",
-	{"fecha", "limite"}:     "deadline",
-	{"bank", "holiday"}:     "festivo",
-	{"bank", "holidays"}:    "festivo",
-	// Every time a thing happens, it happens always.
-	{"every", "time"}: "always",
-	{"cada", "vez"}:   "always",
-	// Tax a payer keeps back is withheld: "they kept 15 % back",
-	// "holding back 15 % of her fees".
-	{"keep", "back"}: "withhold",
-	{"hold", "back"}: "withhold",
-	// To change to another of them, or switch to it.
-	{"switch", "to"}:   "switch",
-	{"switch", "over"}: "switch",
-	// What is left "por hacer" is pending, not a thing to make. ("To do"
-	// is not: "what am I allowed to do".)
-	{"por", "hacer"}: "pendiente",
-	// A to-do list, written "to-do", "to do" or "todo", is the CLI's
-	// review queue: it "is a to-do list you can work through top to
-	// bottom" (the CLI's classify-transactions.md). "To do" alone is not.
-	{"do", "list"}:      "queue",
-	{"todo", "list"}:    "queue",
-	{"lista", "tareas"}: "queue",
-	{"change", "to"}:    "switch",
-	{"cambiar", "a"}:    "switch",
-	{"cambiar", "al"}:   "switch",
-	{"cambia", "a"}:     "switch",
-	{"cambia", "al"}:    "switch",
-	// A quarter said in words is the period a modelo verb takes (rankquery.go's
-	// argumentOf).
-	{"first", "quarter"}:     "q1",
-	{"second", "quarter"}:    "q2",
-	{"third", "quarter"}:     "q3",
-	{"fourth", "quarter"}:    "q4",
-	{"primer", "trimestre"}:  "q1",
-	{"segundo", "trimestre"}: "q2",
-	{"tercer", "trimestre"}:  "q3",
-	{"cuarto", "trimestre"}:  "q4",
-	// The state a login leaves, which the CLI's auth verbs tell.
-	{"logged", "in"}:       "authenticated",
-	{"signed", "in"}:       "authenticated",
-	{"sesion", "iniciada"}: "authenticated",
-	// The CLI's sandbox, as Spanish says it.
-	{"entorno", "pruebas"}:  "sandbox",
-	{"entorno", "prueba"}:   "sandbox",
-	{"entornos", "pruebas"}: "sandbox",
-	{"entornos", "prueba"}:  "sandbox",
-}
+var phrases = sync.OnceValue(func() map[[2]string]string {
+	return map[[2]string]string{
+		{"log", "in"}:         "login",
+		{"sign", "in"}:        "login",
+		{"iniciar", "sesion"}: "login",
+		{"inicio", "sesion"}:  "login",
+		{"log", "out"}:        "logout",
+		{"sign", "out"}:       "logout",
+		{"cerrar", "sesion"}:  "logout",
+		{"past", "due"}:       "overdue",
+		{"how", "many"}:       "count",
+		// A question of why wants an explanation; one of whether one must,
+		// what applies.
+		{"por", "que"}:            "why",
+		{"need", "to"}:            "obligado",
+		{"have", "to"}:            "obligado",
+		{"required", "to"}:        "obligado",
+		{"tengo", "que"}:          "obligado",
+		{"due", "date"}:           "deadline",
+		{"vat", "number"}:         "nif",
+		{"tax", "id"}:             "nif",
+		{"tax", "agency"}:         "aeat",
+		{"tax", "office"}:         "aeat",
+		{"tax", "authority"}:      "aeat",
+		{"tax", "authorities"}:    "aeat",
+		{"agencia", "tributaria"}: "aeat",
+		{"set", "up"}:             "setup",
+		{"power", "attorney"}:     "apoderado",
+		{"copia", "seguridad"}:    "backup",
+		{"back", "up"}:            "backup",
+		// To pull up or bring up a thing is to show it; sent back, a reply.
+		{"pull", "up"}:   "show",
+		{"bring", "up"}:  "show",
+		{"send", "back"}: "reply",
+		// An English verb and its particle say one act the verb alone does
+		// not: to pull in, bring in or read in a statement is to import it;
+		// to hand in, send in or turn in a return, to file it; to sign up, to
+		// register; to write down or note down a payment, to record it; to
+		// look up a thing, to show it; to get rid of it, to remove it; to get
+		// to a place (the sede), to reach it.
+		{"pull", "in"}:    "import",
+		{"bring", "in"}:   "import",
+		{"read", "in"}:    "import",
+		{"hand", "in"}:    "submit",
+		{"send", "in"}:    "submit",
+		{"turn", "in"}:    "submit",
+		{"sign", "up"}:    "register",
+		{"write", "down"}: "record",
+		{"note", "down"}:  "record",
+		{"jot", "down"}:   "record",
+		{"look", "up"}:    "show",
+		{"get", "rid"}:    "remove",
+		{"get", "to"}:     "reach",
+		// The last day to do a thing is its deadline.
+		// Last year is a year before this one, not the latest of anything.
+		{"last", "year"}:        "past",
+		{"ano", "pasado"}:       "past",
+		{"anos", "pasados"}:     "past",
+		{"ejercicio", "pasado"}: "past",
+		{"last", "day"}:         "deadline",
+		{"ultimo", "dia"}:       "deadline",
+		{"fecha", "limite"}:     "deadline",
+		{"bank", "holiday"}:     "festivo",
+		{"bank", "holidays"}:    "festivo",
+		// Every time a thing happens, it happens always.
+		{"every", "time"}: "always",
+		{"cada", "vez"}:   "always",
+		// Tax a payer keeps back is withheld: "they kept 15 % back",
+		// "holding back 15 % of her fees".
+		{"keep", "back"}: "withhold",
+		{"hold", "back"}: "withhold",
+		// To change to another of them, or switch to it.
+		{"switch", "to"}:   "switch",
+		{"switch", "over"}: "switch",
+		// What is left "por hacer" is pending, not a thing to make. ("To do"
+		// is not: "what am I allowed to do".)
+		{"por", "hacer"}: "pendiente",
+		// A to-do list, written "to-do", "to do" or "todo", is the CLI's
+		// review queue: it "is a to-do list you can work through top to
+		// bottom" (the CLI's classify-transactions.md). "To do" alone is not.
+		{"do", "list"}:      "queue",
+		{"todo", "list"}:    "queue",
+		{"lista", "tareas"}: "queue",
+		{"change", "to"}:    "switch",
+		{"cambiar", "a"}:    "switch",
+		{"cambiar", "al"}:   "switch",
+		{"cambia", "a"}:     "switch",
+		{"cambia", "al"}:    "switch",
+		// A quarter said in words is the period a modelo verb takes (rankquery.go's
+		// argumentOf).
+		{"first", "quarter"}:     "q1",
+		{"second", "quarter"}:    "q2",
+		{"third", "quarter"}:     "q3",
+		{"fourth", "quarter"}:    "q4",
+		{"primer", "trimestre"}:  "q1",
+		{"segundo", "trimestre"}: "q2",
+		{"tercer", "trimestre"}:  "q3",
+		{"cuarto", "trimestre"}:  "q4",
+		// The state a login leaves, which the CLI's auth verbs tell.
+		{"logged", "in"}:       "authenticated",
+		{"signed", "in"}:       "authenticated",
+		{"sesion", "iniciada"}: "authenticated",
+		// The CLI's sandbox, as Spanish says it.
+		{"entorno", "pruebas"}:  "sandbox",
+		{"entorno", "prueba"}:   "sandbox",
+		{"entornos", "pruebas"}: "sandbox",
+		{"entornos", "prueba"}:  "sandbox",
+	}
+})
 
 // irregularForms are the forms of everyday irregular verbs, each with
 // its plain form, which the stems of rankwords.go cannot join: "what I
 // spent" is what a person spends, "la factura que le hice" one they make.
 // Only forms that are not also another word ("left", "found", "set").
-var irregularForms = map[string]string{
-	"spent": "spend", "paid": "pay", "bought": "buy", "sold": "sell", "sent": "send",
-	"made": "make", "got": "get", "gotten": "get", "gave": "give", "given": "give",
-	"took": "take", "taken": "take", "wrote": "write", "written": "write",
-	"kept": "keep", "brought": "bring", "told": "tell", "chose": "choose", "chosen": "choose",
-	"forgot": "forget", "forgotten": "forget", "withheld": "withhold",
-	// retener's forms that keep no four letters of its stem.
-	"retiene": "retener", "retienen": "retener", "retuvo": "retener", "retuvieron": "retener",
-	"retenga": "retener", "retengan": "retener",
-	"hice": "hacer", "hizo": "hacer",
-	// A one-syllable imperative takes its pronouns with no written accent,
-	// so withoutClitic (rankwords.go) cannot tell them off: "hazme el 303".
-	"haz": "hacer", "hazme": "hacer", "hazlo": "hacer", "hazla": "hacer", "hazmelo": "hacer",
-	"pon": "poner", "ponlo": "poner", "ponla": "poner", "ponme": "poner",
-	"pague": "pagar", "puse": "poner", "puesto": "poner",
-	"tuve": "tener", "dije": "decir", "traje": "traer",
-}
+var irregularForms = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"spent": "spend", "paid": "pay", "bought": "buy", "sold": "sell", "sent": "send",
+		"made": "make", "got": "get", "gotten": "get", "gave": "give", "given": "give",
+		"took": "take", "taken": "take", "wrote": "write", "written": "write",
+		"kept": "keep", "brought": "bring", "told": "tell", "chose": "choose", "chosen": "choose",
+		"forgot": "forget", "forgotten": "forget", "withheld": "withhold",
+		// retener's forms that keep no four letters of its stem.
+		"retiene": "retener", "retienen": "retener", "retuvo": "retener", "retuvieron": "retener",
+		"retenga": "retener", "retengan": "retener",
+		"hice": "hacer", "hizo": "hacer",
+		// A one-syllable imperative takes its pronouns with no written accent,
+		// so withoutClitic (rankwords.go) cannot tell them off: "hazme el 303".
+		"haz": "hacer", "hazme": "hacer", "hazlo": "hacer", "hazla": "hacer", "hazmelo": "hacer",
+		"pon": "poner", "ponlo": "poner", "ponla": "poner", "ponme": "poner",
+		"pague": "pagar", "puse": "poner", "puesto": "poner",
+		"tuve": "tener", "dije": "decir", "traje": "traer",
+	}
+})
 
 // synonyms is each word's fellows in its groups, built from synonymGroups
 // at the first query (not at package init, which every start pays before

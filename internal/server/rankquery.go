@@ -173,7 +173,7 @@ func hasExtension(name string) bool {
 // tool that takes it.
 func argumentOf(w string) string {
 	switch {
-	case periodWords[w] || months[w] || isQuarter(w):
+	case periodWords.has(w) || months.has(w) || isQuarter(w):
 		return "period"
 	case isYear(w):
 		return "year"
@@ -245,10 +245,10 @@ func asksToKnow(text string) bool {
 		return false
 	}
 	switch {
-	case actWords[ts[0]]:
+	case actWords.has(ts[0]):
 		return false
 	case ts[0] == "how":
-		return len(ts) > 1 && !howToWords[ts[1]] // "how much", "how many"
+		return len(ts) > 1 && !howToWords.has(ts[1]) // "how much", "how many"
 	}
-	return askWords[ts[0]] || strings.ContainsAny(text, "?¿")
+	return askWords.has(ts[0]) || strings.ContainsAny(text, "?¿")
 }

@@ -91,9 +91,9 @@ func (s senses) inTexts(texts ...string) map[string]int {
 			}
 			sense := 0
 			switch {
-			case i > 0 && actCues[ts[i-1]], i == 0 && len(ts) > 1:
+			case i > 0 && actCues.has(ts[i-1]), i == 0 && len(ts) > 1:
 				sense = s.act[w]
-			case i > 0 && thingCues[ts[i-1]], i > 1 && thingCues[ts[i-2]]:
+			case i > 0 && thingCues.has(ts[i-1]), i > 1 && thingCues.has(ts[i-2]):
 				sense = s.thing[w]
 			default:
 				continue

@@ -38,13 +38,24 @@ var stopWords = setOf(
 	"algo", "nada", "ahora", "now",
 )
 
-func setOf(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
+// wordSet is a set of words built at its first use: the ranker's word
+// tables are read by aeat_mcp_find alone, and a table built in package
+// init is paid by every start before a host's initialize is answered.
+type wordSet func() map[string]bool
+
+// setOf is the set of ws, built at the first call.
+func setOf(ws ...string) wordSet {
+	return sync.OnceValue(func() map[string]bool {
+		m := make(map[string]bool, len(ws))
+		for _, w := range ws {
+			m[w] = true
+		}
+		return m
+	})
 }
+
+// has reports whether w is in s.
+func (s wordSet) has(w string) bool { return s()[w] }
 
 // words are s's words, lowercased and without accents, phrases joined
 // (lexicon.go), without stop words and repeats: "Pull a modelo-303
@@ -66,7 +77,7 @@ func words(s string) []string {
 		// An amount between a phrase's words is still said: "hand 303 in"
 		// asks for the 303.
 		for _, w := range []string{w, between} {
-			if w != "" && !stopWords[w] {
+			if w != "" && !stopWords.has(w) {
 				out = append(out, w)
 			}
 		}
@@ -77,7 +88,7 @@ func words(s string) []string {
 // inPhrase: a word a phrase's two words may have between them — a stop
 // word ("copia de seguridad") or an amount ("they kept 15 % back").
 func inPhrase(w string) bool {
-	return stopWords[w] || w != "" && allDigits(w)
+	return stopWords.has(w) || w != "" && allDigits(w)
 }
 
 // allDigits: w has no character but digits (true for "").
@@ -107,7 +118,7 @@ var deberForms = setOf(
 // miss of sets 4, 7, 8 and 11.
 func withDeber(ts []string) []string {
 	for i, w := range ts {
-		if !deberForms[w] {
+		if !deberForms.has(w) {
 			continue
 		}
 		ts[i] = "deber"
@@ -131,7 +142,7 @@ func isInfinitive(w string) bool {
 // sesión", "inicie sesión" of "iniciar sesión"; "needs to", "switching
 // to", "pulled up").
 func phraseOf(a, b string) string {
-	if p := phrases[[2]string{a, b}]; p != "" {
+	if p := phrases()[[2]string{a, b}]; p != "" {
 		return p
 	}
 	return phrasesByStem()[[2]string{stem(a), stem(b)}]
@@ -139,7 +150,7 @@ func phraseOf(a, b string) string {
 
 // phrasesByStem are lexicon.go's phrases by their words' stems, built at
 // the first query.
-var phrasesByStem = sync.OnceValue(func() map[[2]string]string { return byStem(phrases) })
+var phrasesByStem = sync.OnceValue(func() map[[2]string]string { return byStem(phrases()) })
 
 // byStem is phrases by their words' stems. Where two phrases share their
 // stems ("sign in" login, "signed in" authenticated), the one written in
@@ -178,10 +189,11 @@ func tokens(s string) []string {
 	var out []string
 	var b strings.Builder
 	accented := -1 // where the word's written accent is, in b's bytes
+	fold, irregular := folded(), irregularForms()
 	flush := func() {
 		if b.Len() > 0 {
 			w := withoutClitic(b.String(), accented)
-			if plain, ok := irregularForms[w]; ok {
+			if plain, ok := irregular[w]; ok {
 				w = plain
 			}
 			out = append(out, w)
@@ -190,7 +202,7 @@ func tokens(s string) []string {
 		accented = -1
 	}
 	for _, r := range strings.ToLower(s) {
-		if f, ok := folded[r]; ok {
+		if f, ok := fold[r]; ok {
 			if strings.ContainsRune("áéíóú", r) {
 				accented = b.Len()
 			}
@@ -261,11 +273,13 @@ func endsAny(w string, suffixes ...string) bool {
 
 // folded are the accented letters of the sede's languages, without their
 // accents: a model asks for "notificacion" as often as "notificación".
-var folded = map[rune]rune{
-	'á': 'a', 'à': 'a', 'ä': 'a', 'â': 'a', 'é': 'e', 'è': 'e', 'ë': 'e', 'ê': 'e',
-	'í': 'i', 'ì': 'i', 'ï': 'i', 'î': 'i', 'ó': 'o', 'ò': 'o', 'ö': 'o', 'ô': 'o',
-	'ú': 'u', 'ù': 'u', 'ü': 'u', 'û': 'u', 'ñ': 'n', 'ç': 'c', 'ŀ': 'l',
-}
+var folded = sync.OnceValue(func() map[rune]rune {
+	return map[rune]rune{
+		'á': 'a', 'à': 'a', 'ä': 'a', 'â': 'a', 'é': 'e', 'è': 'e', 'ë': 'e', 'ê': 'e',
+		'í': 'i', 'ì': 'i', 'ï': 'i', 'î': 'i', 'ó': 'o', 'ò': 'o', 'ö': 'o', 'ô': 'o',
+		'ú': 'u', 'ù': 'u', 'ü': 'u', 'û': 'u', 'ñ': 'n', 'ç': 'c', 'ŀ': 'l',
+	}
+})
 
 func dedupe(ws []string) []string {
 	seen := make(map[string]bool, len(ws))
