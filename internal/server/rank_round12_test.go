@@ -1,0 +1,51 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAsksWhen_ConjunctionIsNoQuestion: "cuando"/"when" opening a
+// statement ("cuando calculo el 303 me da error": when I calculate the
+// 303 I get an error) asks for no deadline, nor for an answer; before
+// round twelve the deadline term and the question's penalty on tools
+// that write took work calculate out of the first three (the calendar
+// came second). A question of when still asks for the deadline verbs,
+// written with its accent, its question marks or an English auxiliary.
+func TestAsksWhen_ConjunctionIsNoQuestion(t *testing.T) {
+	for _, s := range []string{
+		"cuando calculo el 303 me da error",
+		"cuando cobro una factura, tengo que apuntarla",
+		"cuando cobro una factura, ¿tengo que apuntarla?",
+		"when I calculate the 303 it fails",
+		"when I file, what do I need?",
+		"cuando caduca mi certificado", // written so, a statement's clause
+	} {
+		assert.False(t, asksWhen(s), s)
+	}
+	for _, s := range []string{
+		"¿cuándo tengo que pagar el 130?",
+		"cuándo tengo que pagar el 130",
+		"hasta cuándo puedo presentar la renta",
+		"¿hasta cuando puedo presentar la renta?",
+		"cuando caduca mi certificado?",
+		"when is the 130 due",
+		"until when can I file the 303",
+		"when do I pay the 303?",
+		"when the 303 is due?",
+	} {
+		assert.True(t, asksWhen(s), s)
+	}
+	assert.False(t, asksToKnow("cuando calculo el 303 me da error"), "a statement wants no answer")
+	assert.True(t, asksToKnow("cuando cobro una factura, ¿tengo que apuntarla?"), "a question after the clause does")
+
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	assert.Contains(t, rankNames(idx.rank("cuando calculo el 303 me da error"), 3), "app_modelo_work_calculate")
+	assert.Equal(t, "app_modelo_work_calculate", rankNames(idx.rank("when I calculate the 303 it fails"), 1)[0])
+	assert.Equal(t, "config_auth_certificate_check", rankNames(idx.rank("cuando caduca mi certificado"), 1)[0])
+}
