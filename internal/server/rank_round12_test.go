@@ -49,3 +49,33 @@ func TestAsksWhen_ConjunctionIsNoQuestion(t *testing.T) {
 	assert.Equal(t, "app_modelo_work_calculate", rankNames(idx.rank("when I calculate the 303 it fails"), 1)[0])
 	assert.Equal(t, "config_auth_certificate_check", rankNames(idx.rank("cuando caduca mi certificado"), 1)[0])
 }
+
+// TestRank_RoundTwelve: the jobs and situations users name for a verb,
+// said in the CLI's how-to guides and help (issue 28 item 5, round
+// twelve) — not set 13's requests, the same jobs said otherwise; each
+// wanted verb came first only after its paraphrases said them.
+func TestRank_RoundTwelve(t *testing.T) {
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	for query, want := range map[string][]string{
+		// invoice add's --iva-category domestic_exempt; manage-invoices.md
+		// "Record an invoice you sent to a customer" (invoice update came
+		// first, by "VAT").
+		"I teach yoga, exempt from VAT: write up an invoice for a student": {"app_ledger_invoice_add"},
+		// prorrata.md: "the taxpayer cannot deduct all input IVA … the
+		// activity mixes operations that grant the right to deduct with
+		// … exempt operations" (ratios set came first).
+		"solo puedo deducir una parte del IVA porque parte de mi actividad está exenta": {"app_ledger_prorrata_elect_general", "app_ledger_prorrata_elect_especial"},
+		// counterparty confirm: "where a counterparty is established",
+		// --scope eu_member, "once, for every later document".
+		"record that my supplier in Dublin is an EU business": {"app_ledger_counterparty_confirm"},
+		// modelo-100.md "Before you create the draft": the profile's
+		// Renta facts, the data the modelo needs (filing-readiness.md).
+		"what should I have ready for the Renta this year?": {"config_profile_preflight", "app_modelo_requires", "app_overview_prepare"},
+		"¿está mi perfil preparado para hacer la renta?":    {"config_profile_preflight"},
+	} {
+		got := rankNames(idx.rank(query), 3)
+		assert.Contains(t, want, got[0], "%q: %v", query, got)
+	}
+}
