@@ -74,6 +74,20 @@ func TestRank_RoundTwelve(t *testing.T) {
 		// Renta facts, the data the modelo needs (filing-readiness.md).
 		"what should I have ready for the Renta this year?": {"config_profile_preflight", "app_modelo_requires", "app_overview_prepare"},
 		"¿está mi perfil preparado para hacer la renta?":    {"config_profile_preflight"},
+		// The how-to guides' steps and headings, each the job in the
+		// guide's words (docs/how-to and docs/_sequences/contracts at
+		// d08c5edf): verification-reports-export-check.seq "Check where
+		// your filing stands"; correct-ledger-entries.md "Stash a
+		// transaction you are unsure about"; censo-update.md "Record a
+		// Modelo 036 filing done outside Cadrumo"; quickstart-file.seq
+		// "Record the local filed marker after you upload through AEAT
+		// yourself"; iva-lifecycle-wallet.seq "Seed the opening balance
+		// as zero for a taxpayer starting this year".
+		"check where my 303 filing stands":                           {"app_modelo_work_status"},
+		"I am unsure about this transaction, leave it for later":     {"app_ledger_stash"},
+		"I filed the 036 outside the tool on paper, record it":       {"app_modelo_m036_alta"},
+		"I uploaded the 130 at the portal, mark it":                  {"app_modelo_work_file"},
+		"I am starting this year, nothing to offset in my first 303": {"app_modelo_iva_wallet_seed"},
 	} {
 		got := rankNames(idx.rank(query), 3)
 		assert.Contains(t, want, got[0], "%q: %v", query, got)
