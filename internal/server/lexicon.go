@@ -141,6 +141,7 @@ var synonymGroups = [][]string{
 	{"eligible", "elegible", "admisible"},
 	{"especial", "special"},
 	{"exemption", "exempt", "exencion", "exento"},
+	{"deduct", "deducir", "desgravar", "deductible", "deducible", "desgravable", "deduction", "deduccion", "desgravacion"},
 	{"extract", "extraer"},
 	{"feedback", "comentario", "comentarios", "respuesta", "reply", "responder"},
 	{"flush", "volcar"},

@@ -66,7 +66,7 @@ func TestRank_RoundTwelve(t *testing.T) {
 		// prorrata.md: "the taxpayer cannot deduct all input IVA … the
 		// activity mixes operations that grant the right to deduct with
 		// … exempt operations" (ratios set came first).
-		"solo puedo deducir una parte del IVA porque parte de mi actividad está exenta": {"app_ledger_prorrata_elect_general", "app_ledger_prorrata_elect_especial"},
+		"solo puedo deducir una parte del IVA porque parte de mi actividad está exenta": {"app_ledger_prorrata_elect_general", "app_ledger_prorrata_elect_especial", "app_ledger_prorrata_declare_sector"},
 		// counterparty confirm: "where a counterparty is established",
 		// --scope eu_member, "once, for every later document".
 		"record that my supplier in Dublin is an EU business": {"app_ledger_counterparty_confirm"},
@@ -92,4 +92,19 @@ func TestRank_RoundTwelve(t *testing.T) {
 		got := rankNames(idx.rank(query), 3)
 		assert.Contains(t, want, got[0], "%q: %v", query, got)
 	}
+}
+
+// TestLexicon_Desgravar: desgravar is Spanish's everyday deducir — "¿cuánto
+// IVA puedo desgravar?" — and the CLI says deducible, deduction (prorrata's
+// "porcentaje de deducción"); no group held them, so a request that said
+// desgravable found the IVA wallet, not the prorrata (it failed before).
+func TestLexicon_Desgravar(t *testing.T) {
+	for _, w := range []string{"desgravar", "desgravable"} {
+		assert.Contains(t, synonymsOf(w), "deducir", w)
+	}
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	got := rankNames(idx.rank("qué parte del IVA soportado es desgravable si doy clases exentas"), 3)
+	assert.Contains(t, []string{"app_ledger_prorrata_elect_general", "app_ledger_prorrata_elect_especial", "app_ledger_prorrata_declare_sector"}, got[0], "%v", got)
 }
