@@ -88,10 +88,19 @@ func TestRank_RoundTwelve(t *testing.T) {
 		"I filed the 036 outside the tool on paper, record it":       {"app_modelo_m036_alta"},
 		"I uploaded the 130 at the portal, mark it":                  {"app_modelo_work_file"},
 		"I am starting this year, nothing to offset in my first 303": {"app_modelo_iva_wallet_seed"},
+		// troubleshooting.md: each symptom, or the error a user quotes,
+		// under its heading, and the verb its steps run for it.
+		"aeat says 'requires an active profile', what now?":         {"config_repair_profile", "config_profile_status", "config_login"},
+		"the figures I see are someone else's":                      {"config_profile_status"},
+		"me sale que falta un valor obligatorio al calcular el 303": {"app_modelo_bindings_list"},
 	} {
 		got := rankNames(idx.rank(query), 3)
 		assert.Contains(t, want, got[0], "%q: %v", query, got)
 	}
+	// troubleshooting.md's "A calculation refuses because the ledger is
+	// not ready" runs ledger preflight (ledger status, also run there,
+	// comes first).
+	assert.Contains(t, rankNames(idx.rank("calculating the 130 fails: the ledger is not ready"), 3), "app_ledger_preflight")
 }
 
 // TestLexicon_Desgravar: desgravar is Spanish's everyday deducir — "¿cuánto
