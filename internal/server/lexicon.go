@@ -142,6 +142,8 @@ var synonymGroups = [][]string{
 	{"especial", "special"},
 	{"exemption", "exempt", "exencion", "exento"},
 	{"deduct", "deducir", "desgravar", "deductible", "deducible", "desgravable", "deduction", "deduccion", "desgravacion"},
+	{"purchase", "buy", "compra", "comprar"},
+	{"sale", "sell", "venta", "vender"},
 	{"extract", "extraer"},
 	{"feedback", "comentario", "comentarios", "respuesta", "reply", "responder"},
 	{"flush", "volcar"},

@@ -117,3 +117,17 @@ func TestLexicon_Desgravar(t *testing.T) {
 	got := rankNames(idx.rank("qué parte del IVA soportado es desgravable si doy clases exentas"), 3)
 	assert.Contains(t, []string{"app_ledger_prorrata_elect_general", "app_ledger_prorrata_elect_especial", "app_ledger_prorrata_declare_sector"}, got[0], "%v", got)
 }
+
+// TestLexicon_BuyAndSell: to buy and to sell had no group — the CLI says
+// purchase and compra (evidence add "Register purchase invoice
+// evidence"), sale and venta — so "bought", "compré" or "vendido" found
+// only the words next to them (each failed before).
+func TestLexicon_BuyAndSell(t *testing.T) {
+	for w, want := range map[string]string{"compré": "purchase", "bought": "purchase", "vendido": "sale", "sold": "sale"} {
+		assert.Contains(t, synonymsOf(words(w)[0]), want, w)
+	}
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	assert.Contains(t, rankNames(idx.rank("I bought software from a company in Ireland, how do I record that purchase?"), 3), "app_ledger_evidence_add")
+}
