@@ -44,8 +44,10 @@ import (
 // niña or son, a short -ar verb's participle as its verb, "forgot" as
 // forget. Round eleven, from set 12: withholding, said as the CLI says
 // it (retención, retention) and as a person does ("kept 15 % back",
-// "holding back", "me retienen"). Words are
-// written as words() gives them: lower case, no accents.
+// "holding back", "me retienen"). Round twelve, from set 13: desgravar
+// as deducir, and to buy and to sell (purchase and compra, sale and
+// venta, the CLI's words), which had no group. Words are written as
+// words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a
 // word may be in more than one group ("file": a document, and to file a
@@ -141,6 +143,9 @@ var synonymGroups = [][]string{
 	{"eligible", "elegible", "admisible"},
 	{"especial", "special"},
 	{"exemption", "exempt", "exencion", "exento"},
+	{"deduct", "deducir", "desgravar", "deductible", "deducible", "desgravable", "deduction", "deduccion", "desgravacion"},
+	{"purchase", "buy", "compra", "comprar"},
+	{"sale", "sell", "venta", "vender"},
 	{"extract", "extraer"},
 	{"feedback", "comentario", "comentarios", "respuesta", "reply", "responder"},
 	{"flush", "volcar"},

@@ -1047,6 +1047,44 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // independently (7 to 13), each measured with the ranking held out from
 // it: 29 + 34 + 28 + 32 + 38 + 31 + 35 = 227 of 280 (81 %).
 //
+// Then a round tuned to set 13 (so it is a tuning set too), 62 phrases
+// to 25 verbs and three synonym groups, by the jobs and situations users
+// name rather than the CLI's words, each from the CLI's help or how-to
+// guides:
+//
+//   - round twelve (paraphrases: invoice add records an invoice "que le
+//     hice" to a customer and one exempt from VAT, its --iva-category
+//     domestic_exempt; the prorrata elections are for one who "cannot
+//     deduct all input IVA" because the activity mixes exempt and taxed
+//     operations, prorrata.md; modelo requires and profile preflight say
+//     what to have ready for the Renta, modelo-100.md and
+//     filing-readiness.md; counterparty confirm states a customer is a
+//     business in another EU country, --scope eu_member; and the guides'
+//     own steps and headings for fourteen verbs — "Record who you
+//     represent", "Check where your filing stands", "a transaction you are
+//     unsure about", "a taxpayer starting this year"; and
+//     troubleshooting.md's symptoms and the errors a user quotes, "This
+//     operation requires an active profile", for the verb each section
+//     runs. Desgravar is deducir; to buy and to sell are purchase and sale,
+//     compra and venta. "Cuando"/"when" opening a statement asks for no
+//     deadline and no answer — only "¿cuándo…?", an accented cuándo, a
+//     closing "?" or "when is/do…" does): on main 3bcfaf7 before it, tuned
+//     to 14 of 15, heldOut 28/28, heldOutLater 27/28, sealed 30, sealed2
+//     29, sealed3 30, sealed4 30, sealed5 28, sealed6 29, sealed7 39,
+//     sealed8 40, sealed9 38, sealed10 36, sealed11 40, sealed12 40,
+//     sealed13 35 (513 of 531); after it, the same but sealed10 38 (the
+//     power of attorney "record", "requires an active profile") and
+//     sealed13 40 (520). Tried and dropped: a prepare phrase "what to have
+//     ready before doing a return" (took "¿hacer la renta juntos?" of sets
+//     9 and 12, and set 11's "is everything ready to file my Q3 VAT", to
+//     prepare); "write up" and "make out" as issue (the invoice list's
+//     --kind issued came first); "record"/"apuntar" in the new phrases
+//     where the guide says it — each tool more that says record thins
+//     anotar's weight, and "me han pagado el alquiler de mayo, anótalo"
+//     lost ledger add to ledger_list (TestRank_RoundTen): that request
+//     stands on a small margin. Set 14, written blind, is the measure of
+//     this round.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1073,7 +1111,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed10", heldOutSealed10, 85},
 		{"sealed11", heldOutSealed11, 95},
 		{"sealed12", heldOutSealed12, 95},
-		{"sealed13", heldOutSealed13, 85},
+		{"sealed13", heldOutSealed13, 95},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))

@@ -79,10 +79,33 @@ func newRankQuery(text string) rankQuery {
 
 // asksWhen: text is a question of when ("¿cuándo tengo que pagar el
 // 130?", "until when can I file the 303?"), its interrogative among its
-// first two words.
+// first two words and asked: not "cuando"/"when" opening a statement
+// ("cuando calculo el 303 me da error", "when I file, it fails"), which
+// says when a thing happens and wants no deadline.
 func asksWhen(text string) bool {
 	ts := tokens(text)
-	return slices.ContainsFunc(ts[:min(2, len(ts))], func(w string) bool { return w == "when" || w == "cuando" })
+	i := slices.IndexFunc(ts[:min(2, len(ts))], func(w string) bool { return w == "when" || w == "cuando" })
+	return i >= 0 && asked(text, ts, i)
+}
+
+// whenAuxiliaries follow an English "when" that asks ("when is the 303
+// due", "when do I pay"), where a statement's subject follows one that
+// does not ("when I pay").
+var whenAuxiliaries = setOf("is", "are", "am", "was", "were", "do", "does", "did", "can", "could",
+	"should", "must", "will", "would", "shall", "may", "might", "have", "has")
+
+// asked: the interrogative ts[i] of text asks. Spanish writes the
+// question: an accent on "cuándo" or an opening "¿"; a closing "?" alone
+// does when no comma shows a main clause after a "cuando" one ("cuando
+// cobro una factura, ¿tengo que…?" asks, but not when). English asks by
+// the auxiliary after "when" or the same closing "?".
+func asked(text string, ts []string, i int) bool {
+	trimmed := strings.TrimSpace(text)
+	closing := strings.HasSuffix(trimmed, "?") && !strings.Contains(trimmed, ",")
+	if ts[i] == "when" {
+		return closing || (i+1 < len(ts) && whenAuxiliaries.has(ts[i+1]))
+	}
+	return strings.Contains(strings.ToLower(text), "cuándo") || strings.HasPrefix(trimmed, "¿") || closing
 }
 
 // whenTerm is what a question of when asks for besides its words: a date
@@ -247,6 +270,10 @@ func asksToKnow(text string) bool {
 	switch {
 	case actWords.has(ts[0]):
 		return false
+	case ts[0] == "when" || ts[0] == "cuando":
+		// A clause opening a statement asks nothing ("cuando calculo el
+		// 303 me da error"), unless a question follows it.
+		return asksWhen(text) || strings.ContainsAny(text, "?¿")
 	case ts[0] == "how":
 		return len(ts) > 1 && !howToWords.has(ts[1]) // "how much", "how many"
 	}
