@@ -1085,6 +1085,23 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     stands on a small margin. Set 14, written blind, is the measure of
 //     this round.
 //
+// Then sets 14 and 15, by an eighth and a ninth engineer who had seen
+// neither the ranker nor its data (set 14: a shop under recargo de
+// equivalencia, a translator with clients abroad, a content creator,
+// books moved from a spreadsheet, a phone's dictation, a careful person
+// who checks first; set 15: a bar with staff and card payments, an
+// architect in a mutualidad, a room or holiday flat let, one partner
+// doing both's papers, a mistake in a filed return, a gestoría scripting
+// the CLI), measured once, blind: round eleven 28 and 29 of 40, round
+// twelve 30 and 29 (74 %). Their misses: inventory (a sale out of stock,
+// the year-end valuation), scanned documents as evidence (list, update,
+// a folder of photos), splitting one charge, capital goods said as "a
+// camera tracked over the years", what is due this quarter said as "¿me
+// toca presentar…?", a draft return as the latest, "¿le sigo debiendo
+// algo?" after an error. Over the nine sets written independently (7 to
+// 15), each measured with the ranking held out from it, first
+// measurement: 227 + 28 + 29 = 284 of 360 (79 %). Not yet tuned to.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1112,6 +1129,8 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed11", heldOutSealed11, 95},
 		{"sealed12", heldOutSealed12, 95},
 		{"sealed13", heldOutSealed13, 95},
+		{"sealed14", heldOutSealed14, 72},
+		{"sealed15", heldOutSealed15, 70},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
