@@ -2,6 +2,7 @@ package server
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -49,4 +50,16 @@ func TestRank_RoundThirteen(t *testing.T) {
 		got := rankNames(idx.rank(query), 3)
 		assert.True(t, slices.ContainsFunc(want, func(w string) bool { return slices.Contains(got, w) }), "%q: %v, want one of %v", query, got, want)
 	}
+}
+
+// TestWithDeber_Gerund: deber's gerund is to owe as its other forms are —
+// "¿le sigo debiendo algo a Hacienda?" said nothing but Hacienda (stem
+// keeps "debiend", no group has it), a miss of set 15.
+func TestWithDeber_Gerund(t *testing.T) {
+	assert.Contains(t, words("¿sigo debiendo algo del 303?"), "deber")
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	got := rankNames(idx.rank("¿estoy debiendo algo a Hacienda todavía?"), 3)
+	assert.True(t, slices.ContainsFunc(got, func(w string) bool { return strings.Contains(w, "deudas") || w == "debts_list" }), "%v", got)
 }

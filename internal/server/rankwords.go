@@ -107,6 +107,8 @@ var deberForms = setOf(
 	// to" ("debido a").
 	"debi", "debiste", "debio", "debimos", "debisteis", "debieron",
 	"deba", "debas", "debamos", "debais", "deban",
+	// The gerund: "¿le sigo debiendo algo?", "estoy debiendo el 303".
+	"debiendo",
 )
 
 // withDeber gives each form of "deber" its sense: before an infinitive it
