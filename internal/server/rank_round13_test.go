@@ -63,3 +63,20 @@ func TestWithDeber_Gerund(t *testing.T) {
 	got := rankNames(idx.rank("¿estoy debiendo algo a Hacienda todavía?"), 3)
 	assert.True(t, slices.ContainsFunc(got, func(w string) bool { return strings.Contains(w, "deudas") || w == "debts_list" }), "%v", got)
 }
+
+// TestStem_PreteriteInI: the preterite of an -er or -ir verb ends in -í
+// (-ió, its -o taken) and kept it, so "vendí" was not vender's and found
+// no sale (lexicon.go's buy and sell); "vendí mercancía…, apúntalo en el
+// stock" put the valuation preview before the movement that records a
+// sale (it failed before).
+func TestStem_PreteriteInI(t *testing.T) {
+	for _, w := range []string{"vendi", "vendio", "vendido", "vende"} {
+		assert.Equal(t, stem("vender"), stem(w), w)
+	}
+	assert.Contains(t, synonymsOf("vendi"), "sale")
+	assert.Equal(t, stem("cambiar"), stem("cambio"), "a verb and its noun in -io stay joined")
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	assert.Equal(t, "app_ledger_inventory_movement_add", rankNames(idx.rank("vendí mercancía a otra tienda, apúntalo en el stock"), 1)[0])
+}
