@@ -52,10 +52,10 @@ func TestRank_RoundThirteen(t *testing.T) {
 	}
 }
 
-// TestWithDeber_Gerund: deber's gerund is to owe as its other forms are —
+// TestDeber_GerundIsToOwe: deber's gerund is to owe as its other forms are —
 // "¿le sigo debiendo algo a Hacienda?" said nothing but Hacienda (stem
 // keeps "debiend", no group has it), a miss of set 15.
-func TestWithDeber_Gerund(t *testing.T) {
+func TestDeber_GerundIsToOwe(t *testing.T) {
 	assert.Contains(t, words("¿sigo debiendo algo del 303?"), "deber")
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
