@@ -1142,6 +1142,21 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     withholding (111) as work create, the pipeline's one table. Set 16,
 //     written blind, is the measure of this round.
 //
+// Then set 16, by a tenth engineer who had seen neither the ranker nor its
+// data (a farmer at markets, a taxi driver and a driving instructor with a
+// work car, a first job with freelance gigs, shares or crypto sold, a move
+// abroad mid-year, an office manager keeping an owner's books), measured
+// once, blind: round twelve 34 of 40, round thirteen 36 (90 %; it found
+// "¿qué impuestos me tocan a mí como agricultor?" and "vendí acciones…
+// ¿en qué casilla?"). Left: "empezar el IVA del segundo trimestre" (the
+// wallet's seed first), "si ya no vivo en España, ¿sigo teniendo que
+// hacer la renta aquí?", "my first job, how do I get set up", "what on the
+// annual return do I have to type in myself" after crypto. Over the ten
+// sets written independently (7 to 16), each measured with the ranking
+// held out from it, first measurement: 284 + 34 = 318 of 400 (79.5 %);
+// the two rounds of this stop on sets written after them: 30, 29, 34
+// (round twelve on 14, 15, 16) and 36 (round thirteen on 16).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1171,6 +1186,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed13", heldOutSealed13, 95},
 		{"sealed14", heldOutSealed14, 87},
 		{"sealed15", heldOutSealed15, 75},
+		{"sealed16", heldOutSealed16, 85},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
