@@ -268,14 +268,38 @@ func asksToKnow(text string) bool {
 		return false
 	}
 	switch {
-	case actWords.has(ts[0]):
+	case asksHowTo(ts) || asksHowTo(tokens(lastQuestion(text))):
 		return false
 	case ts[0] == "when" || ts[0] == "cuando":
 		// A clause opening a statement asks nothing ("cuando calculo el
 		// 303 me da error"), unless a question follows it.
 		return asksWhen(text) || strings.ContainsAny(text, "?¿")
 	case ts[0] == "how":
-		return len(ts) > 1 && !howToWords.has(ts[1]) // "how much", "how many"
+		return len(ts) > 1 // "how much", "how many"
 	}
 	return askWords.has(ts[0]) || strings.ContainsAny(text, "?¿")
+}
+
+// asksHowTo: ts open a request for a way to act — "can you…", "¿puedo…?",
+// "¿cómo…?", "how do I…" — not for an answer.
+func asksHowTo(ts []string) bool {
+	return len(ts) > 0 && (actWords.has(ts[0]) || ts[0] == "how" && len(ts) > 1 && howToWords.has(ts[1]))
+}
+
+// lastQuestion is the question a statement ends with, "" when none: what
+// follows its last "¿" ("compré un ordenador, ¿cómo lo apunto?"), or the
+// clause after its last comma when it ends in "?" ("I bought a laptop,
+// how do I record it?"). Such a request tells what happened, then asks
+// how to act on it: it wants a tool that acts, as "¿cómo lo apunto?"
+// alone does.
+func lastQuestion(text string) string {
+	if i := strings.LastIndex(text, "¿"); i > 0 {
+		return text[i:]
+	}
+	if trimmed := strings.TrimSpace(text); strings.HasSuffix(trimmed, "?") {
+		if i := strings.LastIndex(trimmed, ","); i >= 0 {
+			return trimmed[i+1:]
+		}
+	}
+	return ""
 }
