@@ -20,7 +20,8 @@ import (
 //
 // What a request asks besides its words (rankquery.go) then weighs each
 // tool's match: a question that wants an answer prefers the tools that
-// only read, a request to act the tools whose verb is that action, and
+// only read, a request to write a thing down the tools that write, a
+// request to act the tools whose verb is that action, and
 // every request the tool that is what it asked for and no more (the
 // fewest words of its command not asked for).
 //
@@ -108,6 +109,12 @@ const (
 	// "¿qué casillas tiene el 130?") is answered by a tool that reads;
 	// one that changes something is worth this much of its match.
 	askNotReadOnly = 0.7
+	// recordReadOnly: a request to write a thing down ("anótalo",
+	// "record this expense") is done by a tool that writes; one that only
+	// reads is worth this much of its match — "me han pagado el alquiler
+	// de mayo, anótalo" is ledger add, not the ledger's list, though that
+	// list's paraphrases say alquiler.
+	recordReadOnly = 0.7
 	// verbDisagrees: a request to act names its action ("calcular la
 	// declaración", "encrypt the package"); where it does, a tool whose
 	// verb (its command's last word) is not that action is worth this much
@@ -465,6 +472,9 @@ func (idx rankIndex) rankMatches(q rankQuery, matches []toolMatch) []ranked {
 		t := idx.entries[i].tool
 		if q.asks && !t.Hints.ReadOnly {
 			r.coverage *= askNotReadOnly
+		}
+		if q.records && t.Hints.ReadOnly {
+			r.coverage *= recordReadOnly
 		}
 		if acts && !agrees {
 			r.coverage *= verbDisagrees

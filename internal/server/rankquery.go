@@ -3,6 +3,7 @@ package server
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -21,6 +22,10 @@ type rankQuery struct {
 	// ("am I logged in?", "¿qué casillas tiene el modelo 130?"); not one
 	// that asks how to act ("how do I import…", "¿cómo importo…?").
 	asks bool
+	// records: the request asks to write a thing down ("anótalo", "record
+	// this expense", "¿cómo lo apunto?"), which a tool that only reads
+	// cannot do.
+	records bool
 }
 
 // rankTerm is one word a query word may be found as.
@@ -55,6 +60,7 @@ func newRankQuery(text string) rankQuery {
 			}
 		}
 		sense := s.of(w, told)
+		q.records = q.records || !q.asks && asksToRecord(w, sense)
 		add(1, []rankWord{{word: w, stem: stem(w), sense: sense}})
 		// A word of a sense-told group takes the fellows of its sense; any
 		// other its lexicon's, by itself, its singular or its stem.
@@ -76,6 +82,41 @@ func newRankQuery(text string) rankQuery {
 	}
 	return q
 }
+
+// asksToRecord: w, of sense (ranksense.go), asks to write a thing down —
+// a word of log's act group (lexicon.go: record, anotar, apuntar; log as
+// an act) or a form of one the lexicon does not hold ("anota", "apunto",
+// "apúntame"). Not a past form (pastEndings), nor a plural the lexicon
+// holds the singular of: "records", "apuntes" are things kept.
+func asksToRecord(w string, sense int) bool {
+	if endsAny(w, pastEndings...) {
+		return false
+	}
+	s := wordSenses()
+	act := s.act["log"]
+	if _, ok := s.groups[w]; ok {
+		return sense == act
+	}
+	if lexiconGroupsOf(w) != nil {
+		return false
+	}
+	return recordStems()[stem(w)]
+}
+
+// pastEndings end a verb's past forms, which tell of a thing done, not
+// ask for it: "the expense I logged", "lo que apunté", "los gastos
+// anotados" are records kept, which a request may ask to see.
+var pastEndings = []string{"ed", "ado", "ada", "ados", "adas", "aron", "aste"}
+
+// recordStems are the stems of log's act group's words, built at the
+// first query.
+var recordStems = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, w := range synonymGroups[wordSenses().act["log"]-1] {
+		out[stem(w)] = true
+	}
+	return out
+})
 
 // asksWhen: text is a question of when ("¿cuándo tengo que pagar el
 // 130?", "until when can I file the 303?"), its interrogative among its
