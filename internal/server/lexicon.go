@@ -41,7 +41,8 @@ import (
 // withDeber; owing), a to-do list as the review queue, the tax office as
 // the agency, requerimiento and escrito as notifications, what came
 // before (past, anteriores, "last year"), joint as juntos, a child as
-// niña or son, a short -ar verb's participle as its verb, "forgot" as
+// niña or son, a short -ar verb's participle (round fourteen: and its
+// past, "pagaron") as its verb, "forgot" as
 // forget. Round eleven, from set 12: withholding, said as the CLI says
 // it (retención, retention) and as a person does ("kept 15 % back",
 // "holding back", "me retienen"). Round twelve, from set 13: desgravar
@@ -484,15 +485,17 @@ func synonymsOf(w string) []string {
 	if syn, ok := synonymsByStem()[stem(w)]; ok {
 		return syn
 	}
-	return synonyms()[participleVerb(w)]
+	return synonyms()[shortArVerb(w)]
 }
 
-// participleVerb is the -ar verb a Spanish participle is of ("pagado",
-// "pagadas": pagar), "" when w is none: a short verb's participle keeps
-// its ending from stem (rankwords.go), which leaves four letters at
-// least, so "me ha pagado el alquiler" said nothing of a payment.
-func participleVerb(w string) string {
-	for _, suffix := range []string{"ado", "ada", "ados", "adas"} {
+// shortArVerb is the -ar verb a Spanish participle or past form is of
+// ("pagado", "pagadas", "pagaron", "pagábamos": pagar), "" when w is none:
+// a short verb's forms keep their endings from stem (rankwords.go), which
+// leaves four letters at least, so "me ha pagado el alquiler" said nothing
+// of a payment, nor "el alquiler que me pagaron". Only endings no noun
+// has: not -as, -an, -o ("listas", "cargas" are things). Longest first.
+func shortArVerb(w string) string {
+	for _, suffix := range []string{"abamos", "asteis", "ados", "adas", "aron", "amos", "aste", "abas", "aban", "ado", "ada", "aba"} {
 		if rest, ok := strings.CutSuffix(w, suffix); ok && len(rest) >= 2 {
 			return rest + "ar"
 		}

@@ -78,3 +78,18 @@ func TestRank_RecordIsToWrite(t *testing.T) {
 		assert.Equal(t, want, newRankQuery(text).records, text)
 	}
 }
+
+// TestLexicon_ShortArVerbPast: a short -ar verb's past forms are its verb's,
+// as its participle is — stem keeps four letters, so "pagaron" kept its
+// ending and "el alquiler que me pagaron" said nothing of a payment.
+func TestLexicon_ShortArVerbPast(t *testing.T) {
+	for _, w := range []string{"pagado", "pagaron", "pagamos", "pagabamos", "pagaste"} {
+		assert.Contains(t, synonymsOf(w), "pay", w)
+	}
+	for _, w := range []string{"listas", "cargas", "pago"} {
+		assert.Empty(t, shortArVerb(w), "%s: a thing, not a past", w)
+	}
+	idx := fullAeatIndex(t)
+	query := "anota el alquiler que me pagaron en mayo"
+	assert.Equal(t, "app_ledger_add", rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
+}
