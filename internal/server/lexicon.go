@@ -41,14 +41,16 @@ import (
 // withDeber; owing), a to-do list as the review queue, the tax office as
 // the agency, requerimiento and escrito as notifications, what came
 // before (past, anteriores, "last year"), joint as juntos, a child as
-// niña or son, a short -ar verb's participle (round fourteen: and its
-// past, "pagaron") as its verb, "forgot" as
+// niña or son, a short -ar verb's participle as its verb, "forgot" as
 // forget. Round eleven, from set 12: withholding, said as the CLI says
 // it (retención, retention) and as a person does ("kept 15 % back",
 // "holding back", "me retienen"). Round twelve, from set 13: desgravar
 // as deducir, and to buy and to sell (purchase and compra, sale and
-// venta, the CLI's words), which had no group. Words are written as
-// words() gives them: lower case, no accents.
+// venta, the CLI's words), which had no group. Round fourteen: a short
+// -ar verb's past forms as its verb ("pagaron"), and "logged" alone as
+// to log an expense (the act of record) — "logged in" is still the
+// login's state, but not before a time (rankwords.go's prepositionIn).
+// Words are written as words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a
 // word may be in more than one group ("file": a document, and to file a
@@ -72,7 +74,7 @@ var synonymGroups = [][]string{
 	{"check", "verify", "validate", "comprobar", "verificar", "validar", "verification", "verificacion"},
 	{"review", "revisar", "revision"},
 	{"status", "state", "estado", "situacion"},
-	{"login", "signin", "logged", "authenticate", "autenticar", "identificarse"},
+	{"login", "signin", "authenticate", "autenticar", "identificarse"},
 	{"logout", "signout", "desconectar"},
 	{"archive", "archivar"},
 	{"restore", "restaurar", "recover", "recuperar"},
@@ -164,7 +166,7 @@ var synonymGroups = [][]string{
 	// "log" is a thing (the CLI's log file) and an act (to log an
 	// expense: record it, write it down); ranksense.go tells which.
 	{"log", "logs", "bitacora"},
-	{"log", "record", "anotar", "apuntar"},
+	{"log", "record", "anotar", "apuntar", "logged"},
 	{"maintenance", "mantenimiento"},
 	{"maritime", "maritimo"},
 	{"mark", "marcar"},
@@ -415,6 +417,9 @@ var phrases = sync.OnceValue(func() map[[2]string]string {
 		{"cuarto", "trimestre"}:  "q4",
 		// The state a login leaves, which the CLI's auth verbs tell.
 		{"logged", "in"}:       "authenticated",
+		{"logged", "into"}:     "authenticated",
+		{"log", "into"}:        "login",
+		{"sign", "into"}:       "login",
 		{"signed", "in"}:       "authenticated",
 		{"sesion", "iniciada"}: "authenticated",
 		// The CLI's sandbox, as Spanish says it.

@@ -93,3 +93,27 @@ func TestLexicon_ShortArVerbPast(t *testing.T) {
 	query := "anota el alquiler que me pagaron en mayo"
 	assert.Equal(t, "app_ledger_add", rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
 }
+
+// TestWords_LoggedInATime: log in, sign in, logged in take no object, so
+// an "in" before a time or a thing opens a phrase of its own — "the
+// expense I logged in the first quarter" was authenticated (set 9); and
+// logged alone is to log an expense, the act of record.
+func TestWords_LoggedInATime(t *testing.T) {
+	for text, want := range map[string][]string{
+		"show me every expense I logged in the first quarter": {"show", "every", "expense", "logged", "q1"},
+		"list what I logged in March":                         {"list", "logged", "march"},
+		"payments logged in 2025":                             {"payments", "logged", "2025"},
+		"am I logged in?":                                     {"authenticated"},
+		"am I still logged in to the sede?":                   {"still", "authenticated", "sede"},
+		"I logged into the sede yesterday":                    {"authenticated", "sede", "yesterday"},
+		"how do I log in":                                     {"login"},
+		"pull in the bank statement":                          {"import", "bank", "statement"},
+	} {
+		assert.Equal(t, want, words(text), text)
+	}
+	assert.Contains(t, synonymsOf("logged"), "record", "logged alone is to log an expense")
+	assert.NotContains(t, synonymsOf("logged"), "login")
+	idx := fullAeatIndex(t)
+	query := "list the expenses I logged in March"
+	assert.Equal(t, "ledger_list", rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
+}
