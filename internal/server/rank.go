@@ -115,6 +115,12 @@ const (
 	// de mayo, anótalo" is ledger add, not the ledger's list, though that
 	// list's paraphrases say alquiler.
 	recordReadOnly = 0.7
+	// askedThing: a which-question's thing ("¿en qué casilla…?") is what
+	// the answer is: where a tool is named for it, by the word itself (its
+	// verb: modelo casilla, ledger categories), worth this many times its
+	// weight — not a thing no verb is ("what details…"), nor one a verb
+	// means only by the lexicon ("qué parte del IVA…" is not to split).
+	askedThing = 1.5
 	// verbDisagrees: a request to act names its action ("calcular la
 	// declaración", "encrypt the package"); where it does, a tool whose
 	// verb (its command's last word) is not that action is worth this much
@@ -450,6 +456,9 @@ func (idx rankIndex) rankMatches(q rankQuery, matches []toolMatch) []ranked {
 		if n > 0 {
 			weight[j] = math.Log(1 + float64(len(idx.entries))/float64(n))
 		}
+	}
+	if q.asked >= 0 && slices.ContainsFunc(matches, func(m toolMatch) bool { return m.verb[q.asked] >= 1 }) {
+		weight[q.asked] *= askedThing
 	}
 	// The request names an action when, asking for no answer, one of its
 	// words (or a synonym: "new" nearly asks to create, but names no

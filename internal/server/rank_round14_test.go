@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
@@ -116,4 +117,23 @@ func TestWords_LoggedInATime(t *testing.T) {
 	idx := fullAeatIndex(t)
 	query := "list the expenses I logged in March"
 	assert.Equal(t, "ledger_list", rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
+}
+
+// TestRank_WhichThingIsAsked: a which-question's thing is what the answer
+// is — "¿en qué casilla va el alquiler del local?" (set 5) had the ledger's
+// list first, whose paraphrases say alquiler, and modelo casilla fifth:
+// the question wants a casilla, a verb of its own.
+func TestRank_WhichThingIsAsked(t *testing.T) {
+	assert.Equal(t, "casilla", thingAsked("¿en qué casilla va el alquiler del local?"))
+	assert.Equal(t, "box", thingAsked("which box do I put it in?"))
+	assert.Empty(t, thingAsked("what am I allowed to do"), "a verb follows: no thing")
+	assert.Empty(t, thingAsked("list my invoices"))
+	idx := fullAeatIndex(t)
+	for query, want := range map[string]string{
+		"¿en qué casilla va el alquiler del garaje?": "app_modelo_casilla",
+		"what category is the fuel I paid for?":      "app_ledger_categories",
+	} {
+		top := rankNames(idx.rank(query), 3)
+		assert.True(t, slices.Contains(top, want), "%q: %v", query, top)
+	}
 }

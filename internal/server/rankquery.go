@@ -26,6 +26,10 @@ type rankQuery struct {
 	// this expense", "¿cómo lo apunto?"), which a tool that only reads
 	// cannot do.
 	records bool
+	// asked is the index in terms of the thing a which-question asks for
+	// ("¿en qué casilla va el alquiler?", "which modelos can aeat export"),
+	// -1 when none.
+	asked int
 }
 
 // rankTerm is one word a query word may be found as.
@@ -74,6 +78,10 @@ func newRankQuery(text string) rankQuery {
 			q.terms[j] = append(q.terms[j], rankTerm{rankWord: rankWord{word: arg, stem: stem(arg)}, strength: matchRelated, param: true})
 		}
 	}
+	q.asked = -1
+	if q.asks {
+		q.asked = slices.Index(ws, thingAsked(said))
+	}
 	if paths > 0 {
 		q.terms = append(q.terms, pathTerm())
 	}
@@ -117,6 +125,26 @@ var recordStems = sync.OnceValue(func() map[string]bool {
 	}
 	return out
 })
+
+// whichWords ask which of a kind of thing: the word after them is it.
+var whichWords = setOf("which", "what", "que", "cual", "cuales", "cuantos", "cuantas")
+
+// thingAsked is the word a which-question asks for, as words() gives it:
+// the one right after an interrogative among the text's first three
+// words ("¿en qué casilla…?", "which box…", "what categories…"); "" when
+// none, or when a verb follows it ("what am I allowed to do").
+func thingAsked(text string) string {
+	ts := tokens(text)
+	for i := 0; i < min(3, len(ts)-1); i++ {
+		if whichWords.has(ts[i]) {
+			if ws := words(strings.Join(ts[i+1:], " ")); len(ws) > 0 && !stopWords.has(ts[i+1]) {
+				return ws[0]
+			}
+			return ""
+		}
+	}
+	return ""
+}
 
 // asksWhen: text is a question of when ("¿cuándo tengo que pagar el
 // 130?", "until when can I file the 303?"), its interrogative among its
