@@ -17,13 +17,13 @@ func fullAeatIndex(t *testing.T) rankIndex {
 	return newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
 }
 
-// TestAsksToKnow_QuestionAfterStatement: a request that tells what
+// TestRank_QuestionAfterStatementAsksToAct: a request that tells what
 // happened and ends asking how to act on it wants a tool that acts, as the
 // question alone does (issue 28 item 5, round fourteen): "compré un
 // ordenador para trabajar, ¿cómo lo apunto?" was read as a question that
 // wants an answer, so every tool that writes was worth 0.7 of its match and
 // the read-only prepare came first.
-func TestAsksToKnow_QuestionAfterStatement(t *testing.T) {
+func TestRank_QuestionAfterStatementAsksToAct(t *testing.T) {
 	for q, want := range map[string]bool{
 		"compré un ordenador para trabajar, ¿cómo lo apunto?":         false,
 		"tengo una factura de un cliente alemán, ¿puedo importarla?":  false,
@@ -95,11 +95,11 @@ func TestLexicon_ShortArVerbPast(t *testing.T) {
 	assert.Equal(t, "app_ledger_add", rankNames(idx.rank(query), 1)[0], "%q: %v", query, rankNames(idx.rank(query), 3))
 }
 
-// TestWords_LoggedInATime: log in, sign in, logged in take no object, so
+// TestRank_LoggedInATime: log in, sign in, logged in take no object, so
 // an "in" before a time or a thing opens a phrase of its own — "the
 // expense I logged in the first quarter" was authenticated (set 9); and
 // logged alone is to log an expense, the act of record.
-func TestWords_LoggedInATime(t *testing.T) {
+func TestRank_LoggedInATime(t *testing.T) {
 	for text, want := range map[string][]string{
 		"show me every expense I logged in the first quarter": {"show", "every", "expense", "logged", "q1"},
 		"list what I logged in March":                         {"list", "logged", "march"},
