@@ -137,3 +137,20 @@ func TestRank_WhichThingIsAsked(t *testing.T) {
 		assert.True(t, slices.Contains(top, want), "%q: %v", query, top)
 	}
 }
+
+// TestRank_PronounsSayNothing: the third person's pronouns are stop words
+// as the first's and second's are — "read them all in" kept "them", a word
+// of no tool that thinned the rest (set 15's folder of phone photos had
+// evidence batch outside the first three); and a phrase's two words join across one, as
+// across "it" ("pull them in" is to import, as "hand it in" is to submit).
+func TestRank_PronounsSayNothing(t *testing.T) {
+	for text, want := range map[string][]string{
+		"show them to me":                 {"show"},
+		"pull them in":                    {"import"},
+		"my accountant sent her the 303":  {"accountant", "send", "303"},
+		"they kept 15 % back from us":     {"withhold", "15"},
+		"his invoices and their receipts": {"invoices", "receipts"},
+	} {
+		assert.Equal(t, want, words(text), text)
+	}
+}

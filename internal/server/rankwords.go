@@ -21,6 +21,7 @@ var stopWords = setOf(
 	// English
 	"a", "an", "the", "of", "to", "for", "and", "or", "in", "on", "at", "as", "by", "from", "with", "into", "about",
 	"my", "me", "i", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "there", "here",
+	"they", "them", "their", "he", "him", "his", "she", "her", "us",
 	"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "have", "has", "had", "can", "could",
 	"should", "would", "will", "shall", "may", "might", "must",
 	"what", "which", "who", "whom", "whose", "how", "when", "where",
