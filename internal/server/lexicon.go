@@ -46,8 +46,11 @@ import (
 // it (retención, retention) and as a person does ("kept 15 % back",
 // "holding back", "me retienen"). Round twelve, from set 13: desgravar
 // as deducir, and to buy and to sell (purchase and compra, sale and
-// venta, the CLI's words), which had no group. Words are written as
-// words() gives them: lower case, no accents.
+// venta, the CLI's words), which had no group. Round fourteen: a short
+// -ar verb's past forms as its verb ("pagaron"), and "logged" alone as
+// to log an expense (the act of record) — "logged in" is still the
+// login's state, but not before a time (rankwords.go's prepositionIn).
+// Words are written as words() gives them: lower case, no accents.
 
 // synonymGroups are words that mean the same, in Spanish and English; a
 // word may be in more than one group ("file": a document, and to file a
@@ -71,7 +74,7 @@ var synonymGroups = [][]string{
 	{"check", "verify", "validate", "comprobar", "verificar", "validar", "verification", "verificacion"},
 	{"review", "revisar", "revision"},
 	{"status", "state", "estado", "situacion"},
-	{"login", "signin", "logged", "authenticate", "autenticar", "identificarse"},
+	{"login", "signin", "authenticate", "autenticar", "identificarse"},
 	{"logout", "signout", "desconectar"},
 	{"archive", "archivar"},
 	{"restore", "restaurar", "recover", "recuperar"},
@@ -163,7 +166,7 @@ var synonymGroups = [][]string{
 	// "log" is a thing (the CLI's log file) and an act (to log an
 	// expense: record it, write it down); ranksense.go tells which.
 	{"log", "logs", "bitacora"},
-	{"log", "record", "anotar", "apuntar"},
+	{"log", "record", "anotar", "apuntar", "logged"},
 	{"maintenance", "mantenimiento"},
 	{"maritime", "maritimo"},
 	{"mark", "marcar"},
@@ -414,6 +417,9 @@ var phrases = sync.OnceValue(func() map[[2]string]string {
 		{"cuarto", "trimestre"}:  "q4",
 		// The state a login leaves, which the CLI's auth verbs tell.
 		{"logged", "in"}:       "authenticated",
+		{"logged", "into"}:     "authenticated",
+		{"log", "into"}:        "login",
+		{"sign", "into"}:       "login",
 		{"signed", "in"}:       "authenticated",
 		{"sesion", "iniciada"}: "authenticated",
 		// The CLI's sandbox, as Spanish says it.
@@ -484,15 +490,17 @@ func synonymsOf(w string) []string {
 	if syn, ok := synonymsByStem()[stem(w)]; ok {
 		return syn
 	}
-	return synonyms()[participleVerb(w)]
+	return synonyms()[shortArVerb(w)]
 }
 
-// participleVerb is the -ar verb a Spanish participle is of ("pagado",
-// "pagadas": pagar), "" when w is none: a short verb's participle keeps
-// its ending from stem (rankwords.go), which leaves four letters at
-// least, so "me ha pagado el alquiler" said nothing of a payment.
-func participleVerb(w string) string {
-	for _, suffix := range []string{"ado", "ada", "ados", "adas"} {
+// shortArVerb is the -ar verb a Spanish participle or past form is of
+// ("pagado", "pagadas", "pagaron", "pagábamos": pagar), "" when w is none:
+// a short verb's forms keep their endings from stem (rankwords.go), which
+// leaves four letters at least, so "me ha pagado el alquiler" said nothing
+// of a payment, nor "el alquiler que me pagaron". Only endings no noun
+// has: not -as, -an, -o ("listas", "cargas" are things). Longest first.
+func shortArVerb(w string) string {
+	for _, suffix := range []string{"abamos", "asteis", "ados", "adas", "aron", "amos", "aste", "abas", "aban", "ado", "ada", "aba"} {
 		if rest, ok := strings.CutSuffix(w, suffix); ok && len(rest) >= 2 {
 			return rest + "ar"
 		}

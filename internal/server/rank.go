@@ -20,7 +20,8 @@ import (
 //
 // What a request asks besides its words (rankquery.go) then weighs each
 // tool's match: a question that wants an answer prefers the tools that
-// only read, a request to act the tools whose verb is that action, and
+// only read, a request to write a thing down the tools that write, a
+// request to act the tools whose verb is that action, and
 // every request the tool that is what it asked for and no more (the
 // fewest words of its command not asked for).
 //
@@ -108,6 +109,18 @@ const (
 	// "¿qué casillas tiene el 130?") is answered by a tool that reads;
 	// one that changes something is worth this much of its match.
 	askNotReadOnly = 0.7
+	// recordReadOnly: a request to write a thing down ("anótalo",
+	// "record this expense") is done by a tool that writes; one that only
+	// reads is worth this much of its match — "me han pagado el alquiler
+	// de mayo, anótalo" is ledger add, not the ledger's list, though that
+	// list's paraphrases say alquiler.
+	recordReadOnly = 0.7
+	// askedThing: a which-question's thing ("¿en qué casilla…?") is what
+	// the answer is: where a tool is named for it, by the word itself (its
+	// verb: modelo casilla, ledger categories), worth this many times its
+	// weight — not a thing no verb is ("what details…"), nor one a verb
+	// means only by the lexicon ("qué parte del IVA…" is not to split).
+	askedThing = 1.5
 	// verbDisagrees: a request to act names its action ("calcular la
 	// declaración", "encrypt the package"); where it does, a tool whose
 	// verb (its command's last word) is not that action is worth this much
@@ -426,24 +439,7 @@ func (idx rankIndex) rank(text string) []ranked {
 
 // rankMatches orders the tools by how they matched q (match).
 func (idx rankIndex) rankMatches(q rankQuery, matches []toolMatch) []ranked {
-	found := make([]int, len(q.terms)) // how many tools each word matches
-	verbs := make([]int, len(q.terms)) // … and has as its verb, by itself or a synonym
-	for _, m := range matches {
-		for j := range q.terms {
-			if m.best[j] > 0 {
-				found[j]++
-			}
-			if m.verb[j] >= matchSynonym {
-				verbs[j]++
-			}
-		}
-	}
-	weight := make([]float64, len(q.terms))
-	for j, n := range found {
-		if n > 0 {
-			weight[j] = math.Log(1 + float64(len(idx.entries))/float64(n))
-		}
-	}
+	weight, verbs := idx.wordWeights(q, matches)
 	// The request names an action when, asking for no answer, one of its
 	// words (or a synonym: "new" nearly asks to create, but names no
 	// action) is a verb of the CLI.
@@ -463,12 +459,7 @@ func (idx rankIndex) rankMatches(q rankQuery, matches []toolMatch) []ranked {
 			continue
 		}
 		t := idx.entries[i].tool
-		if q.asks && !t.Hints.ReadOnly {
-			r.coverage *= askNotReadOnly
-		}
-		if acts && !agrees {
-			r.coverage *= verbDisagrees
-		}
+		r.coverage *= intentFactor(q, t, acts && !agrees)
 		r.coverage /= 1 + extraWordCost*float64(m.extra)
 		r.coverage *= 1 + phraseWhole*m.phrase
 		if q.whole != "" && strings.Contains(t.Name, q.whole) {
@@ -488,6 +479,52 @@ func (idx rankIndex) rankMatches(q rankQuery, matches []toolMatch) []ranked {
 		return a.tool.Name < b.tool.Name
 	})
 	return out
+}
+
+// wordWeights are what each of q's words is worth (how rare it is among
+// the tools that match it, a which-question's thing more) and how many
+// tools have it, or a word that means the same, as their verb.
+func (idx rankIndex) wordWeights(q rankQuery, matches []toolMatch) (weight []float64, verbs []int) {
+	found := make([]int, len(q.terms)) // how many tools each word matches
+	verbs = make([]int, len(q.terms))  // … and has as its verb, by itself or a synonym
+	for _, m := range matches {
+		for j := range q.terms {
+			if m.best[j] > 0 {
+				found[j]++
+			}
+			if m.verb[j] >= matchSynonym {
+				verbs[j]++
+			}
+		}
+	}
+	weight = make([]float64, len(q.terms))
+	for j, n := range found {
+		if n > 0 {
+			weight[j] = math.Log(1 + float64(len(idx.entries))/float64(n))
+		}
+	}
+	if q.asked >= 0 && slices.ContainsFunc(matches, func(m toolMatch) bool { return m.verb[q.asked] >= 1 }) {
+		weight[q.asked] *= askedThing
+	}
+	return weight, verbs
+}
+
+// intentFactor is what q's intent makes of t's match: a question that
+// wants an answer, of a tool that writes; a request to write a thing down,
+// of one that only reads; a request that names an action, of a tool whose
+// verb is another (disagrees).
+func intentFactor(q rankQuery, t *annotations.Tool, disagrees bool) float64 {
+	f := 1.0
+	if q.asks && !t.Hints.ReadOnly {
+		f *= askNotReadOnly
+	}
+	if q.records && t.Hints.ReadOnly {
+		f *= recordReadOnly
+	}
+	if disagrees {
+		f *= verbDisagrees
+	}
+	return f
 }
 
 // bestMatch is how well q matches the best of ws.

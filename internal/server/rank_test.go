@@ -1157,6 +1157,47 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // the two rounds of this stop on sets written after them: 30, 29, 34
 // (round twelve on 14, 15, 16) and 36 (round thirteen on 16).
 //
+// Then a round on how a request is read rather than on its words, from
+// the misses the log still listed and TestRank_RoundTen's narrow margin
+// (so sets 5 and 9 are tuning sets once more; 13 to 16 were not aimed at
+// and are this round's held-out check):
+//
+//   - round fourteen (a statement that ends asking how to act, "compré
+//     un ordenador para trabajar, ¿cómo lo apunto?", asks to act: the
+//     question after the last "¿", or after the last comma before a "?",
+//     is read as a whole request is; a request to write a thing down —
+//     record, anotar, apuntar and their forms, not a past one nor a
+//     plural, and "record" now a two-sense word like file and log, so
+//     "on record" is a thing kept — makes a read-only tool worth 0.7 of
+//     its match, so "me han pagado el alquiler de mayo, anótalo" stands
+//     on 47 % over the ledger's list, not 0.1 %; a short -ar verb's past
+//     is its verb, "pagaron"; log in, sign in, logged in take no object,
+//     so "logged in the first quarter" is a time, and "logged" alone is
+//     to log an expense; a which-question's thing, "¿en qué casilla…?",
+//     weighs 1.5 times where a tool has it, itself, as its verb; the
+//     third person's pronouns are stop words, "read them all in"): on main
+//     57c3c18 before it, tuned to 14 of 15, heldOut 28/28, heldOutLater
+//     28/28, sealed 30, sealed2 29, sealed3 30, sealed4 30, sealed5 28,
+//     sealed6 29, sealed7 39, sealed8 40, sealed9 39, sealed10 39,
+//     sealed11 40, sealed12 40, sealed13 40, sealed14 37, sealed15 32,
+//     sealed16 36 (628 of 651); after it, the same but sealed5 29 (the
+//     casilla for the rent), sealed9 40 (the expense I logged), sealed14
+//     38 (the categories for camera gear) and sealed15 33 (the phone's
+//     photos "read them all in"), neither of the last two aimed at — 632.
+//     First places 527 → 536, none fewer in any set; on sets 13 to 16,
+//     145 → 147 in the first three and 117 → 121 first. Tried and
+//     dropped: a tool's word that starts a query word counting only when
+//     the query word goes on for three letters or fewer ("orden" is not
+//     "ordenador"): lost set 11's and set 16's "ready to file my Q3 VAT"
+//     on margins of 0.1 %, found nothing. Left: "show the ledger" (a list
+//     said as show; ledger view and the inventory's list come first), the
+//     BOE export support matrix (export's own verbs win), "which box…"
+//     in English (box is casilla only through the lexicon, so no weight),
+//     "compré un ordenador… ¿cómo lo apunto?" (now the inventory's
+//     movement first, prepare second: "orden" still starts "ordenador"),
+//     the Google credentials, the 850 € to offset, and sets 14–16's
+//     others. Set 17, written blind, is the measure of this round.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {

@@ -3,6 +3,7 @@ package server
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -21,6 +22,14 @@ type rankQuery struct {
 	// ("am I logged in?", "¿qué casillas tiene el modelo 130?"); not one
 	// that asks how to act ("how do I import…", "¿cómo importo…?").
 	asks bool
+	// records: the request asks to write a thing down ("anótalo", "record
+	// this expense", "¿cómo lo apunto?"), which a tool that only reads
+	// cannot do.
+	records bool
+	// asked is the index in terms of the thing a which-question asks for
+	// ("¿en qué casilla va el alquiler?", "which modelos can aeat export"),
+	// -1 when none.
+	asked int
 }
 
 // rankTerm is one word a query word may be found as.
@@ -55,6 +64,7 @@ func newRankQuery(text string) rankQuery {
 			}
 		}
 		sense := s.of(w, told)
+		q.records = q.records || !q.asks && asksToRecord(w, sense)
 		add(1, []rankWord{{word: w, stem: stem(w), sense: sense}})
 		// A word of a sense-told group takes the fellows of its sense; any
 		// other its lexicon's, by itself, its singular or its stem.
@@ -68,6 +78,10 @@ func newRankQuery(text string) rankQuery {
 			q.terms[j] = append(q.terms[j], rankTerm{rankWord: rankWord{word: arg, stem: stem(arg)}, strength: matchRelated, param: true})
 		}
 	}
+	q.asked = -1
+	if q.asks {
+		q.asked = slices.Index(ws, thingAsked(said))
+	}
 	if paths > 0 {
 		q.terms = append(q.terms, pathTerm())
 	}
@@ -75,6 +89,61 @@ func newRankQuery(text string) rankQuery {
 		q.terms = append(q.terms, whenTerm())
 	}
 	return q
+}
+
+// asksToRecord: w, of sense (ranksense.go), asks to write a thing down —
+// a word of log's act group (lexicon.go: record, anotar, apuntar; log as
+// an act) or a form of one the lexicon does not hold ("anota", "apunto",
+// "apúntame"). Not a past form (pastEndings), nor a plural the lexicon
+// holds the singular of: "records", "apuntes" are things kept.
+func asksToRecord(w string, sense int) bool {
+	if endsAny(w, pastEndings...) {
+		return false
+	}
+	s := wordSenses()
+	act := s.act["log"]
+	if _, ok := s.groups[w]; ok {
+		return sense == act
+	}
+	if lexiconGroupsOf(w) != nil {
+		return false
+	}
+	return recordStems()[stem(w)]
+}
+
+// pastEndings end a verb's past forms, which tell of a thing done, not
+// ask for it: "the expense I logged", "lo que apunté", "los gastos
+// anotados" are records kept, which a request may ask to see.
+var pastEndings = []string{"ed", "ado", "ada", "ados", "adas", "aron", "aste"}
+
+// recordStems are the stems of log's act group's words, built at the
+// first query.
+var recordStems = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, w := range synonymGroups[wordSenses().act["log"]-1] {
+		out[stem(w)] = true
+	}
+	return out
+})
+
+// whichWords ask which of a kind of thing: the word after them is it.
+var whichWords = setOf("which", "what", "que", "cual", "cuales", "cuantos", "cuantas")
+
+// thingAsked is the word a which-question asks for, as words() gives it:
+// the one right after an interrogative among the text's first three
+// words ("¿en qué casilla…?", "which box…", "what categories…"); "" when
+// none, or when a verb follows it ("what am I allowed to do").
+func thingAsked(text string) string {
+	ts := tokens(text)
+	for i := 0; i < min(3, len(ts)-1); i++ {
+		if whichWords.has(ts[i]) {
+			if ws := words(strings.Join(ts[i+1:], " ")); len(ws) > 0 && !stopWords.has(ts[i+1]) {
+				return ws[0]
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // asksWhen: text is a question of when ("¿cuándo tengo que pagar el
@@ -268,14 +337,38 @@ func asksToKnow(text string) bool {
 		return false
 	}
 	switch {
-	case actWords.has(ts[0]):
+	case asksHowTo(ts) || asksHowTo(tokens(lastQuestion(text))):
 		return false
 	case ts[0] == "when" || ts[0] == "cuando":
 		// A clause opening a statement asks nothing ("cuando calculo el
 		// 303 me da error"), unless a question follows it.
 		return asksWhen(text) || strings.ContainsAny(text, "?¿")
 	case ts[0] == "how":
-		return len(ts) > 1 && !howToWords.has(ts[1]) // "how much", "how many"
+		return len(ts) > 1 // "how much", "how many"
 	}
 	return askWords.has(ts[0]) || strings.ContainsAny(text, "?¿")
+}
+
+// asksHowTo: ts open a request for a way to act — "can you…", "¿puedo…?",
+// "¿cómo…?", "how do I…" — not for an answer.
+func asksHowTo(ts []string) bool {
+	return len(ts) > 0 && (actWords.has(ts[0]) || ts[0] == "how" && len(ts) > 1 && howToWords.has(ts[1]))
+}
+
+// lastQuestion is the question a statement ends with, "" when none: what
+// follows its last "¿" ("compré un ordenador, ¿cómo lo apunto?"), or the
+// clause after its last comma when it ends in "?" ("I bought a laptop,
+// how do I record it?"). Such a request tells what happened, then asks
+// how to act on it: it wants a tool that acts, as "¿cómo lo apunto?"
+// alone does.
+func lastQuestion(text string) string {
+	if i := strings.LastIndex(text, "¿"); i > 0 {
+		return text[i:]
+	}
+	if trimmed := strings.TrimSpace(text); strings.HasSuffix(trimmed, "?") {
+		if i := strings.LastIndex(trimmed, ","); i >= 0 {
+			return trimmed[i+1:]
+		}
+	}
+	return ""
 }

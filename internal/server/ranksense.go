@@ -22,8 +22,11 @@ import (
 
 // senseThing names, for each word used in two senses, a word of the group
 // that is its sense as a thing; the word's other group is its sense as an
-// act.
-var senseThing = map[string]string{"file": "fichero", "log": "bitacora"}
+// act. "Record" is both: a record kept ("what the agency has on record",
+// registro) and to record one ("record this expense", anotar) — the act
+// asks for a tool that writes (rankquery.go's asksToRecord), the thing
+// does not.
+var senseThing = map[string]string{"file": "fichero", "log": "bitacora", "record": "registro"}
 
 // A two-sense word right after a thingCue, or one word later ("a CSV
 // file"), is a thing; right after an actCue, or the first of several words

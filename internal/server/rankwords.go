@@ -21,6 +21,7 @@ var stopWords = setOf(
 	// English
 	"a", "an", "the", "of", "to", "for", "and", "or", "in", "on", "at", "as", "by", "from", "with", "into", "about",
 	"my", "me", "i", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "there", "here",
+	"they", "them", "their", "he", "him", "his", "she", "her", "us",
 	"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "have", "has", "had", "can", "could",
 	"should", "would", "will", "shall", "may", "might", "must",
 	"what", "which", "who", "whom", "whose", "how", "when", "where",
@@ -67,7 +68,7 @@ func words(s string) []string {
 	for i := 0; i < len(tokens); i++ {
 		w, between := tokens[i], ""
 		switch {
-		case i+1 < len(tokens) && phraseOf(w, tokens[i+1]) != "":
+		case i+1 < len(tokens) && phraseOf(w, tokens[i+1]) != "" && !prepositionIn(tokens, i):
 			w = phraseOf(w, tokens[i+1])
 			i++
 		case i+2 < len(tokens) && inPhrase(tokens[i+1]) && phraseOf(w, tokens[i+2]) != "":
@@ -84,6 +85,23 @@ func words(s string) []string {
 	}
 	return dedupe(out)
 }
+
+// prepositionIn: the "in" after ts[i] opens a place or a time of its
+// own ("the expense I logged in the first quarter", "signed in March"),
+// where it ends a verb that takes no object — log in, sign in, logged in
+// — when one of those phrases is what the two words say. Such a verb
+// cannot have "the first quarter" after its particle; a verb that takes
+// one can ("pull in the statement").
+func prepositionIn(ts []string, i int) bool {
+	if i+2 >= len(ts) || ts[i+1] != "in" || !intransitivePhrases.has(phraseOf(ts[i], ts[i+1])) {
+		return false
+	}
+	next := ts[i+2]
+	return thingCues.has(next) || months.has(next) || isQuarter(next) || next != "" && allDigits(next)
+}
+
+// intransitivePhrases are the phrases of verbs that take no object.
+var intransitivePhrases = setOf("login", "logout", "authenticated")
 
 // inPhrase: a word a phrase's two words may have between them — a stop
 // word ("copia de seguridad") or an amount ("they kept 15 % back").

@@ -13,7 +13,7 @@ import (
 // lost, where before round eleven "hand 303 in" kept it.
 func TestWords_NumberBetweenPhraseKept(t *testing.T) {
 	for s, want := range map[string][]string{
-		"they kept 15 % back": {"they", "withhold", "15"},
+		"they kept 15 % back": {"withhold", "15"},
 		"hand 303 in":         {"submit", "303"},
 		"look 303 up":         {"show", "303"},
 		"pull 2024 up":        {"show", "2024"},
