@@ -1198,6 +1198,26 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     the Google credentials, the 850 € to offset, and sets 14–16's
 //     others. Set 17, written blind, is the measure of this round.
 //
+// Then sets 17 and 18, by an eleventh and a twelfth engineer who had seen
+// neither the ranker nor its data (17: a hairdresser renting a chair, a
+// physiotherapist or trainer starting out, a blind designer on a screen
+// reader, an older person whose child set the tool up, a small winery
+// selling online, an accountant's first-week junior; 18: a plumber with a
+// van and a helper, a yoga or music teacher, a Catalan speaker's Spanish,
+// a widow handling the late partner's papers, a contractor billing a US
+// company, someone stressed after a missed deadline), each measured
+// blind with round thirteen (main 57c3c18) and round fourteen: 33 and 34
+// of 40 with both (82.5 % and 85 %) — round fourteen moved none of them.
+// Left, shared by both sets: a recurring charge filed "on its own" or
+// "categorised on their own from now on" (a classification rule, not
+// classify); "what changed" in an entry (its history); a box "worked
+// out" (the formula); a return amended after filing; the official inbox;
+// the partner's death as a profile edit; set-up said as "set myself up".
+// Over the twelve sets written independently (7 to 18), first
+// measurement: 318 + 33 + 34 = 385 of 480 (80.2 %). Rounds tuned to the
+// older sets' misses no longer move a new set: the ranking's words are
+// near what words alone can do.
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1228,6 +1248,8 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed14", heldOutSealed14, 87},
 		{"sealed15", heldOutSealed15, 75},
 		{"sealed16", heldOutSealed16, 85},
+		{"sealed17", heldOutSealed17, 80},
+		{"sealed18", heldOutSealed18, 82},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
