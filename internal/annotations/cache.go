@@ -78,7 +78,7 @@ func DefaultCacheDir() string {
 
 // cacheMagic opens every cache file; its last digit is the format's
 // version.
-const cacheMagic = "aeat-mcp manifest cache 3\n"
+const cacheMagic = "aeat-mcp manifest cache 4\n"
 
 // errForeign marks a cache file written for other bytes, another binary
 // or other Go types: expected after an edit or an upgrade, so not a
@@ -217,22 +217,39 @@ func absPath(path string) string {
 // whether it reads a cache file or not.
 var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
-// readCache decodes file if it was written for key and is whole.
+// readCache decodes file's head if it was written for key and the file
+// is whole: each tool's listing stays in the file, read at its first use
+// (cache_listing.go) through the file opened here, which stays open.
 func readCache(file, key string) (*Manifest, error) {
-	raw, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
-	if len(raw) < len(cacheMagic)+4 || string(raw[:len(cacheMagic)]) != cacheMagic {
-		return nil, errors.New("not a manifest cache file")
+	m, err := readHead(f, key)
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
-	body, sum := raw[:len(raw)-4], binary.LittleEndian.Uint32(raw[len(raw)-4:])
-	if crc32.Checksum(body, castagnoli()) != sum {
-		return nil, errors.New("checksum mismatch (truncated or corrupt)")
+	return m, nil
+}
+
+// readHead reads and decodes the head of the cache file f: the magic, the
+// head's length, the head, and its CRC-32C (file format, cache_listing.go).
+func readHead(f *os.File, key string) (*Manifest, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
 	}
-	// The strings of the manifest are slices of the file, which nothing
+	size := fi.Size()
+	head, err := readHeadBytes(f, size)
+	if err != nil {
+		return nil, err
+	}
+	// The strings of the manifest are slices of the head, which nothing
 	// writes to after this: one buffer instead of a copy of it.
-	d := &decoder{s: unsafe.String(unsafe.SliceData(body), len(body)), i: len(cacheMagic)}
+	s := unsafe.String(unsafe.SliceData(head), len(head))
+	_, k := uvarintString(s[len(cacheMagic):])
+	d := &decoder{s: s, i: len(cacheMagic) + k}
 	if d.raw() != key {
 		if d.err != nil {
 			return nil, d.err
@@ -240,30 +257,53 @@ func readCache(file, key string) (*Manifest, error) {
 		return nil, errForeign
 	}
 	d.readTable()
-	d.lateFile = &lateFile{s: d.s, strings: d.strings, path: file, patterns: map[string]*pattern{}}
+	lf := &lateFile{s: d.s, strings: d.strings, path: f.Name(), file: f, patterns: map[string]*pattern{}}
+	d.lateFile = lf
 	m := &Manifest{}
 	decManifest(d, m)
-	for _, t := range m.Tools {
-		if t == nil {
-			d.fail("a nil tool")
-			break
-		}
-		// Like the strings, slices of the file: nothing writes to them.
-		t.schemaJSON = d.bytes()
-		t.listedHead, t.listedTail = d.bytes(), d.bytes()
-		if (t.listedHead == nil) != (t.listedTail == nil) {
-			d.fail("half a listing")
-		}
-	}
+	end := d.readListings(m, int64(len(head))+4)
 	if d.err == nil && d.i != len(d.s) {
 		d.fail("bytes after the manifest")
+	}
+	if d.err == nil && end != size {
+		d.fail("a file of %d bytes whose sections end at %d", size, end)
 	}
 	if d.err != nil {
 		return nil, d.err
 	}
-	m.restore(d.lateFile)
-	m.late = d.lateFile
+	m.restore(lf)
+	m.late = lf
 	return m, nil
+}
+
+// readHeadBytes reads the head of a cache file of size bytes and checks
+// its CRC: magic, length and head, without the CRC.
+func readHeadBytes(f *os.File, size int64) ([]byte, error) {
+	var first [64]byte
+	n, err := f.ReadAt(first[:], 0)
+	if n < len(cacheMagic)+1 || string(first[:len(cacheMagic)]) != cacheMagic {
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		return nil, errors.New("not a manifest cache file")
+	}
+	length, k := binary.Uvarint(first[len(cacheMagic):n])
+	if k <= 0 || length > uint64(size) {
+		return nil, errors.New("a head longer than the file (truncated or corrupt)")
+	}
+	headEnd := int64(len(cacheMagic)+k) + int64(length)
+	if headEnd+4 > size {
+		return nil, errors.New("a head longer than the file (truncated or corrupt)")
+	}
+	buf := make([]byte, headEnd+4)
+	if _, err := f.ReadAt(buf, 0); err != nil {
+		return nil, err
+	}
+	head, sum := buf[:headEnd], binary.LittleEndian.Uint32(buf[headEnd:])
+	if crc32.Checksum(head, castagnoli()) != sum {
+		return nil, errors.New("checksum mismatch (truncated or corrupt)")
+	}
+	return head, nil
 }
 
 // keepListed keeps listing, the tool as a server lists it, as the parts
@@ -275,15 +315,6 @@ func (t *Tool) keepListed(listing []byte) {
 		return
 	}
 	t.listedHead, t.listedTail = listing[:i], listing[i+len(t.schemaJSON):]
-}
-
-// bytes is a string of the table as bytes that alias the file (nil when
-// empty): only for what nothing writes to.
-func (d *decoder) bytes() []byte {
-	if s := d.str(); s != "" {
-		return unsafe.Slice(unsafe.StringData(s), len(s))
-	}
-	return nil
 }
 
 // restore rebuilds what a decoded manifest does not carry: each tool's
@@ -316,6 +347,12 @@ type lateFile struct {
 	strings []string
 	path    string
 	decoded atomic.Int64 // sections decoded so far (Manifest.LateDecoded)
+	// file is the cache file, open for the listings still in it
+	// (lateListing): read with ReadAt, never mapped — a file truncated in
+	// place is a short read, not a SIGBUS. Closed when the manifest is
+	// collected (os.File's finalizer).
+	file   *os.File
+	listed atomic.Int64 // listings read so far
 
 	mu       sync.Mutex // guards patterns
 	patterns map[string]*pattern
@@ -404,31 +441,23 @@ func (m *Manifest) LateDecoded() int {
 // a tool is refused.
 func (t *Tool) DetailErr() error {
 	t.details()
-	if t.late == nil {
-		return nil
+	t.listed()
+	switch {
+	case t.late != nil && t.late.err != nil:
+		return t.late.err
+	case t.listing != nil:
+		return t.listing.err
 	}
-	return t.late.err
+	return nil
 }
 
 // writeCache keeps m as file, atomically: a temporary file in dir, then
 // a rename over file.
 func writeCache(dir, file, key string, m *Manifest) error {
-	e := &encoder{maps: map[string]uint64{}}
-	if err := encManifest(e, m); err != nil {
+	out, err := encodeCache(key, m)
+	if err != nil {
 		return err
 	}
-	for _, t := range m.Tools {
-		e.str(string(t.schemaJSON))
-		e.str(string(t.listedHead))
-		e.str(string(t.listedTail))
-	}
-	out := make([]byte, 0, len(e.b)+len(key)+512<<10)
-	out = append(out, cacheMagic...)
-	out = binary.AppendUvarint(out, uint64(len(key)))
-	out = append(out, key...)
-	out = e.table(out)
-	out = append(out, e.b...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli()))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}

@@ -1,0 +1,181 @@
+package annotations
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// headEnd is where the head of the cache file raw ends: its CRC follows
+// (cache_listing.go).
+func headEnd(raw []byte) int {
+	n, k := binary.Uvarint(raw[len(cacheMagic):])
+	return len(cacheMagic) + k + int(n)
+}
+
+// resumHead makes the head's CRC of raw hold again: a file made to pass
+// it. A no-op when the head's length no longer fits the file.
+func resumHead(raw []byte) {
+	if end := headEnd(raw); end > 0 && end+4 <= len(raw) {
+		binary.LittleEndian.PutUint32(raw[end:], crc32.Checksum(raw[:end], castagnoli()))
+	}
+}
+
+// resumSection makes the CRC of the section [off, off+n) of raw hold
+// again.
+func resumSection(raw []byte, off int64, n int) {
+	end := int(off) + n - 4
+	binary.LittleEndian.PutUint32(raw[end:], crc32.Checksum(raw[off:end], castagnoli()))
+}
+
+// closeCache closes the cache file m keeps open, if any: a test that
+// reads hundreds of files does not wait for the finalizers.
+func closeCache(m *Manifest) {
+	if m != nil && m.late != nil {
+		m.late.file.Close()
+	}
+}
+
+// TestCache_StartReadsOnlyItsListings: a start from the cache reads no
+// tool's section; listing a tool reads its own alone, once, however many
+// goroutines ask — a server that lists 5 of 300 tools reads 5 sections.
+func TestCache_StartReadsOnlyItsListings(t *testing.T) {
+	m, c, path := cachedFull(t)
+	require.Greater(t, len(m.Tools), 250)
+	assert.Zero(t, m.late.listed.Load())
+	fresh := loadFresh(t, c, path)
+	for i := range 5 {
+		for range 3 {
+			head, tail := m.Tools[i].ListedParts()
+			wantHead, wantTail := fresh.Tools[i].ListedParts()
+			assert.Equal(t, wantHead, head)
+			assert.Equal(t, wantTail, tail)
+			assert.Equal(t, fresh.Tools[i].InputSchemaJSON(), m.Tools[i].InputSchemaJSON())
+		}
+	}
+	assert.EqualValues(t, 5, m.late.listed.Load())
+	assert.FileExists(t, filepath.Join(c.Dir, c.fileName(absPath(path))))
+}
+
+// TestCache_SectionCorrupt: a tool's section spoilt after the start
+// (corrupt, or the file truncated in place) is never trusted: the tool
+// is listed with an empty object schema and its calls are refused
+// (DetailErr) — never a panic, nor a SIGBUS (the file is read, not
+// mapped) — and the file is removed, so that the next start loads the
+// manifest afresh. The other tools are whole.
+func TestCache_SectionCorrupt(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spoil func(t *testing.T, file string, victim *Tool)
+		why   string
+	}{
+		{"corrupt", func(t *testing.T, file string, victim *Tool) {
+			f, err := os.OpenFile(file, os.O_WRONLY, 0)
+			require.NoError(t, err)
+			_, err = f.WriteAt([]byte{0xff, 0x00, 0x55}, victim.listing.off+int64(victim.listing.n/2))
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+		}, "checksum"},
+		{"truncated-in-place", func(t *testing.T, file string, victim *Tool) {
+			require.NoError(t, os.Truncate(file, victim.listing.off+2))
+		}, "truncated"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, c, path := cachedFull(t)
+			file := filepath.Join(c.Dir, c.fileName(absPath(path)))
+			victim, other := m.Tools[len(m.Tools)-1], m.Tools[0]
+			tc.spoil(t, file, victim)
+
+			err := victim.DetailErr()
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.why)
+			head, tail := victim.ListedParts()
+			assert.Nil(t, head)
+			assert.Nil(t, tail)
+			assert.JSONEq(t, `{"type":"object"}`, string(victim.InputSchemaJSON()))
+			_, err = victim.Validate([]byte(`{}`))
+			require.Error(t, err)
+			assert.NoFileExists(t, file, "removed: the next start loads the manifest afresh")
+			require.NoError(t, other.DetailErr())
+			head, _ = other.ListedParts()
+			assert.NotEmpty(t, head)
+
+			again, err := c.Load(path)
+			require.NoError(t, err)
+			assert.Nil(t, again.late, "loaded afresh")
+			require.NoError(t, again.Tools[len(again.Tools)-1].DetailErr())
+		})
+	}
+}
+
+// TestCache_DecoderNeverPanics: a file cut anywhere is an error at the
+// start; a file whose head, or whose tool's section, is altered anywhere
+// and its checksum made to hold is an error, a tool refused, or (rarely)
+// another valid manifest — never a panic.
+func TestCache_DecoderNeverPanics(t *testing.T) {
+	dir := t.TempDir()
+	path := copyManifest(t, "../../examples/aeat.manifest.json")
+	c := &Cache{Dir: dir, Version: "v1", Listed: testListed}
+	_, err := c.Load(path)
+	require.NoError(t, err)
+	data, abs, _ := readManifest(path)
+	file := filepath.Join(dir, c.fileName(abs))
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	whole, err := readCache(file, c.key(data))
+	require.NoError(t, err)
+	defer closeCache(whole)
+	step := max(1, len(raw)/400)
+	for cut := 0; cut < len(raw); cut += step {
+		require.NoError(t, os.WriteFile(file, raw[:cut], 0o600))
+		_, err := readCache(file, c.key(data))
+		require.Error(t, err, "cut at %d", cut)
+	}
+	// try writes spoilt and uses every tool as a call and a listing.
+	failed := 0
+	try := func(spoilt []byte, at int, b byte) {
+		require.NoError(t, os.WriteFile(file, spoilt, 0o600))
+		m, err := readCache(file, c.key(data))
+		if err != nil {
+			return
+		}
+		for _, tool := range m.Tools {
+			require.NotPanics(t, func() { useAsACall(tool) }, "byte %d = %#x, tool %s", at, b, tool.Name)
+			if tool.DetailErr() != nil {
+				failed++
+			}
+		}
+		closeCache(m)
+	}
+	end := headEnd(raw)
+	for at := len(cacheMagic); at < end; at += max(1, end/300) {
+		for _, b := range []byte{0x00, 0xff, 0x80, 0x01} {
+			spoilt := bytes.Clone(raw)
+			spoilt[at] = b
+			resumHead(spoilt)
+			try(spoilt, at, b)
+		}
+	}
+	headFailed := failed
+	assert.Positive(t, headFailed, "some late detail was spoilt past the start")
+	for _, tool := range whole.Tools {
+		l := tool.listing
+		for at := l.off; at < l.off+int64(l.n)-4; at += max(1, int64(l.n)/8) {
+			for _, b := range []byte{0x00, 0xff, 0x80} {
+				spoilt := bytes.Clone(raw)
+				spoilt[at] = b
+				resumSection(spoilt, l.off, l.n)
+				try(spoilt, int(at), b)
+			}
+		}
+	}
+	assert.Positive(t, failed-headFailed, "some tool's section was spoilt past the start")
+	assert.True(t, strings.HasPrefix(string(raw), cacheMagic))
+}
