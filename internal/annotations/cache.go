@@ -30,13 +30,16 @@ import (
 // the validated [Manifest] — its encoded input schemas included, the one
 // expensive thing to rebuild, and each tool as the server lists it
 // ([Cache.Listed]) — in a binary form decoded with encoding/binary varints
-// and strings sliced from the file itself.
+// and strings sliced from the file itself. A start reads the file's head
+// and, of the tools' sections, those of the tools it lists
+// (cache_listing.go).
 //
 // What is read back is never trusted: the file must carry the same key
 // (the manifest's SHA-256, the binary's version, the shape of the Go types
-// it was written from) and a CRC-32C of everything before it, and decode
-// exactly — each tool's params and CLI help at their first use (late
-// sections, below); anything else — corrupt, truncated, foreign,
+// it was written from), a CRC-32C of its head and one of each section,
+// and decode exactly — each tool's params and CLI help at their first use
+// (late sections, below), its schema and listing at its first listing;
+// anything else — corrupt, truncated, foreign,
 // unreadable — is logged (never on stdout) and the manifest is loaded
 // afresh and the file rewritten. A file is written to a temporary name and renamed, so servers
 // starting together never read a half-written one.
@@ -331,9 +334,9 @@ func (m *Manifest) restore(f *lateFile) {
 //
 // A tool's detail (detail.go) is a section of the cache file of its own,
 // its length first: a start steps over it, and its first use decodes it
-// (lateDetail). The whole file's checksum is checked at the start, which
-// costs a read of bytes already in memory, so a late section is read
-// from bytes that were whole then. One that still fails to decode (a
+// (lateDetail). It is in the head, whose checksum is checked at the start,
+// which costs a read of bytes already in memory, so a late section is
+// read from bytes that were whole then. One that still fails to decode (a
 // file made to pass the checksum, or a bug of the encoder) leaves the
 // tool without params and with the reason (Tool.DetailErr): its calls
 // are refused, never run with arguments nobody checked, and the file is

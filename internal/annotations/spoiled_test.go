@@ -2,6 +2,7 @@ package annotations_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,4 +57,52 @@ func TestServer_SpoiledDetailRefused(t *testing.T) {
 	require.NoError(t, err)
 	o, _ = res.Meta[server.OutcomeKey].(map[string]any)
 	assert.Equal(t, string(server.CodeInvalidArguments), o["code"], "the other tools are read as ever")
+}
+
+// TestServer_SpoiledListingRefused: a listed tool whose section of the
+// manifest cache (its schema and listing) fails its checksum when the
+// server lists it is listed with an empty object schema — the rest of
+// tools/list is whole — and its calls are refused as "internal"; the file
+// is removed.
+func TestServer_SpoiledListingRefused(t *testing.T) {
+	m, err := annotations.Load("../../examples/aeat.manifest.json")
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "spoiled.cache")
+	victim := m.Tools[0]
+	require.NoError(t, annotations.SpoilListing(victim, file))
+
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	s, err := server.New(server.Config{Manifest: m, CLIPath: filepath.Join(t.TempDir(), "no-such-cli"), Runner: r,
+		Surface: server.SurfaceAll, Printer: i18n.For(language.English)})
+	require.NoError(t, err)
+	t.Cleanup(s.Shutdown)
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+
+	list, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	listed := map[string]*mcp.Tool{}
+	for _, tool := range list.Tools {
+		listed[tool.Name] = tool
+	}
+	require.Contains(t, listed, victim.Name)
+	require.Contains(t, listed, m.Tools[1].Name)
+	schema, err := json.Marshal(listed[victim.Name].InputSchema)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object"}`, string(schema))
+	assert.NoFileExists(t, file)
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: victim.Name, Arguments: map[string]any{}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	o, _ := res.Meta[server.OutcomeKey].(map[string]any)
+	assert.Equal(t, string(server.CodeInternal), o["code"], "%v", res.Meta)
 }
