@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -41,6 +42,9 @@ type lateListing struct {
 	off int64
 	n   int
 	err error // set by read, read after it (Tool.listOnce)
+	// done is set once the section is read: ReadListings reads no
+	// section twice.
+	done atomic.Bool
 }
 
 // encodeCache is the cache file of m, written for key.
@@ -100,9 +104,22 @@ func (t *Tool) listed() {
 
 // read fills t's schema and listing from its section.
 func (l *lateListing) read(t *Tool) {
-	l.f.listed.Add(1)
 	buf := make([]byte, l.n)
-	err := l.readAt(buf)
+	_, err := l.f.file.ReadAt(buf, l.off)
+	l.fill(t, buf, err)
+}
+
+// fill sets t's schema and listing from buf, its section as read with
+// the error readErr.
+func (l *lateListing) fill(t *Tool, buf []byte, readErr error) {
+	l.done.Store(true)
+	l.f.listed.Add(1)
+	err := readErr
+	if err != nil {
+		err = fmt.Errorf("a tool's section: %w (truncated?)", err)
+	} else {
+		err = checkSection(buf)
+	}
 	if err == nil {
 		err = t.decodeListing(buf)
 	}
@@ -113,16 +130,48 @@ func (l *lateListing) read(t *Tool) {
 	}
 }
 
-// readAt reads the section into buf, all of it.
-func (l *lateListing) readAt(buf []byte) error {
-	if _, err := l.f.file.ReadAt(buf, l.off); err != nil {
-		return fmt.Errorf("a tool's section: %w (truncated?)", err)
-	}
+// checkSection checks a section's CRC.
+func checkSection(buf []byte) error {
 	body := buf[:len(buf)-4]
 	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(buf[len(body):]) {
 		return errors.New("a tool's section fails its checksum (truncated or corrupt)")
 	}
 	return nil
+}
+
+// ReadListings reads the schema and listing of each of tools not read
+// yet, as their first use would, but in one read when they fill most of
+// the file's sections they span: a server lists its tools at once, and
+// the whole aeat's 300 sections are one read instead of 300.
+func ReadListings(tools []*Tool) {
+	var f *lateFile
+	lo, hi, want := int64(-1), int64(0), int64(0)
+	for _, t := range tools {
+		l := t.listing
+		if l == nil || l.done.Load() || (f != nil && l.f != f) {
+			continue
+		}
+		f = l.f
+		if lo < 0 || l.off < lo {
+			lo = l.off
+		}
+		hi, want = max(hi, l.off+int64(l.n)), want+int64(l.n)
+	}
+	if f == nil || want*2 < hi-lo {
+		return // few, or spread: each is read at its first use
+	}
+	buf := make([]byte, hi-lo)
+	n, err := f.file.ReadAt(buf, lo)
+	for _, t := range tools {
+		if l := t.listing; l != nil && l.f == f && !l.done.Load() {
+			start, end := l.off-lo, l.off-lo+int64(l.n)
+			var short error
+			if end > int64(n) {
+				short = err // cut short: the sections past n are not there
+			}
+			t.listOnce.Do(func() { l.fill(t, buf[start:end:end], short) })
+		}
+	}
 }
 
 // decodeListing sets t's schema and listing from a checked section, whose
@@ -152,4 +201,15 @@ func aliasBytes(s string) []byte {
 		return nil
 	}
 	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// LateListed is how many of m's tools have had their schema and listing
+// read from the manifest cache: 0 for a manifest parsed afresh, and for
+// one read from the cache until a tool is first listed — a start is held
+// to the tools it lists.
+func (m *Manifest) LateListed() int {
+	if m.late == nil {
+		return 0
+	}
+	return int(m.late.listed.Load())
 }

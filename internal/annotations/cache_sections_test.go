@@ -61,6 +61,16 @@ func TestCache_StartReadsOnlyItsListings(t *testing.T) {
 		}
 	}
 	assert.EqualValues(t, 5, m.late.listed.Load())
+	ReadListings(m.Tools[:3]) // read already: none again
+	assert.EqualValues(t, 5, m.late.listed.Load())
+	ReadListings([]*Tool{m.Tools[10], m.Tools[200]}) // spread: each at its first use
+	assert.EqualValues(t, 5, m.late.listed.Load())
+	ReadListings(m.Tools)
+	assert.Equal(t, len(m.Tools), m.LateListed())
+	for i, tool := range m.Tools {
+		require.NoError(t, tool.DetailErr())
+		assert.Equal(t, fresh.Tools[i].InputSchemaJSON(), tool.InputSchemaJSON())
+	}
 	assert.FileExists(t, filepath.Join(c.Dir, c.fileName(absPath(path))))
 }
 
@@ -87,32 +97,47 @@ func TestCache_SectionCorrupt(t *testing.T) {
 			require.NoError(t, os.Truncate(file, victim.listing.off+2))
 		}, "truncated"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			m, c, path := cachedFull(t)
-			file := filepath.Join(c.Dir, c.fileName(absPath(path)))
-			victim, other := m.Tools[len(m.Tools)-1], m.Tools[0]
-			tc.spoil(t, file, victim)
-
-			err := victim.DetailErr()
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tc.why)
-			head, tail := victim.ListedParts()
-			assert.Nil(t, head)
-			assert.Nil(t, tail)
-			assert.JSONEq(t, `{"type":"object"}`, string(victim.InputSchemaJSON()))
-			_, err = victim.Validate([]byte(`{}`))
-			require.Error(t, err)
-			assert.NoFileExists(t, file, "removed: the next start loads the manifest afresh")
-			require.NoError(t, other.DetailErr())
-			head, _ = other.ListedParts()
-			assert.NotEmpty(t, head)
-
-			again, err := c.Load(path)
-			require.NoError(t, err)
-			assert.Nil(t, again.late, "loaded afresh")
-			require.NoError(t, again.Tools[len(again.Tools)-1].DetailErr())
-		})
+		for _, batch := range []bool{false, true} {
+			name := tc.name
+			if batch {
+				name += "-ReadListings"
+			}
+			t.Run(name, func(t *testing.T) { sectionCorrupt(t, tc.spoil, tc.why, batch) })
+		}
 	}
+}
+
+// sectionCorrupt is a case of TestCache_SectionCorrupt: the last tool's
+// section spoilt by spoil after the start, the sections read one by one
+// or at once (ReadListings).
+func sectionCorrupt(t *testing.T, spoil func(t *testing.T, file string, victim *Tool), why string, batch bool) {
+	m, c, path := cachedFull(t)
+	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
+	victim, other := m.Tools[len(m.Tools)-1], m.Tools[0]
+	spoil(t, file, victim)
+	if batch {
+		ReadListings(m.Tools)
+		assert.Equal(t, len(m.Tools), m.LateListed())
+	}
+
+	err := victim.DetailErr()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), why)
+	head, tail := victim.ListedParts()
+	assert.Nil(t, head)
+	assert.Nil(t, tail)
+	assert.JSONEq(t, `{"type":"object"}`, string(victim.InputSchemaJSON()))
+	_, err = victim.Validate([]byte(`{}`))
+	require.Error(t, err)
+	assert.NoFileExists(t, file, "removed: the next start loads the manifest afresh")
+	require.NoError(t, other.DetailErr())
+	head, _ = other.ListedParts()
+	assert.NotEmpty(t, head)
+
+	again, err := c.Load(path)
+	require.NoError(t, err)
+	assert.Nil(t, again.late, "loaded afresh")
+	require.NoError(t, again.Tools[len(again.Tools)-1].DetailErr())
 }
 
 // TestCache_DecoderNeverPanics: a file cut anywhere is an error at the
