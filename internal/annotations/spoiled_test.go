@@ -30,21 +30,8 @@ func TestServer_SpoiledDetailRefused(t *testing.T) {
 	victim := m.Tools[0]
 	annotations.SpoilDetail(victim, file)
 
-	r, err := callruntime.NewRunner(callruntime.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { r.Close() })
-	s, err := server.New(server.Config{Manifest: m, CLIPath: filepath.Join(t.TempDir(), "no-such-cli"), Runner: r,
-		Surface: server.SurfaceAll, Printer: i18n.For(language.English)})
-	require.NoError(t, err)
-	t.Cleanup(s.Shutdown)
 	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
+	cs := clientOf(t, m)
 
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: victim.Name, Arguments: map[string]any{}})
 	require.NoError(t, err)
@@ -71,21 +58,8 @@ func TestServer_SpoiledListingRefused(t *testing.T) {
 	victim := m.Tools[0]
 	require.NoError(t, annotations.SpoilListing(victim, file))
 
-	r, err := callruntime.NewRunner(callruntime.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { r.Close() })
-	s, err := server.New(server.Config{Manifest: m, CLIPath: filepath.Join(t.TempDir(), "no-such-cli"), Runner: r,
-		Surface: server.SurfaceAll, Printer: i18n.For(language.English)})
-	require.NoError(t, err)
-	t.Cleanup(s.Shutdown)
 	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
+	cs := clientOf(t, m)
 
 	list, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)
@@ -105,4 +79,26 @@ func TestServer_SpoiledListingRefused(t *testing.T) {
 	assert.True(t, res.IsError)
 	o, _ := res.Meta[server.OutcomeKey].(map[string]any)
 	assert.Equal(t, string(server.CodeInternal), o["code"], "%v", res.Meta)
+}
+
+// clientOf is a session of a server of m, all tools listed, whose CLI
+// does not exist: nothing a test calls may run.
+func clientOf(t *testing.T, m *annotations.Manifest) *mcp.ClientSession {
+	t.Helper()
+	r, err := callruntime.NewRunner(callruntime.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	s, err := server.New(server.Config{Manifest: m, CLIPath: filepath.Join(t.TempDir(), "no-such-cli"), Runner: r,
+		Surface: server.SurfaceAll, Printer: i18n.For(language.English)})
+	require.NoError(t, err)
+	t.Cleanup(s.Shutdown)
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
