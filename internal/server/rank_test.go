@@ -1100,7 +1100,62 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // toca presentar…?", a draft return as the latest, "¿le sigo debiendo
 // algo?" after an error. Over the nine sets written independently (7 to
 // 15), each measured with the ranking held out from it, first
-// measurement: 227 + 28 + 29 = 284 of 360 (79 %). Not yet tuned to.
+// measurement: 227 + 28 + 29 = 284 of 360 (79 %).
+//
+// Then a round tuned to sets 14 and 15 (so they are tuning sets too):
+//
+//   - round thirteen (paraphrases from the how-to guides and help for the
+//     verbs round twelve left out: correct-ledger-entries.md "When one
+//     payment covers two different things" for split; ledger-evidence.md's
+//     list and update of the evidence evidence add registers "from a PDF
+//     or image" — scanned, photographed — and evidence batch's "every
+//     document in a directory"; bienes-inversion declare's "capital good
+//     tracked for IVA regularización" over the following years; inventory
+//     valuation preview's "closing stock and cost of sales";
+//     filing-calendar.md "What are my filing obligations?" (agenda) and
+//     "What upcoming modelos will I have to file?" (calendar);
+//     filing-record import's "externally-filed return as a baseline";
+//     modelo-349.md "Prepare a Modelo 349 recapitulative declaration"
+//     (work create); profile create for a spouse with a profile of their
+//     own. Deber's gerund, "¿le sigo debiendo algo?", is to owe; stem
+//     takes a last -i off, the preterite of an -er/-ir verb, "vendí"): on
+//     main 85019fb before it, tuned to 14 of 15, heldOut 28/28,
+//     heldOutLater 27/28, sealed 30, sealed2 29, sealed3 30, sealed4 30,
+//     sealed5 28, sealed6 29, sealed7 39, sealed8 40, sealed9 38, sealed10
+//     38, sealed11 40, sealed12 40, sealed13 40, sealed14 30, sealed15 29
+//     (579 of 611); after it, the same but heldOutLater 28, sealed9 39,
+//     sealed10 39, sealed14 37 and sealed15 32 (592). Tried and dropped:
+//     split's "a card payment that mixes business and personal items"
+//     (took set 3's Netflix rule and set 8's "gasto del negocio", and with
+//     "payment" lost TestRank_RoundTen's "anótalo" to ledger_list — that
+//     request still stands on a small margin); a borrador latest phrase
+//     "the draft the tax agency has prepared" (prepared is ready: it took
+//     set 11's "is everything ready to file", and "return" there took set
+//     11's profile preflight); a photo group (image, foto, snapped) won
+//     set 15's folder of phone photos and lost set 6's "take a photo of a
+//     receipt" to pull-folder. Left: what is due "this quarter" said as
+//     "¿me toca…?", "dime cómo está todo: perfil, movimientos y
+//     declaraciones", the categories for "camera gear", a card
+//     settlement split into sales and fee, "which box
+//     does my mutualidad go in", a partner's profile "complete", the draft
+//     "prepared for" someone, a complementaria's justificante, staff
+//     withholding (111) as work create, the pipeline's one table. Set 16,
+//     written blind, is the measure of this round.
+//
+// Then set 16, by a tenth engineer who had seen neither the ranker nor its
+// data (a farmer at markets, a taxi driver and a driving instructor with a
+// work car, a first job with freelance gigs, shares or crypto sold, a move
+// abroad mid-year, an office manager keeping an owner's books), measured
+// once, blind: round twelve 34 of 40, round thirteen 36 (90 %; it found
+// "¿qué impuestos me tocan a mí como agricultor?" and "vendí acciones…
+// ¿en qué casilla?"). Left: "empezar el IVA del segundo trimestre" (the
+// wallet's seed first), "si ya no vivo en España, ¿sigo teniendo que
+// hacer la renta aquí?", "my first job, how do I get set up", "what on the
+// annual return do I have to type in myself" after crypto. Over the ten
+// sets written independently (7 to 16), each measured with the ranking
+// held out from it, first measurement: 284 + 34 = 318 of 400 (79.5 %);
+// the two rounds of this stop on sets written after them: 30, 29, 34
+// (round twelve on 14, 15, 16) and 36 (round thirteen on 16).
 //
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
@@ -1129,8 +1184,9 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed11", heldOutSealed11, 95},
 		{"sealed12", heldOutSealed12, 95},
 		{"sealed13", heldOutSealed13, 95},
-		{"sealed14", heldOutSealed14, 72},
-		{"sealed15", heldOutSealed15, 70},
+		{"sealed14", heldOutSealed14, 87},
+		{"sealed15", heldOutSealed15, 75},
+		{"sealed16", heldOutSealed16, 85},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))

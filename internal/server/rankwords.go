@@ -107,6 +107,8 @@ var deberForms = setOf(
 	// to" ("debido a").
 	"debi", "debiste", "debio", "debimos", "debisteis", "debieron",
 	"deba", "debas", "debamos", "debais", "deban",
+	// The gerund: "¿le sigo debiendo algo?", "estoy debiendo el 303".
+	"debiendo",
 )
 
 // withDeber gives each form of "deber" its sense: before an infinitive it
@@ -314,7 +316,11 @@ const minStemLen = 4
 // -iendo: "importando", "descargando"), preterite's (-aron, -ieron) or
 // third person plural's (-an, -en: "faltan", "clasifiquen"), then a final
 // vowel (the gender of a Spanish noun, the -e of an English word or a
-// Spanish present or past, the -y of "category" that "categories" loses).
+// Spanish present or past, the -y of "category" that "categories" loses),
+// and last an -i: the preterite of an -er or -ir verb ("vendí", "recibí";
+// "vendió" is "vendi" once its -o is gone) is then "vend" as "vender" and
+// "vendido" are; a verb in -iar loses it with its noun ("cambiar" and
+// "cambio" both "camb"), so the two stay joined.
 // Light on purpose: it joins a word's forms in both languages
 // ("movimientos", "movimiento"; "dividir", "divide"; "importar",
 // "import"), never two words by their derivations ("borrador" is not
@@ -323,6 +329,7 @@ var stemSteps = [][]string{
 	{"ies", "amos", "emos", "imos", "es", "s"},
 	{"iendo", "ando", "ieron", "aron", "ado", "ada", "ido", "ida", "ing", "ied", "ar", "er", "ir", "ed", "an", "en"},
 	{"a", "e", "o", "y"},
+	{"i"},
 }
 
 // spelledBeforeE are the letters Spanish writes for a stem's last
