@@ -221,19 +221,18 @@ func absPath(path string) string {
 var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // readCache decodes file's head if it was written for key and the file
-// is whole: each tool's listing stays in the file, read at its first use
-// (cache_listing.go) through the file opened here, which stays open.
+// is whole. The file is closed before it returns: each tool's listing
+// stays in the file, read at its first use by opening it again
+// (lateFile.open, cache_listing.go) — a file held open for the server's
+// life would block, on Windows, the rename of a rewrite and the removal
+// of a spoilt file.
 func readCache(file, key string) (*Manifest, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
-	m, err := readHead(f, key)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return m, nil
+	defer f.Close()
+	return readHead(f, key)
 }
 
 // readHead reads and decodes the head of the cache file f: the magic, the
@@ -244,7 +243,7 @@ func readHead(f *os.File, key string) (*Manifest, error) {
 		return nil, err
 	}
 	size := fi.Size()
-	head, err := readHeadBytes(f, size)
+	head, sum, err := readHeadBytes(f, size)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +259,7 @@ func readHead(f *os.File, key string) (*Manifest, error) {
 		return nil, errForeign
 	}
 	d.readTable()
-	lf := &lateFile{s: d.s, strings: d.strings, path: f.Name(), file: f, patterns: map[string]*pattern{}}
+	lf := &lateFile{s: d.s, strings: d.strings, path: f.Name(), size: size, headSum: sum, patterns: map[string]*pattern{}}
 	d.lateFile = lf
 	m := &Manifest{}
 	decManifest(d, m)
@@ -280,33 +279,34 @@ func readHead(f *os.File, key string) (*Manifest, error) {
 }
 
 // readHeadBytes reads the head of a cache file of size bytes and checks
-// its CRC: magic, length and head, without the CRC.
-func readHeadBytes(f *os.File, size int64) ([]byte, error) {
+// its CRC: magic, length and head, without the CRC, and the CRC as the
+// file has it.
+func readHeadBytes(f *os.File, size int64) (head, sum []byte, err error) {
 	var first [64]byte
 	n, err := f.ReadAt(first[:], 0)
 	if n < len(cacheMagic)+1 || string(first[:len(cacheMagic)]) != cacheMagic {
 		if err != nil && err != io.EOF {
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, errors.New("not a manifest cache file")
+		return nil, nil, errors.New("not a manifest cache file")
 	}
 	length, k := binary.Uvarint(first[len(cacheMagic):n])
 	if k <= 0 || length > uint64(size) {
-		return nil, errors.New("a head longer than the file (truncated or corrupt)")
+		return nil, nil, errors.New("a head longer than the file (truncated or corrupt)")
 	}
 	headEnd := int64(len(cacheMagic)+k) + int64(length)
 	if headEnd+4 > size {
-		return nil, errors.New("a head longer than the file (truncated or corrupt)")
+		return nil, nil, errors.New("a head longer than the file (truncated or corrupt)")
 	}
 	buf := make([]byte, headEnd+4)
 	if _, err := f.ReadAt(buf, 0); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	head, sum := buf[:headEnd], binary.LittleEndian.Uint32(buf[headEnd:])
-	if crc32.Checksum(head, castagnoli()) != sum {
-		return nil, errors.New("checksum mismatch (truncated or corrupt)")
+	head, sum = buf[:headEnd], buf[headEnd:]
+	if crc32.Checksum(head, castagnoli()) != binary.LittleEndian.Uint32(sum) {
+		return nil, nil, errors.New("checksum mismatch (truncated or corrupt)")
 	}
-	return head, nil
+	return head, sum, nil
 }
 
 // keepListed keeps listing, the tool as a server lists it, as the parts
@@ -350,12 +350,12 @@ type lateFile struct {
 	strings []string
 	path    string
 	decoded atomic.Int64 // sections decoded so far (Manifest.LateDecoded)
-	// file is the cache file, open for the listings still in it
-	// (lateListing): read with ReadAt, never mapped — a file truncated in
-	// place is a short read, not a SIGBUS. Closed when the manifest is
-	// collected (os.File's finalizer).
-	file   *os.File
-	listed atomic.Int64 // listings read so far
+	// size and headSum (the head's CRC as the file has it) are what the
+	// file was at the start: a later read of a tool's listing checks the
+	// file it opens against them (lateFile.open).
+	size    int64
+	headSum []byte
+	listed  atomic.Int64 // listings read so far
 
 	mu       sync.Mutex // guards patterns
 	patterns map[string]*pattern

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
+	"io/fs"
 	"os"
 	"sync/atomic"
 	"unsafe"
@@ -26,15 +28,27 @@ import (
 //	  and listing tail (each a length and bytes), then a CRC-32C of them
 //
 // The start checks the head's CRC and that the sections end where the file
-// does; a section's CRC is checked when the section is read. A section
-// that fails (the file truncated or spoilt since) is never trusted: like
-// a late detail that fails to decode, its tool is refused (DetailErr),
-// listed with an empty object schema, and the file is removed, so that
-// the next start loads the manifest afresh. The other tools are whole.
+// does, and closes the file; a server's first listing opens it again and
+// reads the sections it lists, then closes it; a tool first listed or
+// called later opens it for its own section. Each open checks the file is
+// the one the start read — its size, and its head's CRC, which covers
+// the key and every section's length — and a section's CRC is checked
+// when the section is read. A section that fails is never trusted: like
+// a late detail that fails to decode, its tool is refused (DetailErr) and
+// listed with an empty object schema. A file spoilt since the start
+// (truncated, grown or corrupt in place) is removed, so that the next
+// start loads the manifest afresh, and nothing more is read from it; a
+// file replaced since (another server's rewrite renamed over it) is
+// another's, left alone: only the tools read after the rename are
+// refused.
 
 // spoiltSchema is the schema a tool whose section failed is listed with:
 // an object, as every tool's is; its calls are refused anyway.
 var spoiltSchema = []byte(`{"type":"object"}`)
+
+// errReplaced is why a tool's section is not read from a cache file
+// whose head is no longer the one the start read.
+var errReplaced = errors.New("the file was replaced since the start")
 
 // lateListing is one tool's section still in the file: [off, off+n).
 type lateListing struct {
@@ -104,9 +118,49 @@ func (t *Tool) listed() {
 
 // read fills t's schema and listing from its section.
 func (l *lateListing) read(t *Tool) {
+	file, err := l.f.open()
+	if err != nil {
+		l.fill(t, nil, err)
+		return
+	}
+	defer file.Close()
+	l.readFrom(file, t)
+}
+
+// readFrom fills t's schema and listing from its section in file.
+func (l *lateListing) readFrom(file *os.File, t *Tool) {
 	buf := make([]byte, l.n)
-	_, err := l.f.file.ReadAt(buf, l.off)
+	_, err := file.ReadAt(buf, l.off)
 	l.fill(t, buf, err)
+}
+
+// open opens the cache file again for a read of its sections, and checks
+// it is the file the start read: the same head's CRC (else errReplaced),
+// the same size. It is read with ReadAt, never mapped: a file truncated
+// in place after this is a short read, not a SIGBUS.
+func (f *lateFile) open() (*os.File, error) {
+	file, err := os.Open(f.path)
+	if err != nil {
+		return nil, err
+	}
+	var sum [4]byte
+	_, err = file.ReadAt(sum[:], int64(len(f.s)))
+	var fi os.FileInfo
+	switch {
+	case err != nil:
+		err = fmt.Errorf("its head's checksum: %w (truncated?)", err)
+	case string(sum[:]) != string(f.headSum):
+		err = errReplaced
+	default:
+		if fi, err = file.Stat(); err == nil && fi.Size() != f.size {
+			err = fmt.Errorf("a file of %d bytes, %d at the start (truncated or grown in place)", fi.Size(), f.size)
+		}
+	}
+	if err != nil {
+		file.Close()
+		return nil, err
+	}
+	return file, nil
 }
 
 // fill sets t's schema and listing from buf, its section as read with
@@ -126,7 +180,9 @@ func (l *lateListing) fill(t *Tool, buf []byte, readErr error) {
 	if err != nil {
 		l.err = fmt.Errorf("the manifest cache %s: %w", l.f.path, err)
 		t.schemaJSON, t.listedHead, t.listedTail = spoiltSchema, nil, nil
-		os.Remove(l.f.path)
+		if !errors.Is(err, errReplaced) && !errors.Is(err, fs.ErrNotExist) {
+			os.Remove(l.f.path) // spoilt: the next start loads afresh
+		}
 	}
 }
 
@@ -140,9 +196,10 @@ func checkSection(buf []byte) error {
 }
 
 // ReadListings reads the schema and listing of each of tools not read
-// yet, as their first use would, but in one read when they fill most of
-// the file's sections they span: a server lists its tools at once, and
-// the whole aeat's 300 sections are one read instead of 300.
+// yet, as their first use would, but through one open of the file, and in
+// one read when they fill most of the file's sections they span: a server
+// lists its tools at once, and the whole aeat's 300 sections are one read
+// instead of 300.
 func ReadListings(tools []*Tool) {
 	var f *lateFile
 	lo, hi, want := int64(-1), int64(0), int64(0)
@@ -157,19 +214,45 @@ func ReadListings(tools []*Tool) {
 		}
 		hi, want = max(hi, l.off+int64(l.n)), want+int64(l.n)
 	}
-	if f == nil || want*2 < hi-lo {
-		return // few, or spread: each is read at its first use
+	if f == nil {
+		return
+	}
+	file, err := f.open()
+	if err != nil {
+		fillAll(tools, f, nil, 0, err)
+		return
+	}
+	defer file.Close()
+	if want*2 < hi-lo { // few, and spread: one read each
+		for _, t := range tools {
+			if l := t.listing; l != nil && l.f == f && !l.done.Load() {
+				t.listOnce.Do(func() { l.readFrom(file, t) })
+			}
+		}
+		return
 	}
 	buf := make([]byte, hi-lo)
-	n, err := f.file.ReadAt(buf, lo)
+	n, err := file.ReadAt(buf, lo)
+	fillAll(tools, f, buf[:n], lo, err)
+}
+
+// fillAll fills each of tools whose section in f is not read yet from
+// buf, the file's bytes from lo, read with the error err: a section past
+// buf's end (cut short, or none read) is refused with err.
+func fillAll(tools []*Tool, f *lateFile, buf []byte, lo int64, err error) {
+	if err == nil {
+		err = io.ErrUnexpectedEOF // not returned with a short read; never so
+	}
 	for _, t := range tools {
 		if l := t.listing; l != nil && l.f == f && !l.done.Load() {
 			start, end := l.off-lo, l.off-lo+int64(l.n)
-			var short error
-			if end > int64(n) {
-				short = err // cut short: the sections past n are not there
-			}
-			t.listOnce.Do(func() { l.fill(t, buf[start:end:end], short) })
+			t.listOnce.Do(func() {
+				if end > int64(len(buf)) {
+					l.fill(t, nil, err)
+					return
+				}
+				l.fill(t, buf[start:end:end], nil)
+			})
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,14 +36,6 @@ func resumSection(raw []byte, off int64, n int) {
 	binary.LittleEndian.PutUint32(raw[end:], crc32.Checksum(raw[off:end], castagnoli()))
 }
 
-// closeCache closes the cache file m keeps open, if any: a test that
-// reads hundreds of files does not wait for the finalizers.
-func closeCache(m *Manifest) {
-	if m != nil && m.late != nil {
-		m.late.file.Close()
-	}
-}
-
 // TestCache_StartReadsOnlyItsListings: a start from the cache reads no
 // tool's section; listing a tool reads its own alone, once, however many
 // goroutines ask — a server that lists 5 of 300 tools reads 5 sections.
@@ -63,8 +56,8 @@ func TestCache_StartReadsOnlyItsListings(t *testing.T) {
 	assert.EqualValues(t, 5, m.late.listed.Load())
 	ReadListings(m.Tools[:3]) // read already: none again
 	assert.EqualValues(t, 5, m.late.listed.Load())
-	ReadListings([]*Tool{m.Tools[10], m.Tools[200]}) // spread: each at its first use
-	assert.EqualValues(t, 5, m.late.listed.Load())
+	ReadListings([]*Tool{m.Tools[10], m.Tools[200]}) // spread: one read each, one open
+	assert.EqualValues(t, 7, m.late.listed.Load())
 	ReadListings(m.Tools)
 	assert.Equal(t, len(m.Tools), m.LateListed())
 	for i, tool := range m.Tools {
@@ -79,7 +72,8 @@ func TestCache_StartReadsOnlyItsListings(t *testing.T) {
 // is listed with an empty object schema and its calls are refused
 // (DetailErr) — never a panic, nor a SIGBUS (the file is read, not
 // mapped) — and the file is removed, so that the next start loads the
-// manifest afresh. The other tools are whole.
+// manifest afresh. A tool read before is whole; one not read yet is
+// whole or refused, never a panic.
 func TestCache_SectionCorrupt(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -113,7 +107,8 @@ func TestCache_SectionCorrupt(t *testing.T) {
 func sectionCorrupt(t *testing.T, spoil func(t *testing.T, file string, victim *Tool), why string, batch bool) {
 	m, c, path := cachedFull(t)
 	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
-	victim, other := m.Tools[len(m.Tools)-1], m.Tools[0]
+	victim, other, later := m.Tools[len(m.Tools)-1], m.Tools[0], m.Tools[1]
+	require.NoError(t, other.DetailErr()) // read before the spoil
 	spoil(t, file, victim)
 	if batch {
 		ReadListings(m.Tools)
@@ -133,6 +128,9 @@ func sectionCorrupt(t *testing.T, spoil func(t *testing.T, file string, victim *
 	require.NoError(t, other.DetailErr())
 	head, _ = other.ListedParts()
 	assert.NotEmpty(t, head)
+	if err := later.DetailErr(); err != nil { // the file is gone: refused
+		assert.JSONEq(t, `{"type":"object"}`, string(later.InputSchemaJSON()))
+	}
 
 	again, err := c.Load(path)
 	require.NoError(t, err)
@@ -156,7 +154,6 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 	require.NoError(t, err)
 	whole, err := readCache(file, c.key(data))
 	require.NoError(t, err)
-	defer closeCache(whole)
 	step := max(1, len(raw)/400)
 	for cut := 0; cut < len(raw); cut += step {
 		require.NoError(t, os.WriteFile(file, raw[:cut], 0o600))
@@ -177,7 +174,6 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 				failed++
 			}
 		}
-		closeCache(m)
 	}
 	end := headEnd(raw)
 	for at := len(cacheMagic); at < end; at += max(1, end/300) {
@@ -203,4 +199,84 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 	}
 	assert.Positive(t, failed-headFailed, "some tool's section was spoilt past the start")
 	assert.True(t, strings.HasPrefix(string(raw), cacheMagic))
+}
+
+// openFiles is how many of this process's open files are path (Linux's
+// /proc/self/fd); -1 where it cannot be told.
+func openFiles(t *testing.T, path string) int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, e := range entries {
+		if to, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err == nil && to == path {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCache_FileClosedAfterStart: the cache file is not held open — not
+// after the start, not after a listing (on Windows an open file blocks the
+// rename of a rewrite and the removal of a spoilt one). A tool's section
+// read later opens the file again: from the same bytes renamed over it,
+// it is whole; from another cache renamed over it (another manifest's),
+// or with the file gone, it is refused — never foreign bytes, never a
+// panic — and the other's file is left alone.
+func TestCache_FileClosedAfterStart(t *testing.T) {
+	m, c, path := cachedFull(t)
+	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
+	if openFiles(t, file) < 0 {
+		t.Skip("no /proc/self/fd to count open files")
+	}
+	assert.Zero(t, openFiles(t, file), "open after the start")
+	ReadListings(m.Tools[:3])
+	m.Tools[3].InputSchemaJSON()
+	assert.EqualValues(t, 4, m.LateListed())
+	assert.Zero(t, openFiles(t, file), "open after a listing")
+	fresh := loadFresh(t, c, path)
+
+	// The same bytes renamed over it: the same file.
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file+".tmp", raw, 0o600))
+	require.NoError(t, os.Rename(file+".tmp", file))
+	require.NoError(t, m.Tools[4].DetailErr())
+	assert.Equal(t, fresh.Tools[4].InputSchemaJSON(), m.Tools[4].InputSchemaJSON())
+
+	// Another manifest's cache renamed over it: refused, not removed.
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, append(data, '\n'), 0o600))
+	_, err = c.Load(path) // rewrites file for the new bytes
+	require.NoError(t, err)
+	require.NotEqual(t, raw, mustRead(t, file))
+	err = m.Tools[5].DetailErr()
+	require.Error(t, err)
+	assert.ErrorIs(t, err, errReplaced)
+	assert.JSONEq(t, `{"type":"object"}`, string(m.Tools[5].InputSchemaJSON()))
+	assert.FileExists(t, file, "another's file, left alone")
+	ReadListings(m.Tools)
+	for i, tool := range m.Tools[6:] {
+		assert.ErrorIs(t, tool.DetailErr(), errReplaced, "tool %d", i+6)
+	}
+	for i, tool := range m.Tools[:5] {
+		require.NoError(t, tool.DetailErr(), "tool %d, read before", i)
+		assert.Equal(t, fresh.Tools[i].InputSchemaJSON(), tool.InputSchemaJSON())
+	}
+
+	// The file gone: refused.
+	m, c, path = cachedFull(t)
+	file = filepath.Join(c.Dir, c.fileName(absPath(path)))
+	require.NoError(t, os.Remove(file))
+	assert.ErrorIs(t, m.Tools[0].DetailErr(), fs.ErrNotExist)
+	assert.Zero(t, openFiles(t, file))
+}
+
+func mustRead(t *testing.T, file string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	return b
 }

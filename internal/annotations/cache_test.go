@@ -420,7 +420,9 @@ func TestCache_DetailDecodedAtFirstUse(t *testing.T) {
 // file whose checksum holds (a file made to pass it) loads, and leaves
 // that tool without params and with the reason (DetailErr) — never a
 // panic, never params nobody checked — and removes the file, so that the
-// next start loads the manifest afresh. The other tools are whole.
+// next start loads the manifest afresh. A tool used before is whole (a
+// tool whose section is read after the removal is refused:
+// cache_listing.go).
 func TestCache_LateSectionCorrupt(t *testing.T) {
 	m, c, path := cachedFull(t)
 	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
@@ -437,6 +439,7 @@ func TestCache_LateSectionCorrupt(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, m.late, "the checksum holds: the start is a hit")
 	victim, other := m.Tools[7], m.Tools[8]
+	require.NoError(t, other.DetailErr())
 	err = victim.DetailErr()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "corrupt manifest cache")

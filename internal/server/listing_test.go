@@ -93,8 +93,12 @@ func TestToolsList_MadeOnce(t *testing.T) {
 	m := cachedFull(t)
 	list := stdioLister(t, serverOf(t, m, SurfaceAll))
 	// The tools' sections of the cache file are read at their first
-	// listing (annotations.Manifest.LateListed) — the bytes a start read
-	// with the whole file before: counted apart from the answer's making.
+	// listing (annotations.Manifest.LateListed). Before the file had
+	// sections, the start read these same bytes with the rest of it,
+	// outside this count; they are the cache's input, not a copy of the
+	// answer, so they are counted apart and the bound below stays on what
+	// it was written for — the answer made once and not copied to be
+	// framed. (The read is one buffer of the sections' bytes, logged.)
 	read := allocated(func() { annotations.ReadListings(m.Tools) })
 	t.Logf("the tools' sections of the cache file: %d allocated", read)
 	var n int
