@@ -36,7 +36,7 @@ import (
 //
 // What is read back is never trusted: the file must carry the same key
 // (the manifest's SHA-256, the binary's version, the shape of the Go types
-// it was written from), a CRC-32C of its head and one of each section,
+// it was written from), a CRC-32 of its head and one of each section,
 // and decode exactly — each tool's params and CLI help at their first use
 // (late sections, below), its schema and listing at its first listing;
 // anything else — corrupt, truncated, foreign,
@@ -81,7 +81,7 @@ func DefaultCacheDir() string {
 
 // cacheMagic opens every cache file; its last digit is the format's
 // version.
-const cacheMagic = "aeat-mcp manifest cache 4\n"
+const cacheMagic = "aeat-mcp manifest cache 5\n"
 
 // errForeign marks a cache file written for other bytes, another binary
 // or other Go types: expected after an edit or an upgrade, so not a
@@ -214,11 +214,15 @@ func absPath(path string) string {
 	return abs
 }
 
-// castagnoli is the CRC-32C table, made at its first use, the manifest's
-// load, rather than in package init (8.9 KB, the SSE4.2 tables hash/crc32
-// computes for it), which every command pays — --version, call --demo —
-// whether it reads a cache file or not.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+// checksum is the CRC of a cache file's head and of each of its sections:
+// CRC-32 with the IEEE polynomial (format 5; format 4 had CRC-32C). Both
+// are hardware instructions on arm64; on amd64 hash/crc32 checks IEEE with
+// CLMUL after building an 8 KB slicing table at its first use, but
+// Castagnoli only after building its SSE4.2 tables — 1.28 M instructions,
+// the largest single step of a start (BENCHMARKS.md), to check a 15 KB
+// file; IEEE's first sum of 15 KB is 0.11 M (674 KB: 0.34 M against
+// 1.45 M).
+func checksum(b []byte) uint32 { return crc32.ChecksumIEEE(b) }
 
 // readCache decodes file's head if it was written for key and the file
 // is whole. The file is closed before it returns: each tool's listing
@@ -236,7 +240,7 @@ func readCache(file, key string) (*Manifest, error) {
 }
 
 // readHead reads and decodes the head of the cache file f: the magic, the
-// head's length, the head, and its CRC-32C (file format, cache_listing.go).
+// head's length, the head, and its CRC (file format, cache_listing.go).
 func readHead(f *os.File, key string) (*Manifest, error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -285,8 +289,12 @@ func readHeadBytes(f *os.File, size int64) (head, sum []byte, err error) {
 	var first [64]byte
 	n, err := f.ReadAt(first[:], 0)
 	if n < len(cacheMagic)+1 || string(first[:len(cacheMagic)]) != cacheMagic {
-		if err != nil && err != io.EOF {
+		switch {
+		case err != nil && err != io.EOF:
 			return nil, nil, err
+		case n >= len(cacheMagic) && string(first[:len(cacheMagic)-2]) == cacheMagic[:len(cacheMagic)-2]:
+			// Another format's (an older or newer build's): expected.
+			return nil, nil, fmt.Errorf("format %q: %w", first[len(cacheMagic)-2], errForeign)
 		}
 		return nil, nil, errors.New("not a manifest cache file")
 	}
@@ -303,7 +311,7 @@ func readHeadBytes(f *os.File, size int64) (head, sum []byte, err error) {
 		return nil, nil, err
 	}
 	head, sum = buf[:headEnd], buf[headEnd:]
-	if crc32.Checksum(head, castagnoli()) != binary.LittleEndian.Uint32(sum) {
+	if checksum(head) != binary.LittleEndian.Uint32(sum) {
 		return nil, nil, errors.New("checksum mismatch (truncated or corrupt)")
 	}
 	return head, sum, nil

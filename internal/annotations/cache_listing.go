@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -23,9 +22,9 @@ import (
 //	uvarint length of the head, then the head: the key, the string
 //	  table, the manifest (its tools' late details in it, detail.go),
 //	  then each tool's section length
-//	CRC-32C of everything before it (4 bytes, little-endian)
+//	CRC-32 (checksum) of everything before it (4 bytes, little-endian)
 //	each tool's section, in the tools' order: its schema, listing head
-//	  and listing tail (each a length and bytes), then a CRC-32C of them
+//	  and listing tail (each a length and bytes), then a CRC-32 of them
 //
 // The start checks the head's CRC and that the sections end where the file
 // does, and closes the file; a server's first listing opens it again and
@@ -74,7 +73,7 @@ func encodeCache(key string, m *Manifest) ([]byte, error) {
 			sections = binary.AppendUvarint(sections, uint64(len(part)))
 			sections = append(sections, part...)
 		}
-		sections = binary.LittleEndian.AppendUint32(sections, crc32.Checksum(sections[start:], castagnoli()))
+		sections = binary.LittleEndian.AppendUint32(sections, checksum(sections[start:]))
 		e.uvarint(uint64(len(sections) - start))
 	}
 	head := binary.AppendUvarint(nil, uint64(len(key)))
@@ -85,7 +84,7 @@ func encodeCache(key string, m *Manifest) ([]byte, error) {
 	out = append(out, cacheMagic...)
 	out = binary.AppendUvarint(out, uint64(len(head)))
 	out = append(out, head...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli()))
+	out = binary.LittleEndian.AppendUint32(out, checksum(out))
 	return append(out, sections...), nil
 }
 
@@ -189,7 +188,7 @@ func (l *lateListing) fill(t *Tool, buf []byte, readErr error) {
 // checkSection checks a section's CRC.
 func checkSection(buf []byte) error {
 	body := buf[:len(buf)-4]
-	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(buf[len(body):]) {
+	if checksum(body) != binary.LittleEndian.Uint32(buf[len(body):]) {
 		return errors.New("a tool's section fails its checksum (truncated or corrupt)")
 	}
 	return nil

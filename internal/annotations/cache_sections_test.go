@@ -3,7 +3,6 @@ package annotations
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,7 +24,7 @@ func headEnd(raw []byte) int {
 // it. A no-op when the head's length no longer fits the file.
 func resumHead(raw []byte) {
 	if end := headEnd(raw); end > 0 && end+4 <= len(raw) {
-		binary.LittleEndian.PutUint32(raw[end:], crc32.Checksum(raw[:end], castagnoli()))
+		binary.LittleEndian.PutUint32(raw[end:], checksum(raw[:end]))
 	}
 }
 
@@ -33,7 +32,7 @@ func resumHead(raw []byte) {
 // again.
 func resumSection(raw []byte, off int64, n int) {
 	end := int(off) + n - 4
-	binary.LittleEndian.PutUint32(raw[end:], crc32.Checksum(raw[off:end], castagnoli()))
+	binary.LittleEndian.PutUint32(raw[end:], checksum(raw[off:end]))
 }
 
 // TestCache_StartReadsOnlyItsListings: a start from the cache reads no

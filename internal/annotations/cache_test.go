@@ -2,7 +2,9 @@ package annotations
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -200,6 +202,15 @@ func TestCache_IgnoredWhenBroken(t *testing.T) {
 			require.NoError(t, os.Remove(file))
 			require.NoError(t, os.Mkdir(file, 0o700)) // read fails whoever we are
 		}, true},
+		{"format-4", func(t *testing.T, file string) {
+			// The format before this one, exactly: its magic, CRC-32C.
+			castagnoli := crc32.MakeTable(crc32.Castagnoli)
+			rewrite(t, file, "aeat-mcp manifest cache 4\n", func(b []byte) uint32 { return crc32.Checksum(b, castagnoli) })
+		}, false},
+		{"format-5-with-CRC-32C", func(t *testing.T, file string) {
+			castagnoli := crc32.MakeTable(crc32.Castagnoli)
+			rewrite(t, file, cacheMagic, func(b []byte) uint32 { return crc32.Checksum(b, castagnoli) })
+		}, true},
 		{"another-version's", func(t *testing.T, file string) {
 			other := &Cache{Dir: t.TempDir(), Version: "v9.9.9"}
 			path := copyManifest(t, "../../examples/aeat.manifest.json")
@@ -234,6 +245,27 @@ func TestCache_IgnoredWhenBroken(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rewrite rewrites the cache file with magic, its head's and each
+// section's CRC made by sum (file format: cache_listing.go).
+func rewrite(t *testing.T, file, magic string, sum func([]byte) uint32) {
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.Len(t, magic, len(cacheMagic))
+	copy(raw, magic)
+	end := headEnd(raw)
+	binary.LittleEndian.PutUint32(raw[end:], sum(raw[:end]))
+	for off := end + 4; off < len(raw); {
+		i := off
+		for range 3 { // schema, listing head, listing tail
+			n, k := binary.Uvarint(raw[i:])
+			i += k + int(n)
+		}
+		binary.LittleEndian.PutUint32(raw[i:], sum(raw[off:i]))
+		off = i + 4
+	}
+	require.NoError(t, os.WriteFile(file, raw, 0o600))
 }
 
 // TestCache_KeyedOnBytesAndVersion: an edited manifest, or another
