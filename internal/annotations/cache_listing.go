@@ -200,19 +200,7 @@ func checkSection(buf []byte) error {
 // lists its tools at once, and the whole aeat's 300 sections are one read
 // instead of 300.
 func ReadListings(tools []*Tool) {
-	var f *lateFile
-	lo, hi, want := int64(-1), int64(0), int64(0)
-	for _, t := range tools {
-		l := t.listing
-		if l == nil || l.done.Load() || (f != nil && l.f != f) {
-			continue
-		}
-		f = l.f
-		if lo < 0 || l.off < lo {
-			lo = l.off
-		}
-		hi, want = max(hi, l.off+int64(l.n)), want+int64(l.n)
-	}
+	f, lo, hi, want := unread(tools)
 	if f == nil {
 		return
 	}
@@ -233,6 +221,25 @@ func ReadListings(tools []*Tool) {
 	buf := make([]byte, hi-lo)
 	n, err := file.ReadAt(buf, lo)
 	fillAll(tools, f, buf[:n], lo, err)
+}
+
+// unread is the file of the first of tools whose section is not read
+// yet, and of those in that file, the span [lo, hi) of the file and the
+// bytes want they are.
+func unread(tools []*Tool) (f *lateFile, lo, hi, want int64) {
+	lo = -1
+	for _, t := range tools {
+		l := t.listing
+		if l == nil || l.done.Load() || (f != nil && l.f != f) {
+			continue
+		}
+		f = l.f
+		if lo < 0 || l.off < lo {
+			lo = l.off
+		}
+		hi, want = max(hi, l.off+int64(l.n)), want+int64(l.n)
+	}
+	return f, lo, hi, want
 }
 
 // fillAll fills each of tools whose section in f is not read yet from
