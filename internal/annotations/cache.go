@@ -167,8 +167,10 @@ func (c *Cache) keyOf(sum [sha256.Size]byte) string {
 
 // hashFile is the SHA-256 of the file at path, read in pieces of at most
 // 64 KiB: a buffer no bigger than the file (and one byte, to see its end
-// in one read), so that the curated manifest's 11 KB do not touch 64 KiB
-// of fresh heap — 12–17 page faults of a start (BENCHMARKS.md).
+// in one read). A constant 64 KiB one went on the goroutine's stack (the
+// compiler's limit for a make of constant size is 64 KiB), which a start
+// grew and copied for it: 12–17 page faults for the curated manifest's
+// 11 KB (BENCHMARKS.md, fifth round).
 func hashFile(path string) ([sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
 	f, err := os.Open(path)

@@ -2,6 +2,7 @@ package annotations
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"hash/crc32"
@@ -482,4 +483,21 @@ func TestCache_LateSectionCorrupt(t *testing.T) {
 	assert.NoFileExists(t, file, "removed: the next start loads the manifest afresh")
 	require.NoError(t, other.DetailErr())
 	assert.NotEmpty(t, other.Params())
+}
+
+// TestHashFile_AnySize: hashFile's SHA-256 is the file's whatever its
+// size around its buffer's (the file's size, at most 64 KiB): empty, one
+// byte, the curated manifest's size, 64 KiB and either side, larger.
+func TestHashFile_AnySize(t *testing.T) {
+	for _, n := range []int{0, 1, 11_000, 64<<10 - 1, 64 << 10, 64<<10 + 1, 200_000} {
+		data := bytes.Repeat([]byte{0x5a}, n)
+		for i := range data {
+			data[i] ^= byte(i * 31)
+		}
+		path := filepath.Join(t.TempDir(), "m.json")
+		require.NoError(t, os.WriteFile(path, data, 0o600))
+		sum, err := hashFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, sha256.Sum256(data), sum, "%d bytes", n)
+	}
 }
