@@ -43,6 +43,13 @@ import (
 // unreadable — is logged (never on stdout) and the manifest is loaded
 // afresh and the file rewritten. A file is written to a temporary name and renamed, so servers
 // starting together never read a half-written one.
+//
+// The cache is an optimisation, never a dependency: a tool's section that
+// cannot be read after the start — the file removed, another's renamed
+// over it, a section failing its CRC — is built from the head the start
+// checked, as a load without the cache builds it (sectionFromHead,
+// cache_listing.go). Only a tool that cannot be built from the head
+// either (its params fail to decode) is refused.
 
 // Cache keeps validated manifests between runs. The zero Cache, or one
 // with an empty Dir, keeps nothing: [Cache.Load] is then [Load].
@@ -457,8 +464,9 @@ func (m *Manifest) LateDecoded() int {
 }
 
 // DetailErr is why the tool's params could not be read from the manifest
-// cache (a late section, above); nil for every other tool. A call of such
-// a tool is refused.
+// cache (a late section, above), and so neither could its schema be built
+// when its own section could not be read (cache_listing.go); nil for
+// every other tool. A call of such a tool is refused.
 func (t *Tool) DetailErr() error {
 	t.details()
 	t.listed()

@@ -32,17 +32,24 @@ import (
 // called later opens it for its own section. Each open checks the file is
 // the one the start read — its size, and its head's CRC, which covers
 // the key and every section's length — and a section's CRC is checked
-// when the section is read. A section that fails is never trusted: like
-// a late detail that fails to decode, its tool is refused (DetailErr) and
-// listed with an empty object schema. A file spoilt since the start
-// (truncated, grown or corrupt in place) is removed, so that the next
-// start loads the manifest afresh, and nothing more is read from it; a
-// file replaced since (another server's rewrite renamed over it) is
-// another's, left alone: only the tools read after the rename are
-// refused.
+// when the section is read. Nothing of a section that fails is served:
+// the tool is built instead from the head the start checked — its schema
+// encoded from its params, as Parse encodes it, its listing left to the
+// server, which encodes it as it did for the section (sectionFromHead) —
+// byte for byte what a load without the cache serves. A file is not a
+// dependency: another server rewrites it after the manifest is edited (its
+// name is the manifest's path and the binary's version), and a user may
+// delete the directory. A file spoilt since the start (truncated, grown or
+// corrupt in place) is removed, so that the next start loads the manifest
+// afresh, and nothing more is read from it; a file replaced since
+// (another server's rewrite renamed over it) is another's, left alone.
+// Only a tool whose params cannot be decoded either (a late detail that
+// fails, detail.go) is refused (DetailErr) and listed with an empty
+// object schema.
 
-// spoiltSchema is the schema a tool whose section failed is listed with:
-// an object, as every tool's is; its calls are refused anyway.
+// spoiltSchema is the schema a tool is listed with when its section
+// failed and it could not be built from the head either: an object, as
+// every tool's is; its calls are refused anyway.
 var spoiltSchema = []byte(`{"type":"object"}`)
 
 // errReplaced is why a tool's section is not read from a cache file
@@ -54,7 +61,10 @@ type lateListing struct {
 	f   *lateFile
 	off int64
 	n   int
-	err error // set by read, read after it (Tool.listOnce)
+	// unread is why the section was not read, its tool built from the
+	// head instead (sectionFromHead); err, why that failed too: the tool
+	// is refused. Both set by read, read after it (Tool.listOnce).
+	unread, err error
 	// done is set once the section is read: ReadListings reads no
 	// section twice.
 	done atomic.Bool
@@ -176,13 +186,36 @@ func (l *lateListing) fill(t *Tool, buf []byte, readErr error) {
 	if err == nil {
 		err = t.decodeListing(buf)
 	}
-	if err != nil {
-		l.err = fmt.Errorf("the manifest cache %s: %w", l.f.path, err)
-		t.schemaJSON, t.listedHead, t.listedTail = spoiltSchema, nil, nil
-		if !errors.Is(err, errReplaced) && !errors.Is(err, fs.ErrNotExist) {
-			os.Remove(l.f.path) // spoilt: the next start loads afresh
-		}
+	if err == nil {
+		return
 	}
+	err = fmt.Errorf("the manifest cache %s: %w", l.f.path, err)
+	if !errors.Is(err, errReplaced) && !errors.Is(err, fs.ErrNotExist) {
+		os.Remove(l.f.path) // spoilt: the next start loads afresh
+	}
+	l.unread = err
+	if berr := t.sectionFromHead(); berr != nil {
+		l.err = fmt.Errorf("%w; nor could it be built from the manifest: %w", err, berr)
+		t.schemaJSON, t.listedHead, t.listedTail = spoiltSchema, nil, nil
+	}
+}
+
+// sectionFromHead makes what t's section holds from the head the start
+// checked, by the code that made it when the file was written: the schema
+// by encodeSchema (Tool.setSchema, as Parse builds it) from the tool's
+// params (its late detail, decoded from the head's bytes in memory). The
+// listing is left to the server (ListedParts nil), which encodes the tool
+// itself with what it gives as Cache.Listed (server.ListedJSON), the code
+// that made the section's listing: calling it from here would read the
+// tool's schema through listed() again, inside its own once. It fails
+// only when the params cannot be read either.
+func (t *Tool) sectionFromHead() error {
+	t.details()
+	if t.late != nil && t.late.err != nil {
+		return t.late.err
+	}
+	t.listedHead, t.listedTail = nil, nil
+	return t.setSchema()
 }
 
 // checkSection checks a section's CRC.

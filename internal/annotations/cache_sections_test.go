@@ -67,12 +67,12 @@ func TestCache_StartReadsOnlyItsListings(t *testing.T) {
 }
 
 // TestCache_SectionCorrupt: a tool's section spoilt after the start
-// (corrupt, or the file truncated in place) is never trusted: the tool
-// is listed with an empty object schema and its calls are refused
-// (DetailErr) — never a panic, nor a SIGBUS (the file is read, not
-// mapped) — and the file is removed, so that the next start loads the
-// manifest afresh. A tool read before is whole; one not read yet is
-// whole or refused, never a panic.
+// (corrupt, or the file truncated in place) is never trusted — never a
+// panic, nor a SIGBUS (the file is read, not mapped): the tool is built
+// from the head the start checked, its schema and listing byte for byte a
+// no-cache load's, and the file is removed, so that the next start loads
+// the manifest afresh. A tool read before is as read; one first read
+// after the removal is built from the head too.
 func TestCache_SectionCorrupt(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -114,22 +114,22 @@ func sectionCorrupt(t *testing.T, spoil func(t *testing.T, file string, victim *
 		assert.Equal(t, len(m.Tools), m.LateListed())
 	}
 
-	err := victim.DetailErr()
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), why)
-	head, tail := victim.ListedParts()
-	assert.Nil(t, head)
-	assert.Nil(t, tail)
-	assert.JSONEq(t, `{"type":"object"}`, string(victim.InputSchemaJSON()))
-	_, err = victim.Validate([]byte(`{}`))
-	require.Error(t, err)
+	fresh := loadFresh(t, c, path)
+	require.NoError(t, victim.DetailErr())
+	require.Error(t, victim.listing.unread, "built from the head")
+	assert.Contains(t, victim.listing.unread.Error(), why)
+	assertAsFresh(t, fresh.Tools[len(m.Tools)-1], victim)
+	_, err := victim.Validate([]byte(`{"no_such_argument":1}`))
+	require.Error(t, err, "its arguments checked as ever")
 	assert.NoFileExists(t, file, "removed: the next start loads the manifest afresh")
 	require.NoError(t, other.DetailErr())
-	head, _ = other.ListedParts()
-	assert.NotEmpty(t, head)
-	if err := later.DetailErr(); err != nil { // the file is gone: refused
-		assert.JSONEq(t, `{"type":"object"}`, string(later.InputSchemaJSON()))
+	assert.NoError(t, other.listing.unread, "read before the spoil")
+	assertAsFresh(t, fresh.Tools[0], other)
+	require.NoError(t, later.DetailErr())
+	if !batch {
+		assert.ErrorIs(t, later.listing.unread, fs.ErrNotExist, "the file is gone: built from the head")
 	}
+	assertAsFresh(t, fresh.Tools[1], later)
 
 	again, err := c.Load(path)
 	require.NoError(t, err)
@@ -169,7 +169,7 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 		}
 		for _, tool := range m.Tools {
 			require.NotPanics(t, func() { useAsACall(tool) }, "byte %d = %#x, tool %s", at, b, tool.Name)
-			if tool.DetailErr() != nil {
+			if tool.DetailErr() != nil || tool.listing.unread != nil {
 				failed++
 			}
 		}
@@ -184,7 +184,7 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 		}
 	}
 	headFailed := failed
-	assert.Positive(t, headFailed, "some late detail was spoilt past the start")
+	assert.Positive(t, headFailed, "some late detail was spoilt past the start, or a section")
 	for _, tool := range whole.Tools {
 		l := tool.listing
 		for at := l.off; at < l.off+int64(l.n)-4; at += max(1, int64(l.n)/8) {
@@ -220,9 +220,10 @@ func openFiles(t *testing.T, path string) int {
 // after the start, not after a listing (on Windows an open file blocks the
 // rename of a rewrite and the removal of a spoilt one). A tool's section
 // read later opens the file again: from the same bytes renamed over it,
-// it is whole; from another cache renamed over it (another manifest's),
-// or with the file gone, it is refused — never foreign bytes, never a
-// panic — and the other's file is left alone.
+// it is read; with another cache renamed over it (another manifest's), or
+// with the file gone, the tool is built from the head the start checked,
+// byte for byte a no-cache load's — never foreign bytes, never a panic —
+// and the other's file is left alone.
 func TestCache_FileClosedAfterStart(t *testing.T) {
 	m, c, path := cachedFull(t)
 	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
@@ -244,32 +245,38 @@ func TestCache_FileClosedAfterStart(t *testing.T) {
 	require.NoError(t, m.Tools[4].DetailErr())
 	assert.Equal(t, fresh.Tools[4].InputSchemaJSON(), m.Tools[4].InputSchemaJSON())
 
-	// Another manifest's cache renamed over it: refused, not removed.
+	// Another manifest's cache renamed over it: built from the head; the
+	// other's file is not removed.
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, append(data, '\n'), 0o600))
 	_, err = c.Load(path) // rewrites file for the new bytes
 	require.NoError(t, err)
 	require.NotEqual(t, raw, mustRead(t, file))
-	err = m.Tools[5].DetailErr()
-	require.Error(t, err)
-	assert.ErrorIs(t, err, errReplaced)
-	assert.JSONEq(t, `{"type":"object"}`, string(m.Tools[5].InputSchemaJSON()))
+	require.NoError(t, m.Tools[5].DetailErr())
+	assert.ErrorIs(t, m.Tools[5].listing.unread, errReplaced)
+	assertAsFresh(t, fresh.Tools[5], m.Tools[5])
 	assert.FileExists(t, file, "another's file, left alone")
 	ReadListings(m.Tools)
 	for i, tool := range m.Tools[6:] {
-		assert.ErrorIs(t, tool.DetailErr(), errReplaced, "tool %d", i+6)
+		require.NoError(t, tool.DetailErr(), "tool %d", i+6)
+		assert.ErrorIs(t, tool.listing.unread, errReplaced, "tool %d", i+6)
+		assertAsFresh(t, fresh.Tools[i+6], tool)
 	}
 	for i, tool := range m.Tools[:5] {
 		require.NoError(t, tool.DetailErr(), "tool %d, read before", i)
-		assert.Equal(t, fresh.Tools[i].InputSchemaJSON(), tool.InputSchemaJSON())
+		assert.NoError(t, tool.listing.unread, "tool %d, read before", i)
+		assertAsFresh(t, fresh.Tools[i], tool)
 	}
+	assert.FileExists(t, file, "another's file, left alone")
 
-	// The file gone: refused.
+	// The file gone: built from the head.
 	m, c, path = cachedFull(t)
 	file = filepath.Join(c.Dir, c.fileName(absPath(path)))
 	require.NoError(t, os.Remove(file))
-	assert.ErrorIs(t, m.Tools[0].DetailErr(), fs.ErrNotExist)
+	require.NoError(t, m.Tools[0].DetailErr())
+	assert.ErrorIs(t, m.Tools[0].listing.unread, fs.ErrNotExist)
+	assertAsFresh(t, fresh.Tools[0], m.Tools[0])
 	assert.Zero(t, openFiles(t, file))
 }
 
@@ -278,4 +285,22 @@ func mustRead(t *testing.T, file string) []byte {
 	b, err := os.ReadFile(file)
 	require.NoError(t, err)
 	return b
+}
+
+// listedAs is tool's tools/list entry as a server lists it with testListed
+// as Cache.Listed: the parts the cache kept around its schema, else the
+// tool encoded (what server.listedJSON does).
+func listedAs(tool *Tool) string {
+	if head, tail := tool.ListedParts(); head != nil {
+		return string(head) + string(tool.InputSchemaJSON()) + string(tail)
+	}
+	return string(testListed(tool))
+}
+
+// assertAsFresh: got's schema and tools/list entry are, byte for byte,
+// those of want, the same tool loaded without the cache.
+func assertAsFresh(t *testing.T, want, got *Tool) {
+	t.Helper()
+	assert.Equal(t, string(want.InputSchemaJSON()), string(got.InputSchemaJSON()), "%s's schema", want.Name)
+	assert.Equal(t, listedAs(want), listedAs(got), "%s's listing", want.Name)
 }

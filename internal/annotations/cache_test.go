@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash/crc32"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -453,9 +454,9 @@ func TestCache_DetailDecodedAtFirstUse(t *testing.T) {
 // file whose checksum holds (a file made to pass it) loads, and leaves
 // that tool without params and with the reason (DetailErr) — never a
 // panic, never params nobody checked — and removes the file, so that the
-// next start loads the manifest afresh. A tool used before is whole (a
-// tool whose section is read after the removal is refused:
-// cache_listing.go).
+// next start loads the manifest afresh. A tool used before is whole; one
+// whose section is first read after the removal is built from the head
+// (cache_listing.go), as a no-cache load builds it.
 func TestCache_LateSectionCorrupt(t *testing.T) {
 	m, c, path := cachedFull(t)
 	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
@@ -483,6 +484,10 @@ func TestCache_LateSectionCorrupt(t *testing.T) {
 	assert.NoFileExists(t, file, "removed: the next start loads the manifest afresh")
 	require.NoError(t, other.DetailErr())
 	assert.NotEmpty(t, other.Params())
+	later := m.Tools[9]
+	require.NoError(t, later.DetailErr())
+	assert.ErrorIs(t, later.listing.unread, fs.ErrNotExist)
+	assertAsFresh(t, loadFresh(t, c, path).Tools[9], later)
 }
 
 // TestHashFile_AnySize: hashFile's SHA-256 is the file's whatever its
