@@ -179,11 +179,7 @@ func TestServer_SpoiledListingServed(t *testing.T) {
 func rawToolsList(t *testing.T, m *annotations.Manifest) []byte {
 	t.Helper()
 	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := newServer(t, m).Connect(ctx, st)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	conn, err := ct.Connect(ctx)
+	conn, err := transportOf(t, m).Connect(ctx)
 	require.NoError(t, err)
 	t.Cleanup(func() { conn.Close() })
 	call := func(n int, method, params string) []byte {
@@ -203,24 +199,19 @@ func rawToolsList(t *testing.T, m *annotations.Manifest) []byte {
 	return call(2, "tools/list", `{}`)
 }
 
-// clientOf is a session of a server of m, all tools listed, whose CLI
-// does not exist: nothing a test calls may run.
+// clientOf is a client's session of a server of m (transportOf).
 func clientOf(t *testing.T, m *annotations.Manifest) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := newServer(t, m).Connect(ctx, st)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, transportOf(t, m), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs
 }
 
-// newServer is a server of m, all tools listed, whose CLI does not exist:
-// nothing a test calls may run.
-func newServer(t *testing.T, m *annotations.Manifest) *server.Server {
+// transportOf is the client's end of a connection to a server of m, all
+// tools listed, whose CLI does not exist: nothing a test calls may run.
+func transportOf(t *testing.T, m *annotations.Manifest) mcp.Transport {
 	t.Helper()
 	r, err := callruntime.NewRunner(callruntime.Options{})
 	require.NoError(t, err)
@@ -229,7 +220,11 @@ func newServer(t *testing.T, m *annotations.Manifest) *server.Server {
 		Surface: server.SurfaceAll, Printer: i18n.For(language.English)})
 	require.NoError(t, err)
 	t.Cleanup(s.Shutdown)
-	return s
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	return ct
 }
 
 // sameBytes fails t unless got is want, naming where they part (not the
