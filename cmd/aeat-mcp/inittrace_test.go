@@ -14,9 +14,9 @@ import (
 )
 
 // TestInit_TablesAreNotBuiltAtStart: the message catalogs and the
-// language matcher (i18n), generate's tables, the manifest cache's
-// CRC-32C table (annotations) and the ranker's word tables (server) are
-// built at their first use, not in package init — a host waits for
+// language matcher (i18n), generate's tables, the manifest cache's CRC
+// table (hash/crc32's, at its first use) and the ranker's word tables
+// (server) are built at their first use, not in package init — a host waits for
 // initialize, which needs none of them but the cache's, and every command
 // pays package init, whether it reads a cache file or not. What the
 // runtime reports for each package's init (GODEBUG=inittrace=1: bytes

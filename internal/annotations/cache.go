@@ -30,16 +30,26 @@ import (
 // the validated [Manifest] — its encoded input schemas included, the one
 // expensive thing to rebuild, and each tool as the server lists it
 // ([Cache.Listed]) — in a binary form decoded with encoding/binary varints
-// and strings sliced from the file itself.
+// and strings sliced from the file itself. A start reads the file's head
+// and, of the tools' sections, those of the tools it lists
+// (cache_listing.go).
 //
 // What is read back is never trusted: the file must carry the same key
 // (the manifest's SHA-256, the binary's version, the shape of the Go types
-// it was written from) and a CRC-32C of everything before it, and decode
-// exactly — each tool's params and CLI help at their first use (late
-// sections, below); anything else — corrupt, truncated, foreign,
+// it was written from), a CRC-32 of its head and one of each section,
+// and decode exactly — each tool's params and CLI help at their first use
+// (late sections, below), its schema and listing at its first listing;
+// anything else — corrupt, truncated, foreign,
 // unreadable — is logged (never on stdout) and the manifest is loaded
 // afresh and the file rewritten. A file is written to a temporary name and renamed, so servers
 // starting together never read a half-written one.
+//
+// The cache is an optimisation, never a dependency: a tool's section that
+// cannot be read after the start — the file removed, another's renamed
+// over it, a section failing its CRC — is built from the head the start
+// checked, as a load without the cache builds it (sectionFromHead,
+// cache_listing.go). Only a tool that cannot be built from the head
+// either (its params fail to decode) is refused.
 
 // Cache keeps validated manifests between runs. The zero Cache, or one
 // with an empty Dir, keeps nothing: [Cache.Load] is then [Load].
@@ -78,7 +88,7 @@ func DefaultCacheDir() string {
 
 // cacheMagic opens every cache file; its last digit is the format's
 // version.
-const cacheMagic = "aeat-mcp manifest cache 3\n"
+const cacheMagic = "aeat-mcp manifest cache 5\n"
 
 // errForeign marks a cache file written for other bytes, another binary
 // or other Go types: expected after an edit or an upgrade, so not a
@@ -162,7 +172,12 @@ func (c *Cache) keyOf(sum [sha256.Size]byte) string {
 	return "manifest " + hex.EncodeToString(sum[:]) + "\nversion " + c.Version + "\ntypes " + typesFingerprint + "\n"
 }
 
-// hashFile is the SHA-256 of the file at path, read in pieces.
+// hashFile is the SHA-256 of the file at path, read in pieces of at most
+// 64 KiB: a buffer no bigger than the file (and one byte, to see its end
+// in one read). A constant 64 KiB one went on the goroutine's stack (the
+// compiler's limit for a make of constant size is 64 KiB), which a start
+// grew and copied for it: 12–17 page faults for the curated manifest's
+// 11 KB (BENCHMARKS.md, fifth round).
 func hashFile(path string) ([sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
 	f, err := os.Open(path)
@@ -171,7 +186,11 @@ func hashFile(path string) ([sha256.Size]byte, error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	buf := make([]byte, 64<<10)
+	size := int64(64 << 10)
+	if fi, err := f.Stat(); err == nil && fi.Size() < size {
+		size = fi.Size() + 1
+	}
+	buf := make([]byte, size)
 	for {
 		n, err := f.Read(buf)
 		h.Write(buf[:n])
@@ -211,28 +230,48 @@ func absPath(path string) string {
 	return abs
 }
 
-// castagnoli is the CRC-32C table, made at its first use, the manifest's
-// load, rather than in package init (8.9 KB, the SSE4.2 tables hash/crc32
-// computes for it), which every command pays — --version, call --demo —
-// whether it reads a cache file or not.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+// checksum is the CRC of a cache file's head and of each of its sections:
+// CRC-32 with the IEEE polynomial (format 5; format 4 had CRC-32C). Both
+// are hardware instructions on arm64; on amd64 hash/crc32 checks IEEE with
+// CLMUL after building an 8 KB slicing table at its first use, but
+// Castagnoli only after building its SSE4.2 tables — 1.28 M instructions,
+// the largest single step of a start (BENCHMARKS.md), to check a 15 KB
+// file; IEEE's first sum of 15 KB is 0.11 M (674 KB: 0.34 M against
+// 1.45 M).
+func checksum(b []byte) uint32 { return crc32.ChecksumIEEE(b) }
 
-// readCache decodes file if it was written for key and is whole.
+// readCache decodes file's head if it was written for key and the file
+// is whole. The file is closed before it returns: each tool's listing
+// stays in the file, read at its first use by opening it again
+// (lateFile.open, cache_listing.go) — a file held open for the server's
+// life would block, on Windows, the rename of a rewrite and the removal
+// of a spoilt file.
 func readCache(file, key string) (*Manifest, error) {
-	raw, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
-	if len(raw) < len(cacheMagic)+4 || string(raw[:len(cacheMagic)]) != cacheMagic {
-		return nil, errors.New("not a manifest cache file")
+	defer f.Close()
+	return readHead(f, key)
+}
+
+// readHead reads and decodes the head of the cache file f: the magic, the
+// head's length, the head, and its CRC (file format, cache_listing.go).
+func readHead(f *os.File, key string) (*Manifest, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
 	}
-	body, sum := raw[:len(raw)-4], binary.LittleEndian.Uint32(raw[len(raw)-4:])
-	if crc32.Checksum(body, castagnoli()) != sum {
-		return nil, errors.New("checksum mismatch (truncated or corrupt)")
+	size := fi.Size()
+	head, sum, err := readHeadBytes(f, size)
+	if err != nil {
+		return nil, err
 	}
-	// The strings of the manifest are slices of the file, which nothing
+	// The strings of the manifest are slices of the head, which nothing
 	// writes to after this: one buffer instead of a copy of it.
-	d := &decoder{s: unsafe.String(unsafe.SliceData(body), len(body)), i: len(cacheMagic)}
+	s := unsafe.String(unsafe.SliceData(head), len(head))
+	_, k := uvarintString(s[len(cacheMagic):])
+	d := &decoder{s: s, i: len(cacheMagic) + k}
 	if d.raw() != key {
 		if d.err != nil {
 			return nil, d.err
@@ -240,30 +279,58 @@ func readCache(file, key string) (*Manifest, error) {
 		return nil, errForeign
 	}
 	d.readTable()
-	d.lateFile = &lateFile{s: d.s, strings: d.strings, path: file, patterns: map[string]*pattern{}}
+	lf := &lateFile{s: d.s, strings: d.strings, path: f.Name(), size: size, headSum: sum, patterns: map[string]*pattern{}}
+	d.lateFile = lf
 	m := &Manifest{}
 	decManifest(d, m)
-	for _, t := range m.Tools {
-		if t == nil {
-			d.fail("a nil tool")
-			break
-		}
-		// Like the strings, slices of the file: nothing writes to them.
-		t.schemaJSON = d.bytes()
-		t.listedHead, t.listedTail = d.bytes(), d.bytes()
-		if (t.listedHead == nil) != (t.listedTail == nil) {
-			d.fail("half a listing")
-		}
-	}
+	end := d.readListings(m, int64(len(head))+4)
 	if d.err == nil && d.i != len(d.s) {
 		d.fail("bytes after the manifest")
+	}
+	if d.err == nil && end != size {
+		d.fail("a file of %d bytes whose sections end at %d", size, end)
 	}
 	if d.err != nil {
 		return nil, d.err
 	}
-	m.restore(d.lateFile)
-	m.late = d.lateFile
+	m.restore(lf)
+	m.late = lf
 	return m, nil
+}
+
+// readHeadBytes reads the head of a cache file of size bytes and checks
+// its CRC: magic, length and head, without the CRC, and the CRC as the
+// file has it.
+func readHeadBytes(f *os.File, size int64) (head, sum []byte, err error) {
+	var first [64]byte
+	n, err := f.ReadAt(first[:], 0)
+	if n < len(cacheMagic)+1 || string(first[:len(cacheMagic)]) != cacheMagic {
+		switch {
+		case err != nil && err != io.EOF:
+			return nil, nil, err
+		case n >= len(cacheMagic) && string(first[:len(cacheMagic)-2]) == cacheMagic[:len(cacheMagic)-2]:
+			// Another format's (an older or newer build's): expected.
+			return nil, nil, fmt.Errorf("format %q: %w", first[len(cacheMagic)-2], errForeign)
+		}
+		return nil, nil, errors.New("not a manifest cache file")
+	}
+	length, k := binary.Uvarint(first[len(cacheMagic):n])
+	if k <= 0 || length > uint64(size) {
+		return nil, nil, errors.New("a head longer than the file (truncated or corrupt)")
+	}
+	headEnd := int64(len(cacheMagic)+k) + int64(length)
+	if headEnd+4 > size {
+		return nil, nil, errors.New("a head longer than the file (truncated or corrupt)")
+	}
+	buf := make([]byte, headEnd+4)
+	if _, err := f.ReadAt(buf, 0); err != nil {
+		return nil, nil, err
+	}
+	head, sum = buf[:headEnd], buf[headEnd:]
+	if checksum(head) != binary.LittleEndian.Uint32(sum) {
+		return nil, nil, errors.New("checksum mismatch (truncated or corrupt)")
+	}
+	return head, sum, nil
 }
 
 // keepListed keeps listing, the tool as a server lists it, as the parts
@@ -275,15 +342,6 @@ func (t *Tool) keepListed(listing []byte) {
 		return
 	}
 	t.listedHead, t.listedTail = listing[:i], listing[i+len(t.schemaJSON):]
-}
-
-// bytes is a string of the table as bytes that alias the file (nil when
-// empty): only for what nothing writes to.
-func (d *decoder) bytes() []byte {
-	if s := d.str(); s != "" {
-		return unsafe.Slice(unsafe.StringData(s), len(s))
-	}
-	return nil
 }
 
 // restore rebuilds what a decoded manifest does not carry: each tool's
@@ -300,9 +358,9 @@ func (m *Manifest) restore(f *lateFile) {
 //
 // A tool's detail (detail.go) is a section of the cache file of its own,
 // its length first: a start steps over it, and its first use decodes it
-// (lateDetail). The whole file's checksum is checked at the start, which
-// costs a read of bytes already in memory, so a late section is read
-// from bytes that were whole then. One that still fails to decode (a
+// (lateDetail). It is in the head, whose checksum is checked at the start,
+// which costs a read of bytes already in memory, so a late section is
+// read from bytes that were whole then. One that still fails to decode (a
 // file made to pass the checksum, or a bug of the encoder) leaves the
 // tool without params and with the reason (Tool.DetailErr): its calls
 // are refused, never run with arguments nobody checked, and the file is
@@ -316,6 +374,12 @@ type lateFile struct {
 	strings []string
 	path    string
 	decoded atomic.Int64 // sections decoded so far (Manifest.LateDecoded)
+	// size and headSum (the head's CRC as the file has it) are what the
+	// file was at the start: a later read of a tool's listing checks the
+	// file it opens against them (lateFile.open).
+	size    int64
+	headSum []byte
+	listed  atomic.Int64 // listings read so far
 
 	mu       sync.Mutex // guards patterns
 	patterns map[string]*pattern
@@ -400,35 +464,28 @@ func (m *Manifest) LateDecoded() int {
 }
 
 // DetailErr is why the tool's params could not be read from the manifest
-// cache (a late section, above); nil for every other tool. A call of such
-// a tool is refused.
+// cache (a late section, above), and so neither could its schema be built
+// when its own section could not be read (cache_listing.go); nil for
+// every other tool. A call of such a tool is refused.
 func (t *Tool) DetailErr() error {
 	t.details()
-	if t.late == nil {
-		return nil
+	t.listed()
+	switch {
+	case t.late != nil && t.late.err != nil:
+		return t.late.err
+	case t.listing != nil:
+		return t.listing.err
 	}
-	return t.late.err
+	return nil
 }
 
 // writeCache keeps m as file, atomically: a temporary file in dir, then
 // a rename over file.
 func writeCache(dir, file, key string, m *Manifest) error {
-	e := &encoder{maps: map[string]uint64{}}
-	if err := encManifest(e, m); err != nil {
+	out, err := encodeCache(key, m)
+	if err != nil {
 		return err
 	}
-	for _, t := range m.Tools {
-		e.str(string(t.schemaJSON))
-		e.str(string(t.listedHead))
-		e.str(string(t.listedTail))
-	}
-	out := make([]byte, 0, len(e.b)+len(key)+512<<10)
-	out = append(out, cacheMagic...)
-	out = binary.AppendUvarint(out, uint64(len(key)))
-	out = append(out, key...)
-	out = e.table(out)
-	out = append(out, e.b...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli()))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}

@@ -73,7 +73,7 @@ func TestCacheCodec_FingerprintFollowsTheTypes(t *testing.T) {
 // them. Any other unexported field fails the generation.
 var derived = map[string]bool{
 	"Tool.cli": true, "Tool.schemaJSON": true, "Tool.listedHead": true, "Tool.listedTail": true, "Tool.schemaMu": true, "Tool.schema": true,
-	"Tool.late": true, "Tool.lateOnce": true, "toolDetail.byName": true, "Manifest.late": true,
+	"Tool.late": true, "Tool.lateOnce": true, "Tool.listing": true, "Tool.listOnce": true, "toolDetail.byName": true, "Manifest.late": true,
 	"Tool.builtin":  true,
 	"Param.pattern": true,
 }

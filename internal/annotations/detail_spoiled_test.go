@@ -1,9 +1,7 @@
 package annotations
 
 import (
-	"encoding/binary"
 	"encoding/json"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"sync"
@@ -25,7 +23,7 @@ func spoiledCached(t *testing.T) (*Manifest, *Tool) {
 	for i := m.Tools[7].late.start; i < m.Tools[7].late.end; i++ {
 		raw[i] = 0xff
 	}
-	binary.LittleEndian.PutUint32(raw[len(raw)-4:], crc32.Checksum(raw[:len(raw)-4], castagnoli()))
+	resumHead(raw)
 	require.NoError(t, os.WriteFile(file, raw, 0o600))
 	m, err = c.Load(path)
 	require.NoError(t, err)
@@ -126,4 +124,6 @@ func useAsACall(tool *Tool) {
 		tool.Params()[i].compiledPattern()
 	}
 	_, _ = tool.Validate(json.RawMessage(`{}`))
+	_ = tool.InputSchemaJSON()
+	_, _ = tool.ListedParts()
 }

@@ -51,6 +51,12 @@ func (m *Manifest) SetGlobal(name string, texts []string) error {
 	}
 	set := func(p *Param) { p.Default, p.Required = v, false }
 	set(&m.CLI.Params[i])
+	// Every tool's schema is rebuilt below, and DetailErr reads each one's
+	// section of the cache file: read them all now, through one open of
+	// the file — not one open per tool, nor, after a spoilt tool's detail
+	// has removed the file, each of the tools after it built from the
+	// head (cache_listing.go).
+	ReadListings(m.Tools)
 	for _, t := range m.Tools {
 		if t.DetailErr() != nil {
 			continue // no params to default: its calls are refused

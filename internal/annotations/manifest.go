@@ -143,8 +143,13 @@ type Tool struct {
 	// its schema, kept by the manifest cache (Cache.Listed); nil when it
 	// was not.
 	listedHead, listedTail []byte
-	schemaMu               sync.Mutex // guards schema, built on first use
-	schema                 *jsonschema.Schema
+	// listing is where a tool read from the manifest cache still has its
+	// schema and listing (schemaJSON, listedHead, listedTail): a section
+	// of the file read at their first use (cache_listing.go).
+	listing  *lateListing
+	listOnce sync.Once
+	schemaMu sync.Mutex // guards schema, built on first use
+	schema   *jsonschema.Schema
 	// detail is what only a call, aeat_mcp_find or doctor reads of the
 	// tool (details): a tool read from the manifest cache has it in the
 	// file (late) until its first use.

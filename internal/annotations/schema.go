@@ -36,18 +36,34 @@ func (t *Tool) InputSchema() *jsonschema.Schema {
 // server gives hosts without building and marshalling a jsonschema.Schema
 // per tool (at 300 tools that was most of a server's start-up). A test
 // holds the two to the same meaning.
-func (t *Tool) InputSchemaJSON() json.RawMessage { return t.schemaJSON }
+func (t *Tool) InputSchemaJSON() json.RawMessage {
+	t.listed()
+	return t.schemaJSON
+}
 
 // ListedParts are the tool as the server lists it (its tools/list entry)
 // around its schema: head, then [Tool.InputSchemaJSON], then tail —
 // encoded when the manifest was validated and kept by the manifest cache
-// ([Cache.Listed]); both nil when nothing kept it. Nothing may write to
-// them.
-func (t *Tool) ListedParts() (head, tail []byte) { return t.listedHead, t.listedTail }
+// ([Cache.Listed]); both nil when nothing kept it, or its section of the
+// cache could not be read (the server then encodes the tool itself, as
+// Cache.Listed did). Nothing may write to them.
+func (t *Tool) ListedParts() (head, tail []byte) {
+	t.listed()
+	return t.listedHead, t.listedTail
+}
 
 // buildSchema encodes the input schema (InputSchemaJSON) and drops the
 // struct built from older params, if any.
 func (t *Tool) buildSchema() error {
+	t.listed() // read now, or its late read would undo this one
+	return t.setSchema()
+}
+
+// setSchema encodes the input schema from the tool's params and drops the
+// struct built from older params, if any: what buildSchema does once the
+// tool's section is read, and what a section that cannot be read is
+// rebuilt with (sectionFromHead).
+func (t *Tool) setSchema() error {
 	b, err := t.encodeSchema()
 	if err != nil {
 		return err

@@ -213,6 +213,7 @@ func (s *Server) listedJSON() *listedJSON {
 	l.once.Do(func() {
 		sorted := slices.SortedFunc(slices.Values(s.listed), func(a, b serverTool) int { return strings.Compare(a.tool.Name, b.tool.Name) })
 		l.tools, l.task = make([][3][]byte, 0, len(sorted)), make([]bool, 0, len(sorted))
+		readListings(sorted)
 		for _, st := range sorted {
 			tool := [3][]byte{}
 			if head, tail := st.tool.ListedParts(); head != nil {
@@ -225,6 +226,17 @@ func (s *Server) listedJSON() *listedJSON {
 		}
 	})
 	return l
+}
+
+// readListings reads the listed tools' schemas and listings from the
+// manifest cache at once (annotations.ReadListings): one read of the
+// file's sections for the whole aeat, not one per tool.
+func readListings(listed []serverTool) {
+	tools := make([]*annotations.Tool, len(listed))
+	for i, st := range listed {
+		tools[i] = st.tool
+	}
+	annotations.ReadListings(tools)
 }
 
 // markedLen is what tasks.MarkLast adds to a tool.

@@ -167,6 +167,7 @@ func (s *Server) toolsList(x *mcp.RequestExtra) *mcp.ListToolsResult {
 	}
 	s.listOnce.Do(func() {
 		s.list = make([]*mcp.Tool, 0, len(s.listed))
+		readListings(s.listed)
 		for _, st := range s.listed {
 			s.list = append(s.list, mcpTool(st.tool))
 		}
