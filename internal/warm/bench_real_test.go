@@ -29,8 +29,7 @@ import (
 // byte-identical to the cold calls'. It is skipped unless AEAT_REAL_CLI names the CLI's script;
 // AEAT_REAL_MANIFEST picks another manifest, AEAT_REAL_VERBS other verbs
 // (comma-separated command paths); AEAT_REAL_NO_SPARE=1 runs the template
-// without its spare (what a call costs forked on demand),
-// AEAT_REAL_SPARE_READ=1 with its spare's read-ahead (spareConfig.ReadAhead).
+// without its spare (what a call costs forked on demand).
 //
 // HOME and CADRUMO_LOCAL_STORAGE_ROOT are fresh directories with one
 // profile, created by the CLI itself, and the passphrase is in the
@@ -45,9 +44,6 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 	require.NotNil(b, m.CLI.Warm, "the manifest has no cli.warm")
 	if os.Getenv("AEAT_REAL_NO_SPARE") == "1" {
 		defer warm.SetSpares(false)()
-	}
-	if os.Getenv("AEAT_REAL_SPARE_READ") == "1" {
-		defer warm.SetSpareReadAhead(true)()
 	}
 
 	home, store, dir := b.TempDir(), b.TempDir(), b.TempDir()

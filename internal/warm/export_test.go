@@ -70,11 +70,3 @@ func SetSpares(on bool) (restore func()) {
 	sparesOn = on
 	return func() { sparesOn = old }
 }
-
-// SetSpareReadAhead turns the spares' read-ahead (spareConfig.ReadAhead)
-// on or off for the pools started until restore.
-func SetSpareReadAhead(on bool) (restore func()) {
-	old := spareReadAhead
-	spareReadAhead = on
-	return func() { spareReadAhead = old }
-}

@@ -106,12 +106,8 @@ func spareFor(goos string) *spareConfig {
 	if goos != "linux" {
 		return nil
 	}
-	return &spareConfig{LearnFirst: 8, LearnEvery: 16, MaxPages: 64 << 20 / 4096, ReportOver: 1024, ReadAhead: spareReadAhead}
+	return &spareConfig{LearnFirst: 8, LearnEvery: 16, MaxPages: 64 << 20 / 4096, ReportOver: 1024}
 }
-
-// spareReadAhead: spares read ahead every present page of the template's
-// writable private mappings (spareConfig.ReadAhead); off, tests turn it on.
-var spareReadAhead = false
 
 // sparesOn: templates keep a spare where spareFor has one; tests compare
 // with none.

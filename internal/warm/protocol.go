@@ -59,11 +59,6 @@ type spareConfig struct {
 	// ReportOver: a child reports only when its call faulted at least
 	// this many pages — fewer cost less than the report itself.
 	ReportOver int `json:"report_over"`
-	// ReadAhead: once it copied and read the learnt pages, the spare
-	// also reads one byte of every page present in the template's
-	// writable private mappings while it waits (an experiment, off by
-	// default: BENCHMARKS.md, 2026-12-03).
-	ReadAhead bool `json:"read_ahead,omitempty"`
 }
 
 // The bytes that carry descriptors (SCM_RIGHTS) to the template.

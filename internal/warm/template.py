@@ -774,71 +774,21 @@ def _prefault(sock):
     pages, no byte changed), so that the call does not — only where it is
     still in a readable and writable private mapping (the template may have
     unmapped it since) — then reads a byte of each (_touch): all the copies
-    first, as a copy saves a call more than a read does; then, with
-    read_ahead, a byte of every other page it maps (_read_ahead). It stops
-    when a call comes (sock readable): the call pays for the rest."""
-    if _libc is None:
+    first, as a copy saves a call more than a read does. It stops when a
+    call comes (sock readable): the call pays for the rest."""
+    if not _LEARNT or _libc is None:
         return
     poll = select.poll()
     poll.register(sock, select.POLLIN)
     import ctypes
 
-    runs = list(_learnt_runs()) if _LEARNT else []
+    runs = list(_learnt_runs())
     madvise = _libc.madvise
     for step in (lambda at, n: madvise(at * _PAGE, n * _PAGE, _MADV_POPULATE_WRITE), lambda at, n: _touch(ctypes, at, n)):
         for at, n in runs:
             if poll.poll(0):
                 return
             step(at, n)
-    if _SPARE.get("read_ahead"):
-        _read_ahead(poll, ctypes)
-
-
-# A pagemap entry's top byte (little-endian) -> 1 where bit 63 is set:
-# PM_PRESENT, the page is mapped (in a spare: shared with the template).
-_PRESENT = bytes(b >> 7 for b in range(256))
-
-
-def _read_ahead(poll, ctypes):
-    """In a spare, with read_ahead: reads a byte of each page present in
-    its writable private mappings (_touch) — the template's heap and the
-    interpreter's and extension modules' data, what a call reads without
-    writing it — so that the call's first loads find their page-table
-    entries used. Stops when a call comes. With AEAT_MCP_WARM_TRACE it
-    writes what it read and what that cost to spare-PID.json."""
-    import re
-
-    if sys.byteorder != "little":
-        return
-    t0, r0, pages = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF), 0
-    try:
-        pm = os.open("/proc/self/pagemap", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        for lo, hi in _writable_ranges():
-            for start in range(lo, hi, _PREFAULT_STEP):
-                n = min(hi, start + _PREFAULT_STEP) - start
-                if poll.poll(0):
-                    return
-                present = os.pread(pm, n * 8, start * 8)[7::8].translate(_PRESENT)
-                for m in re.finditer(b"\x01+", present):
-                    _touch(ctypes, start + m.start(), m.end() - m.start())
-                    pages += m.end() - m.start()
-    except OSError:
-        pass
-    finally:
-        os.close(pm)
-        if _TRACE_DIR is not None:
-            r1 = resource.getrusage(resource.RUSAGE_SELF)
-            cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-            try:
-                with _trace_file("spare-%d.json" % os.getpid(), "w") as f:
-                    json.dump({"read_ahead_pages": pages, "cpu_ms": round(cpu * 1000, 3),
-                               "wall_ms": round((time.perf_counter() - t0) * 1000, 3),
-                               "minflt": r1.ru_minflt - r0.ru_minflt, "learnt": len(_LEARNT)}, f)
-            except OSError:
-                pass
 
 
 def _learnt_runs():
