@@ -819,7 +819,7 @@ def _touch(ctypes, at, n):
     """Reads one byte of each of n pages from page at, by this process's own
     loads. MADV_POPULATE_WRITE copies a page in the kernel; under a
     hypervisor that shadows page tables (this project's 2-core VM) the
-    process's first load of each page still traps to it (~9 µs a page,
+    process's first load of each page still traps to it (4–7.4 CPU-µs a page,
     counted as user CPU, no page fault the kernel sees): the real aeat's
     profile list spent 56 CPU-ms in the CLI instead of 27–34 with its
     2,700 learnt pages read here first (BENCHMARKS.md, "Where a warm
