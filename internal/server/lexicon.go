@@ -344,9 +344,13 @@ var phrases = sync.OnceValue(func() map[[2]string]string {
 		{"tax", "authorities"}:    "aeat",
 		{"agencia", "tributaria"}: "aeat",
 		{"set", "up"}:             "setup",
-		{"power", "attorney"}:     "apoderado",
-		{"copia", "seguridad"}:    "backup",
-		{"back", "up"}:            "backup",
+		// A thing done "on its own" or "on their own" is done
+		// automatically (a classification rule). Also, wrongly, "on my
+		// own" — by myself — which no request so far has said.
+		{"on", "own"}:          "automatically",
+		{"power", "attorney"}:  "apoderado",
+		{"copia", "seguridad"}: "backup",
+		{"back", "up"}:         "backup",
 		// To pull up or bring up a thing is to show it; sent back, a reply.
 		{"pull", "up"}:   "show",
 		{"bring", "up"}:  "show",
