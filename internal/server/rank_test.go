@@ -1240,6 +1240,19 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // nothing fewer in any set). One request in 240 a fold is what a change
 // made from a set's misses carries to a set it was not made from.
 //
+// Then set 19, by a thirteenth engineer who had seen neither the ranker
+// nor its data (a dentist or vet with staff, a delivery rider paid by
+// app, a photographer selling prints at fairs, a retired teacher letting
+// an inherited flat, a founder who is also an autónomo consultant, an
+// English-only reader unsure of Spanish tax words), outside both folds,
+// measured once on round fourteen (main 1d7fe6a) and then on the fold
+// change above: 38 of 40 with both (95 %). Left: a motorbike used 70 %
+// for deliveries (the business share, said as "solo el 70% es del
+// trabajo"), and "everything left to do before the clinic can file this
+// quarter, in one place" (the pipeline). Over the thirteen sets written
+// independently (7 to 19), first measurement: 385 + 38 = 423 of 520
+// (81.3 %).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1272,6 +1285,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed16", heldOutSealed16, 85},
 		{"sealed17", heldOutSealed17, 80},
 		{"sealed18", heldOutSealed18, 82},
+		{"sealed19", heldOutSealed19, 92},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
