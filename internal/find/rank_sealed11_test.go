@@ -21,7 +21,7 @@
 // written before the set was seen; then it became a floor of
 // TestRank_HeldOut, not yet tuned to.
 
-package server
+package find
 
 var heldOutSealed11 = []rankRequest{
 	// Spanish.

@@ -1,4 +1,4 @@
-package server
+package find
 
 // heldOutSealed9 is sealed request set 9 for aeat_mcp_find (issue 28 item 5):
 // forty requests, twenty in Spanish and twenty in English, written blind by a

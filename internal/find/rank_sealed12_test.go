@@ -1,4 +1,4 @@
-package server
+package find
 
 // heldOutSealed12 is sealed request set 12 for aeat_mcp_find (issue 28 item 5): 40
 // requests, 20 in Spanish and 20 in English, written blind by a helper engineer

@@ -17,7 +17,7 @@
 // slack). Round thirteen was tuned to it: 32 of 40, floor 75 (two of
 // slack).
 
-package server
+package find
 
 var heldOutSealed15 = []rankRequest{
 	// Spanish.

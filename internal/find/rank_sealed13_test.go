@@ -20,7 +20,7 @@
 // then it became a floor of TestRank_HeldOut. Round twelve (h55) was
 // tuned to it: 40 of 40, its floor 95 in 100.
 
-package server
+package find
 
 var heldOutSealed13 = []rankRequest{
 	// Spanish.

@@ -1,4 +1,4 @@
-package server
+package find
 
 // heldOutSealed7 is a sealed set of 40 requests (20 in Spanish, 20 in English)
 // for aeat_mcp_find on the full aeat manifest, written on 2026-12-02 for

@@ -1,4 +1,4 @@
-package server
+package find
 
 // heldOutSealed16 is the sealed held-out request set 16 for aeat_mcp_find (issue 28 item 5).
 //

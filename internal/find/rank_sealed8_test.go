@@ -1,4 +1,4 @@
-package server
+package find
 
 // heldOutSealed8 is the eighth sealed request set for aeat_mcp_find (issue 28
 // item 5: "≥ 9 of 10 in the top 3 on requests you did not tune to").

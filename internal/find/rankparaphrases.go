@@ -1,4 +1,4 @@
-package server
+package find
 
 import (
 	_ "embed"
@@ -55,7 +55,7 @@ func phraseWords(phrases []string) []string {
 var aeatParaphrases = sync.OnceValue(func() map[string]verbParaphrases {
 	var m map[string]verbParaphrases
 	if err := json.Unmarshal(paraphrasesJSON, &m); err != nil {
-		panic("server: paraphrases.json: " + err.Error())
+		panic("find: paraphrases.json: " + err.Error())
 	}
 	return m
 })

@@ -1,4 +1,4 @@
-package server
+package find
 
 // heldOutSealed10 is sealed request set 10 for aeat_mcp_find (issue 28 item 5): forty
 // requests, twenty in Spanish and twenty in English, as the CLI's users would type them to

@@ -1,4 +1,4 @@
-package server
+package find
 
 // heldOutSealed19 is sealed request set 19 for aeat_mcp_find (issue 28 item 5).
 //
