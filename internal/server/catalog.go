@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
+	"github.com/aeat-mcp/aeat-mcp/internal/find"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -52,12 +53,13 @@ func CheckSurface(s string) error {
 }
 
 // catalog is what the catalog surface keeps: which manifest tools tools/list
-// holds, and the words of every tool it can reach (built on the first
-// aeat_mcp_find: a server that is never asked pays nothing at start-up).
+// holds, and the ranking's index of every tool it can reach (package find;
+// built on the first aeat_mcp_find: a server that is never asked pays
+// nothing at start-up).
 type catalog struct {
 	listed    map[string]bool
 	indexOnce sync.Once
-	index     rankIndex
+	index     *find.Index
 }
 
 // Listed are the manifest tools a server with cfg puts in tools/list: every
@@ -209,7 +211,7 @@ type findAnswer struct {
 // find is aeat_mcp_find.
 func (s *Server) find(_ context.Context, rq *request, args annotations.Args) *mcp.CallToolResult {
 	query, _ := args.Text("query") // required: Validate saw it
-	if len(words(query)) == 0 {
+	if !find.HasWords(query) {
 		return rq.invalid(&annotations.ValidationError{Field: "query", Msg: fmt.Sprintf("%q has no word to look for in tool names, titles, descriptions or parameters", query)})
 	}
 	limit := defaultFindLimit
@@ -229,18 +231,18 @@ func (s *Server) find(_ context.Context, rq *request, args annotations.Args) *mc
 	}
 }
 
-// findTools ranks the tools the server serves against query.
+// findTools ranks the tools the server serves against query (package
+// find).
 func (s *Server) findTools(query string, limit int) findAnswer {
 	cat := s.catalog
-	cat.indexOnce.Do(func() { cat.index = newRankIndex(s.Tools(), paraphrasesFor(s.cfg.Manifest.CLI.Command)) })
-	hits := cat.index.rank(query)
+	cat.indexOnce.Do(func() { cat.index = find.NewIndex(s.Tools(), s.cfg.Manifest.CLI.Command) })
+	hits := cat.index.Rank(query)
 	answer := findAnswer{Tools: []foundTool{}, Matched: len(hits)}
-	for i, h := range hits {
+	for i, t := range hits {
 		if i == limit {
 			answer.Left = len(hits) - limit
 			break
 		}
-		t := h.tool
 		answer.Tools = append(answer.Tools, foundTool{Name: t.Name, Title: t.Title, Description: t.Description,
 			Tier: string(t.Tier()), Listed: cat.listed[t.Name], InputSchema: t.InputSchemaJSON(),
 			Annotations: hintsView{t.Hints.ReadOnly, t.Hints.Destructive, t.Hints.Idempotent, t.Hints.OpenWorld}})

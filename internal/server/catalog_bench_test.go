@@ -15,6 +15,7 @@ import (
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
+	"github.com/aeat-mcp/aeat-mcp/internal/find"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
@@ -83,7 +84,8 @@ func BenchmarkToolsListSurfaces(b *testing.B) {
 // BenchmarkFind: aeat_mcp_find over the whole aeat's 300 tools, a full
 // tools/call round trip in memory, against the floor of the same round
 // trip to aeat_mcp_runs (a built-in that does next to nothing); and the
-// ranking alone, against the same ranking without aeat's paraphrases.
+// ranking alone (package find), against the same ranking without aeat's
+// paraphrases. It stays with the server because it measures the tool.
 func BenchmarkFind(b *testing.B) {
 	cs := surfaceServer(b, fullAeatManifest, SurfaceCatalog)
 	call := func(name string, args any) {
@@ -97,8 +99,8 @@ func BenchmarkFind(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
-	bare := newRankIndex(m.Tools, nil) // what the paraphrases cost: the ranking without them
+	idx := find.NewIndex(m.Tools, m.CLI.Command)
+	bare := find.NewIndex(m.Tools, "") // what the paraphrases cost: the ranking without them
 	queries := []string{"ledger categories", "notificación pull", "certificate secret set", "modelo 303 review package verify"}
 	var tFind, tFloor, tRank, tBare []float64
 	i := 0
@@ -107,8 +109,8 @@ func BenchmarkFind(b *testing.B) {
 		i++
 		tFind = append(tFind, timedMS(func() { call(ToolFind, map[string]any{"query": q, "limit": 10}) }))
 		tFloor = append(tFloor, timedMS(func() { call(ToolRuns, map[string]any{}) }))
-		tRank = append(tRank, timedMS(func() { idx.rank(q) }))
-		tBare = append(tBare, timedMS(func() { bare.rank(q) }))
+		tRank = append(tRank, timedMS(func() { idx.Rank(q) }))
+		tBare = append(tBare, timedMS(func() { bare.Rank(q) }))
 	}
 	b.ReportMetric(median(tFind)*1000, "µs-find")
 	b.ReportMetric(median(tFloor)*1000, "µs-runs-floor")

@@ -203,6 +203,9 @@ func serverCmd(tb testing.TB, env []string, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// fullAeatManifest is the whole real aeat, 300 tools.
+const fullAeatManifest = "../../examples/aeat.full.manifest.json"
+
 // initLine is a 2025-11-25 initialize request, as a raw JSON-RPC line.
 const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
