@@ -1253,6 +1253,21 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // independently (7 to 19), first measurement: 385 + 38 = 423 of 520
 // (81.3 %).
 //
+// Then set 20, by a fourteenth engineer who had seen neither the ranker
+// nor its data (a tattoo artist, a baker with one employee, a DJ paid by
+// venues and weddings, a student who tutors and plays gigs, an estate
+// agent on commission, a Latin American Spanish speaker new to Spain, a
+// person with dyslexia who misspells), measured once on main 32cccc9
+// (round fourteen and the fold change): 32 of 40 (80 %). Left: two
+// misspelt requests ("a bakup … incase my laptop brakes", "the programm
+// keeps throwing an eror"), Latin American words ("la boleta de la
+// computadora … para laburar"), a van used 60 % for gigs (the business
+// share again), a capital good kept four years for VAT, commission
+// invoices asked as "sácame las facturas", a year's payments "from venues
+// and weddings", and last year's renta "as AEAT has it on record". Over
+// the fourteen sets written independently (7 to 20), first measurement:
+// 423 + 32 = 455 of 560 (81.3 %).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1286,6 +1301,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed17", heldOutSealed17, 80},
 		{"sealed18", heldOutSealed18, 82},
 		{"sealed19", heldOutSealed19, 92},
+		{"sealed20", heldOutSealed20, 77},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
