@@ -4,11 +4,13 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
 )
@@ -128,14 +131,25 @@ func BenchmarkFind(b *testing.B) {
 // exit): on a loaded machine wall time mostly measures the wait for a
 // core, and CPU time what the server itself spent. With AEAT_MCP_BASELINE
 // naming an earlier build (BenchmarkStartVsNaive), its three warm starts
-// take their turns too, printed as *-base.
+// take their turns too, printed as *-base. The floor takes its turns too:
+// testdata/answerfloor, a program that writes the answers this binary
+// wrote for the curated 19 and for the whole aeat on all, byte for byte,
+// read from a file — ms-floor-all-minus-curated is what writing the bigger
+// answer costs by itself.
 func BenchmarkStartFullVsCurated(b *testing.B) {
 	binary := aeatMCP(b)
+	floor := proctest.Build(b, "testdata/answerfloor")
 	warmDir, baseDir := b.TempDir(), b.TempDir()
-	start := func(bin, cacheDir, path string, args ...string) (float64, float64) {
+	command := func(bin, cacheDir, path string, args ...string) *exec.Cmd {
 		cmd := exec.Command(bin, append([]string{"--manifest", path, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
 		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cacheDir)
-		return msToToolsList(b, cmd)
+		return cmd
+	}
+	start := func(bin, cacheDir, path string, args ...string) (float64, float64) {
+		if bin == floor {
+			return msToToolsList(b, exec.Command(floor, path))
+		}
+		return msToToolsList(b, command(bin, cacheDir, path, args...))
 	}
 	type variant struct {
 		name  string
@@ -165,6 +179,9 @@ func BenchmarkStartFullVsCurated(b *testing.B) {
 		}
 		start(v.bin, dir, v.path, v.args...) // warm the cache
 	}
+	for _, v := range vs[:2] { // the floor's answers: the curated 19's, the whole aeat's on all
+		vs = append(vs, &variant{name: "floor-" + v.name, bin: floor, path: answersOf(b, command(binary, warmDir, v.path, v.args...)), warm: true})
+	}
 	i := 0
 	for b.Loop() {
 		for k := range vs {
@@ -186,7 +203,7 @@ func BenchmarkStartFullVsCurated(b *testing.B) {
 		if v.warm {
 			suffix = "-warm"
 		}
-		if v.bin != binary {
+		if v.bin != binary && v.bin != floor {
 			suffix += "-base"
 		}
 		b.ReportMetric(median(v.times), "ms-"+v.name+suffix)
@@ -196,12 +213,32 @@ func BenchmarkStartFullVsCurated(b *testing.B) {
 	b.ReportMetric(median(vs[2].cpu)-median(vs[0].cpu), "cpu-ms-catalog-minus-curated-warm")
 	b.ReportMetric(median(vs[1].times)-median(vs[0].times), "ms-all-minus-curated-warm")
 	b.ReportMetric(median(vs[2].times)-median(vs[0].times), "ms-catalog-minus-curated-warm")
+	floors := vs[len(vs)-2:]
+	b.ReportMetric(median(floors[1].times)-median(floors[0].times), "ms-floor-all-minus-curated")
+	b.ReportMetric(median(floors[1].cpu)-median(floors[0].cpu), "cpu-ms-floor-all-minus-curated")
 	b.ReportMetric(median(vs[4].times)-median(vs[3].times), "ms-all-minus-curated-cold")
 	b.ReportMetric(median(vs[5].times)-median(vs[3].times), "ms-catalog-minus-curated-cold")
-	if len(vs) > 6 {
+	if len(vs) > 8 {
 		b.ReportMetric(median(vs[7].cpu)-median(vs[6].cpu), "cpu-ms-all-minus-curated-warm-base")
 		b.ReportMetric(median(vs[8].cpu)-median(vs[6].cpu), "cpu-ms-catalog-minus-curated-warm-base")
+		b.ReportMetric(median(vs[7].times)-median(vs[6].times), "ms-all-minus-curated-warm-base")
+		b.ReportMetric(median(vs[8].times)-median(vs[6].times), "ms-catalog-minus-curated-warm-base")
 	}
+}
+
+// answersOf is a file of what cmd, a server, answers to initialize and
+// then tools/list (a line each): the floor's answers.
+func answersOf(b *testing.B, cmd *exec.Cmd) string {
+	cmd.Stdin = strings.NewReader(initLine + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n")
+	out, err := cmd.Output()
+	if err != nil || bytes.Count(out, []byte("\n")) != 2 {
+		b.Fatalf("the server's answers: %v, %d lines", err, bytes.Count(out, []byte("\n")))
+	}
+	path := filepath.Join(b.TempDir(), "answers.jsonl")
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return path
 }
 
 // msToToolsList starts cmd, a server, and returns the milliseconds until
