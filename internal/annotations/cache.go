@@ -263,15 +263,14 @@ func readHead(f *os.File, key string) (*Manifest, error) {
 		return nil, err
 	}
 	size := fi.Size()
-	head, sum, err := readHeadBytes(f, size)
+	head, at, sum, err := readHeadBytes(f, size)
 	if err != nil {
 		return nil, err
 	}
 	// The strings of the manifest are slices of the head, which nothing
 	// writes to after this: one buffer instead of a copy of it.
 	s := unsafe.String(unsafe.SliceData(head), len(head))
-	_, k := uvarintString(s[len(cacheMagic):])
-	d := &decoder{s: s, i: len(cacheMagic) + k}
+	d := &decoder{s: s, i: at}
 	if d.raw() != key {
 		if d.err != nil {
 			return nil, d.err
@@ -299,38 +298,42 @@ func readHead(f *os.File, key string) (*Manifest, error) {
 }
 
 // readHeadBytes reads the head of a cache file of size bytes and checks
-// its CRC: magic, length and head, without the CRC, and the CRC as the
-// file has it.
-func readHeadBytes(f *os.File, size int64) (head, sum []byte, err error) {
+// its CRC: magic, length and head, without the CRC, where in it the head
+// itself starts (after its length), and the CRC as the file has it.
+func readHeadBytes(f io.ReaderAt, size int64) (head []byte, at int, sum []byte, err error) {
 	var first [64]byte
 	n, err := f.ReadAt(first[:], 0)
 	if n < len(cacheMagic)+1 || string(first[:len(cacheMagic)]) != cacheMagic {
 		switch {
 		case err != nil && err != io.EOF:
-			return nil, nil, err
+			return nil, 0, nil, err
 		case n >= len(cacheMagic) && string(first[:len(cacheMagic)-2]) == cacheMagic[:len(cacheMagic)-2]:
 			// Another format's (an older or newer build's): expected.
-			return nil, nil, fmt.Errorf("format %q: %w", first[len(cacheMagic)-2], errForeign)
+			return nil, 0, nil, fmt.Errorf("format %q: %w", first[len(cacheMagic)-2], errForeign)
 		}
-		return nil, nil, errors.New("not a manifest cache file")
+		return nil, 0, nil, errors.New("not a manifest cache file")
 	}
 	length, k := binary.Uvarint(first[len(cacheMagic):n])
 	if k <= 0 || length > uint64(size) {
-		return nil, nil, errors.New("a head longer than the file (truncated or corrupt)")
+		return nil, 0, nil, errors.New("a head longer than the file (truncated or corrupt)")
 	}
-	headEnd := int64(len(cacheMagic)+k) + int64(length)
+	at = len(cacheMagic) + k
+	headEnd := int64(at) + int64(length)
 	if headEnd+4 > size {
-		return nil, nil, errors.New("a head longer than the file (truncated or corrupt)")
+		return nil, 0, nil, errors.New("a head longer than the file (truncated or corrupt)")
 	}
+	// The bytes read first are the head's first: only the rest is read.
 	buf := make([]byte, headEnd+4)
-	if _, err := f.ReadAt(buf, 0); err != nil {
-		return nil, nil, err
+	if got := copy(buf, first[:n]); got < len(buf) {
+		if _, err := f.ReadAt(buf[got:], int64(got)); err != nil {
+			return nil, 0, nil, err
+		}
 	}
 	head, sum = buf[:headEnd], buf[headEnd:]
 	if checksum(head) != binary.LittleEndian.Uint32(sum) {
-		return nil, nil, errors.New("checksum mismatch (truncated or corrupt)")
+		return nil, 0, nil, errors.New("checksum mismatch (truncated or corrupt)")
 	}
-	return head, sum, nil
+	return head, at, sum, nil
 }
 
 // keepListed keeps listing, the tool as a server lists it, as the parts

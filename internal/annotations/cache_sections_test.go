@@ -3,6 +3,7 @@ package annotations
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -303,4 +304,46 @@ func assertAsFresh(t *testing.T, want, got *Tool) {
 	t.Helper()
 	assert.Equal(t, string(want.InputSchemaJSON()), string(got.InputSchemaJSON()), "%s's schema", want.Name)
 	assert.Equal(t, listedAs(want), listedAs(got), "%s's listing", want.Name)
+}
+
+// countingReaderAt counts the bytes read through it.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestCache_HeadReadOnce: a start reads each byte of the cache file's
+// head once — the first bytes, read to learn the head's length, are the
+// head's first, not read again (they were: 64 bytes more) — and is told
+// where the head itself starts, after its length, not to decode the
+// length again.
+func TestCache_HeadReadOnce(t *testing.T) {
+	for _, path := range cacheManifests {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			c, _ := newCache(t, t.TempDir(), "v1")
+			path := copyManifest(t, path)
+			loadTwice(t, c, path)
+			_, abs, err := readManifest(path)
+			require.NoError(t, err)
+			f, err := os.Open(filepath.Join(c.Dir, c.fileName(abs)))
+			require.NoError(t, err)
+			defer f.Close()
+			fi, err := f.Stat()
+			require.NoError(t, err)
+			r := &countingReaderAt{r: f}
+			head, at, sum, err := readHeadBytes(r, fi.Size())
+			require.NoError(t, err)
+			assert.Len(t, sum, 4)
+			assert.Equal(t, int64(len(head)+len(sum)), r.n, "bytes read for a head of %d", len(head))
+			length, k := binary.Uvarint(head[len(cacheMagic):])
+			assert.Equal(t, len(cacheMagic)+k, at)
+			assert.Equal(t, len(head), at+int(length))
+		})
+	}
 }

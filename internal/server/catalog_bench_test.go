@@ -4,11 +4,13 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
 	"github.com/aeat-mcp/aeat-mcp/internal/find"
 	"github.com/aeat-mcp/aeat-mcp/internal/i18n"
+	"github.com/aeat-mcp/aeat-mcp/internal/proctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
 )
@@ -130,80 +133,114 @@ func BenchmarkFind(b *testing.B) {
 // exit): on a loaded machine wall time mostly measures the wait for a
 // core, and CPU time what the server itself spent. With AEAT_MCP_BASELINE
 // naming an earlier build (BenchmarkStartVsNaive), its three warm starts
-// take their turns too, printed as *-base.
+// take their turns too, printed as *-base. The floor takes its turns too:
+// testdata/answerfloor, a program that writes the answers this binary
+// wrote for the curated 19 and for the whole aeat on all, byte for byte,
+// read from a file — ms-floor-all-minus-curated is what writing the bigger
+// answer costs by itself.
 func BenchmarkStartFullVsCurated(b *testing.B) {
 	binary := aeatMCP(b)
+	floor := proctest.Build(b, "testdata/answerfloor")
 	warmDir, baseDir := b.TempDir(), b.TempDir()
-	start := func(bin, cacheDir, path string, args ...string) (float64, float64) {
-		cmd := exec.Command(bin, append([]string{"--manifest", path, "--cli", fakeaeat, "--log-level", "error"}, args...)...)
-		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cacheDir)
-		return msToToolsList(b, cmd)
-	}
-	type variant struct {
-		name  string
-		bin   string
-		path  string
-		args  []string
-		warm  bool
-		times []float64
-		cpu   []float64
-	}
-	var vs []*variant
-	for _, warm := range []bool{true, false} {
+	var vs []*startVariant
+	for _, dir := range []string{warmDir, ""} { // warm, then cold: a fresh directory each start
 		vs = append(vs,
-			&variant{name: "curated-19", bin: binary, path: curatedAeatManifest, warm: warm},
-			&variant{name: "full-all", bin: binary, path: fullAeatManifest, warm: warm},
-			&variant{name: "full-catalog", bin: binary, path: fullAeatManifest, args: []string{"--surface", "catalog"}, warm: warm})
+			&startVariant{name: "curated-19", bin: binary, path: curatedAeatManifest, dir: dir},
+			&startVariant{name: "full-all", bin: binary, path: fullAeatManifest, dir: dir},
+			&startVariant{name: "full-catalog", bin: binary, path: fullAeatManifest, args: []string{"--surface", "catalog"}, dir: dir})
 	}
 	if base := baselineBinary(); base != "" {
 		for _, v := range vs[:3] {
-			vs = append(vs, &variant{name: v.name, bin: base, path: v.path, args: v.args, warm: true})
+			vs = append(vs, &startVariant{name: v.name, bin: base, path: v.path, args: v.args, dir: baseDir, base: true})
 		}
 	}
 	for _, v := range append(vs[:3:3], vs[6:]...) {
-		dir := warmDir
-		if v.bin != binary {
-			dir = baseDir
-		}
-		start(v.bin, dir, v.path, v.args...) // warm the cache
+		msToToolsList(b, v.command(b)) // warm the cache
+	}
+	for _, v := range vs[:2] { // the floor's answers: the curated 19's, the whole aeat's on all
+		vs = append(vs, &startVariant{name: "floor-" + v.name, bin: floor, path: answersOf(b, v.command(b)), floor: true})
 	}
 	i := 0
 	for b.Loop() {
 		for k := range vs {
 			v := vs[(k+i)%len(vs)] // who goes first rotates
-			dir := warmDir
-			switch {
-			case !v.warm:
-				dir = b.TempDir()
-			case v.bin != binary:
-				dir = baseDir
-			}
-			wall, cpu := start(v.bin, dir, v.path, v.args...)
+			wall, cpu := msToToolsList(b, v.command(b))
 			v.times, v.cpu = append(v.times, wall), append(v.cpu, cpu)
 		}
 		i++
 	}
 	for _, v := range vs {
-		suffix := "-cold"
-		if v.warm {
-			suffix = "-warm"
-		}
-		if v.bin != binary {
-			suffix += "-base"
-		}
-		b.ReportMetric(median(v.times), "ms-"+v.name+suffix)
-		b.ReportMetric(median(v.cpu), "cpu-ms-"+v.name+suffix)
+		b.ReportMetric(median(v.times), "ms-"+v.name+v.suffix())
+		b.ReportMetric(median(v.cpu), "cpu-ms-"+v.name+v.suffix())
 	}
-	b.ReportMetric(median(vs[1].cpu)-median(vs[0].cpu), "cpu-ms-all-minus-curated-warm")
-	b.ReportMetric(median(vs[2].cpu)-median(vs[0].cpu), "cpu-ms-catalog-minus-curated-warm")
-	b.ReportMetric(median(vs[1].times)-median(vs[0].times), "ms-all-minus-curated-warm")
-	b.ReportMetric(median(vs[2].times)-median(vs[0].times), "ms-catalog-minus-curated-warm")
-	b.ReportMetric(median(vs[4].times)-median(vs[3].times), "ms-all-minus-curated-cold")
-	b.ReportMetric(median(vs[5].times)-median(vs[3].times), "ms-catalog-minus-curated-cold")
-	if len(vs) > 6 {
-		b.ReportMetric(median(vs[7].cpu)-median(vs[6].cpu), "cpu-ms-all-minus-curated-warm-base")
-		b.ReportMetric(median(vs[8].cpu)-median(vs[6].cpu), "cpu-ms-catalog-minus-curated-warm-base")
+	reportMinus(b, "all-minus-curated-warm", vs[1], vs[0])
+	reportMinus(b, "catalog-minus-curated-warm", vs[2], vs[0])
+	reportMinus(b, "all-minus-curated-cold", vs[4], vs[3])
+	reportMinus(b, "catalog-minus-curated-cold", vs[5], vs[3])
+	floors := vs[len(vs)-2:]
+	reportMinus(b, "floor-all-minus-curated", floors[1], floors[0])
+	if len(vs) > 8 {
+		reportMinus(b, "all-minus-curated-warm-base", vs[7], vs[6])
+		reportMinus(b, "catalog-minus-curated-warm-base", vs[8], vs[6])
 	}
+}
+
+// startVariant is one start BenchmarkStartFullVsCurated times: a binary,
+// its manifest and arguments, and its cache directory ("" for a fresh one
+// at each start: cold) — or the floor, whose path is its answers' file.
+type startVariant struct {
+	name, bin, path string
+	args            []string
+	dir             string
+	base, floor     bool
+	times, cpu      []float64
+}
+
+// command is the variant's process, to start.
+func (v *startVariant) command(b *testing.B) *exec.Cmd {
+	if v.floor {
+		return exec.Command(v.bin, v.path)
+	}
+	dir := v.dir
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	cmd := exec.Command(v.bin, append([]string{"--manifest", v.path, "--cli", fakeaeat, "--log-level", "error"}, v.args...)...)
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+dir)
+	return cmd
+}
+
+// suffix ends the variant's metric names.
+func (v *startVariant) suffix() string {
+	switch {
+	case v.dir == "" && !v.floor:
+		return "-cold"
+	case v.base:
+		return "-warm-base"
+	}
+	return "-warm"
+}
+
+// reportMinus reports the differences of x's and y's medians, wall and
+// CPU, as ms-name and cpu-ms-name.
+func reportMinus(b *testing.B, name string, x, y *startVariant) {
+	b.ReportMetric(median(x.times)-median(y.times), "ms-"+name)
+	b.ReportMetric(median(x.cpu)-median(y.cpu), "cpu-ms-"+name)
+}
+
+// answersOf is a file of what cmd, a server, answers to initialize and
+// then tools/list (a line each): the floor's answers.
+func answersOf(b *testing.B, cmd *exec.Cmd) string {
+	cmd.Stdin = strings.NewReader(initLine + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n")
+	out, err := cmd.Output()
+	if err != nil || bytes.Count(out, []byte("\n")) != 2 {
+		b.Fatalf("the server's answers: %v, %d lines", err, bytes.Count(out, []byte("\n")))
+	}
+	path := filepath.Join(b.TempDir(), "answers.jsonl")
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return path
 }
 
 // msToToolsList starts cmd, a server, and returns the milliseconds until

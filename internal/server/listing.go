@@ -130,7 +130,13 @@ func (c *listedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		delete(c.pending, resp.ID)
 		c.mu.Unlock()
 		if awaited && c.s.listings.done(x) && resp.Error == nil {
-			msg = &jsonrpc.Response{ID: resp.ID, Result: c.s.withTools(resp.Result, tasks.MarksTools(ctx))}
+			marked := tasks.MarksTools(ctx)
+			if w, ok := c.Connection.(streamWriter); ok {
+				if pieces, ok := c.s.toolsAnswer(resp.Result, marked); ok {
+					return w.writeStreamed(resp, pieces)
+				}
+			}
+			msg = &jsonrpc.Response{ID: resp.ID, Result: c.s.withTools(resp.Result, marked)}
 		}
 	}
 	return c.Connection.Write(ctx, msg)
@@ -178,19 +184,21 @@ type madeAnswer struct {
 const maxAnswers = 4
 
 // withTools is the placeholder result with the listed tools in it, each
-// marked when marked (a 2025-11-25 session's). Nothing may write to it.
+// marked when marked (a 2025-11-25 session's), made once and kept.
+// Nothing may write to it.
 func (s *Server) withTools(result json.RawMessage, marked bool) json.RawMessage {
-	l := s.listedJSON()
-	if !bytes.HasSuffix(result, []byte(noTools)) {
+	pieces, ok := s.toolsAnswer(result, marked)
+	if !ok {
 		// Not what the SDK writes: put the tools in by decoding it.
 		var r map[string]json.RawMessage
 		if json.Unmarshal(result, &r) != nil || r == nil {
 			return result
 		}
-		r["tools"] = l.appendTools(nil, marked)
+		r["tools"] = s.listedJSON().appendTools(nil, marked)
 		out, _ := json.Marshal(r)
 		return out
 	}
+	l := s.listedJSON()
 	head := result[:len(result)-len(noTools)+len(`"tools":`)]
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -199,12 +207,49 @@ func (s *Server) withTools(result json.RawMessage, marked bool) json.RawMessage 
 			return a.result
 		}
 	}
-	out := make([]byte, 0, len(head)+l.size(marked)+1)
-	out = append(l.appendTools(append(out, head...), marked), '}')
+	out := pieces.made()
 	if len(l.answers) < maxAnswers {
 		l.answers = append(l.answers, madeAnswer{head: string(head), marked: marked, result: out})
 	}
 	return out
+}
+
+// toolsAnswer is the placeholder result with the listed tools in it, in
+// pieces: what the SDK wrote before its empty tools array, the tools
+// array, its closing brace. Not ok when the result does not end as the SDK
+// writes it (noTools).
+func (s *Server) toolsAnswer(result json.RawMessage, marked bool) (streamedResult, bool) {
+	if !bytes.HasSuffix(result, []byte(noTools)) {
+		return nil, false
+	}
+	head := result[:len(result)-len(noTools)+len(`"tools":`)]
+	l := s.listedJSON()
+	return func(piece func([]byte)) {
+		piece(head)
+		l.eachPiece(marked, piece)
+		piece(closeObject)
+	}, true
+}
+
+// streamedResult is a result given in its pieces, in order, to be written
+// without being made whole (stdioConn.writeStreamed): the whole aeat's
+// tools/list answer is 437 KB, a hundred fresh pages to make at a start,
+// and its pieces are already in memory (the cache's sections).
+type streamedResult func(piece func([]byte))
+
+// made is the result made whole.
+func (r streamedResult) made() json.RawMessage {
+	n := 0
+	r(func(p []byte) { n += len(p) })
+	out := make([]byte, 0, n)
+	r(func(p []byte) { out = append(out, p...) })
+	return out
+}
+
+// streamWriter is a connection that writes a result in pieces: the
+// stdio transport's.
+type streamWriter interface {
+	writeStreamed(resp *jsonrpc.Response, result streamedResult) error
 }
 
 // listedJSON is the server's listed tools as bytes, made at its first use.
@@ -239,36 +284,49 @@ func readListings(listed []serverTool) {
 	annotations.ReadListings(tools)
 }
 
-// markedLen is what tasks.MarkLast adds to a tool.
-var markedLen = len(tasks.MarkLast([]byte("{}"))) - len("{}")
-
-// size is the length of the tools array appendTools appends.
-func (l *listedJSON) size(marked bool) int {
-	n := len("[]") + max(len(l.tools)-1, 0)
-	for i, tool := range l.tools {
-		n += len(tool[0]) + len(tool[1]) + len(tool[2])
-		if marked && l.task[i] {
-			n += markedLen
-		}
-	}
-	return n
-}
+// marking is what tasks.MarkLast puts in place of a tool's closing brace:
+// a tool's pieces are written without that byte, then these.
+var marking = tasks.MarkLast([]byte("{}"))[1:]
 
 // appendTools appends the tools array, the task tools marked when marked
 // as the tasks decorator marks them.
 func (l *listedJSON) appendTools(out []byte, marked bool) []byte {
-	out = append(out, '[')
+	l.eachPiece(marked, func(p []byte) { out = append(out, p...) })
+	return out
+}
+
+// eachPiece gives the tools array in its pieces, in order — the brackets
+// and commas, each tool's parts as the cache keeps them (aliasing its
+// sections: nothing may write to them), a task tool's marking when marked
+// — so that it can be written without being made (stdioConn.writeStreamed)
+// or made (appendTools) by the same steps.
+func (l *listedJSON) eachPiece(marked bool, piece func([]byte)) {
+	piece(openArray)
 	for i, tool := range l.tools {
 		if i > 0 {
-			out = append(out, ',')
+			piece(comma)
 		}
-		out = append(append(append(out, tool[0]...), tool[1]...), tool[2]...)
-		if marked && l.task[i] {
-			out = tasks.MarkLast(out)
+		last := 2
+		for last > 0 && len(tool[last]) == 0 {
+			last--
+		}
+		mark := marked && l.task[i]
+		for k, part := range tool[:last+1] {
+			if k == last && mark {
+				part = part[:len(part)-1] // its closing brace, which the marking ends with
+			}
+			piece(part)
+		}
+		if mark {
+			piece(marking)
 		}
 	}
-	return append(out, ']')
+	piece(closeArray)
 }
+
+// The pieces of JSON between a tools array's parts (package variables: a
+// []byte("…") handed to a func value would be allocated at every piece).
+var openArray, comma, closeArray, closeObject = []byte("["), []byte(","), []byte("]"), []byte("}")
 
 // ListedJSON is a manifest tool as this server lists it, for the manifest
 // cache to keep ([annotations.Cache.Listed]).

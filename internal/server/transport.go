@@ -184,8 +184,11 @@ type inbound struct {
 }
 
 type stdioConn struct {
-	wmu     sync.Mutex
-	out     io.Writer
+	wmu sync.Mutex
+	out io.Writer
+	// stream is the buffer writeStream copies through (under wmu), made
+	// at its first use and kept: a later tools/list allocates nothing.
+	stream  *bufio.Writer
 	msgs    chan jsonrpc.Message
 	done    chan struct{} // closed by Close
 	eof     chan struct{} // closed when input ends
@@ -292,6 +295,26 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if !ok {
 		return c.writeRequest(msg.(*jsonrpc.Request))
 	}
+	if in := c.settle(resp); in != nil {
+		return c.writeAnswer(in, resp, nil)
+	}
+	return nil
+}
+
+// writeStreamed writes resp with result, given in pieces, as its result
+// (resp.Result is not read): the pieces are copied through a buffer of
+// the pipe's size and never made whole.
+func (c *stdioConn) writeStreamed(resp *jsonrpc.Response, result streamedResult) error {
+	if in := c.settle(resp); in != nil {
+		return c.writeAnswer(in, resp, result)
+	}
+	return nil
+}
+
+// settle takes resp's request off those in flight, and returns it, or nil
+// when nothing is to be written: no request of the client's, or one it
+// cancelled.
+func (c *stdioConn) settle(resp *jsonrpc.Response) *inbound {
 	c.cmu.Lock()
 	in := c.pending[resp.ID]
 	delete(c.pending, resp.ID)
@@ -312,8 +335,18 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if in.cancelled {
 		return nil
 	}
+	return in
+}
+
+// writeAnswer writes the answer to in: resp with the client's id, its
+// result streamed's pieces when streamed is not nil.
+func (c *stdioConn) writeAnswer(in *inbound, resp *jsonrpc.Response, streamed streamedResult) error {
 	result := resp.Result
 	if place, has := idPlaceOf(toHost, in.method, true); has && resp.Error == nil {
+		if streamed != nil {
+			result, streamed = streamed.made(), nil
+		}
+		var ok bool
 		if result, ok = place.move(result, func(id json.RawMessage) (json.RawMessage, bool) {
 			return c.hostIDText(id, resp.ID, in)
 		}); !ok {
@@ -322,13 +355,17 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 		}
 	}
 	var err error
-	if resp.Error == nil && len(result) > bigResult {
+	switch {
+	case resp.Error != nil:
+		err = c.writeLine(encodeResponse(in.raw, nil, resp.Error))
+	case streamed != nil:
+		err = c.writeStream(in.raw, streamed)
+	case len(result) > bigResult:
 		// Written in pieces around the SDK's own bytes: a big result — a
-		// call's tens of megabytes, the whole CLI's tools/list — is not
-		// copied once more to be framed.
+		// call's tens of megabytes — is not copied once more to be framed.
 		err = c.writeLine([]byte(`{"jsonrpc":"2.0","id":`), in.raw, []byte(`,"result":`), result, []byte("}"))
-	} else {
-		err = c.writeLine(encodeResponse(in.raw, result, resp.Error))
+	default:
+		err = c.writeLine(encodeResponse(in.raw, result, nil))
 	}
 	if in.method == "initialize" && resp.Error == nil && c.onAnswered != nil {
 		c.onAnswered()
@@ -362,7 +399,7 @@ func (c *stdioConn) writeRequest(req *jsonrpc.Request) error {
 // than framed in a buffer of its own: five writes instead of one copy. At
 // the pipe's 64 KiB a writer waits for its reader anyway, and a copy of
 // the whole aeat's tools/list (428 KB) was a hundred fresh pages faulted
-// in at a start.
+// in at a start. (That answer is not made whole any more: writeStream.)
 const bigResult = 64 << 10
 
 // encodeResponse builds a response line around the client's own id text,
@@ -394,20 +431,53 @@ func encodeResponse(id, result json.RawMessage, rerr error) []byte {
 // newline. One part is written with its newline in one write (it is
 // copied only when its array has no room for it); several parts, in turn.
 func (c *stdioConn) writeLine(parts ...[]byte) error {
+	return c.writing(func() error {
+		if len(parts) == 1 {
+			_, err := c.out.Write(append(parts[0], '\n'))
+			return err
+		}
+		for _, p := range append(parts, []byte("\n")) {
+			if _, err := c.out.Write(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// streamBuffer is the buffer a streamed result is copied through: the
+// pipe's size, so each write fills what the host's end holds.
+const streamBuffer = 64 << 10
+
+// writeStream writes a response line with the client's id text and
+// result, given in pieces, copied through a buffer of streamBuffer bytes.
+func (c *stdioConn) writeStream(id json.RawMessage, result streamedResult) error {
+	return c.writing(func() error {
+		if c.stream == nil {
+			c.stream = bufio.NewWriterSize(c.out, streamBuffer)
+		}
+		w := c.stream
+		_, _ = w.WriteString(`{"jsonrpc":"2.0","id":`)
+		_, _ = w.Write(id)
+		_, _ = w.WriteString(`,"result":`)
+		result(func(p []byte) { _, _ = w.Write(p) }) // an error is kept by w, and returned by Flush
+		_, _ = w.WriteString("}\n")
+		err := w.Flush()
+		if err != nil {
+			w.Reset(c.out) // not to report this error again at the next
+		}
+		return err
+	})
+}
+
+// writing runs write, which writes one message to out, alone, its start
+// recorded (writingSince) while it runs.
+func (c *stdioConn) writing(write func() error) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	c.writingSince.Store(time.Now().UnixNano())
 	defer c.writingSince.Store(0)
-	if len(parts) == 1 {
-		_, err := c.out.Write(append(parts[0], '\n'))
-		return err
-	}
-	for _, p := range append(parts, []byte("\n")) {
-		if _, err := c.out.Write(p); err != nil {
-			return err
-		}
-	}
-	return nil
+	return write()
 }
 
 func (c *stdioConn) Close() error {
