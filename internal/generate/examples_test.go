@@ -183,3 +183,47 @@ func TestExamplesNoGuessedHints(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, n, 54, "the 54 tools whose hints were guessed each say where they were decided")
 }
+
+// TestExamplesRegistryLookupsReadOnly: the modelo registry look-ups are
+// read-only, idempotent and local in what ships — the READ tier, no
+// person asked — decided from the CLI's source and a traced run, each in
+// an overrides entry that says where (issue 28 item 6). The CLI's risk
+// table lists them among mutating commands only because their family
+// (app modelo) is marked mutating as a whole; what they write is the
+// storage tree every verb makes and caches it derives from its bundled
+// registry, as app registry does, which it declares read-only.
+func TestExamplesRegistryLookupsReadOnly(t *testing.T) {
+	lookups := map[string]string{ // tool: the command's line in the CLI
+		"app_modelo_casilla":        "_modelo_discovery_cli.py:410:",
+		"app_modelo_casillas":       "_modelo_discovery_cli.py:290:",
+		"app_modelo_describe":       "_modelo_discovery_cli.py:246:",
+		"app_modelo_formulas":       "_modelo_discovery_cli.py:1019:",
+		"app_modelo_support_matrix": "_modelo_discovery_cli.py:1165:",
+	}
+	m, err := annotations.Load(fullManifest)
+	require.NoError(t, err)
+	found := 0
+	for _, tl := range m.Tools {
+		if _, ok := lookups[tl.Name]; !ok {
+			continue
+		}
+		found++
+		assert.Equal(t, annotations.Hints{ReadOnly: true, Idempotent: true}, tl.Hints, tl.Name)
+		assert.Equal(t, annotations.Read, tl.Tier(), tl.Name)
+	}
+	assert.Equal(t, len(lookups), found, "every look-up is in %s", fullManifest)
+
+	data, err := os.ReadFile(aeatOverrides)
+	require.NoError(t, err)
+	var ov struct {
+		Tools []map[string]any `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(data, &ov))
+	for _, e := range ov.Tools {
+		if at, ok := lookups[e["name"].(string)]; ok {
+			assert.Contains(t, e["hints_from"], at, "%v: decided from its command's source", e["name"])
+			delete(lookups, e["name"].(string))
+		}
+	}
+	assert.Empty(t, lookups, "each look-up's hints are decided in %s, with hints_from", aeatOverrides)
+}
