@@ -168,18 +168,12 @@ func TestExamplesNoGuessedHints(t *testing.T) {
 			assert.Empty(t, tl.HintsGuessed, "%s: %s: decide its hints from the CLI's source in %s, with hints_from", path, tl.Name, aeatOverrides)
 		}
 	}
-	data, err := os.ReadFile(aeatOverrides)
-	require.NoError(t, err)
-	var ov struct {
-		Tools []map[string]any `json:"tools"`
-	}
-	require.NoError(t, json.Unmarshal(data, &ov))
-	fileLine := regexp.MustCompile(`^src/cadrumo/\S+\.py:[1-9][0-9]*: \S`)
+	ov := overrideEntries(t)
 	n := 0
-	for _, e := range ov.Tools {
+	for _, e := range ov {
 		if from, ok := e["hints_from"].(string); ok {
 			n++
-			assert.Regexp(t, fileLine, from, "%v: hints_from starts with the CLI's file:line, then why", e["name"])
+			assert.Regexp(t, cliFileLine, from, "%v: hints_from starts with the CLI's file:line, then why", e["name"])
 		}
 	}
 	assert.GreaterOrEqual(t, n, 54, "the 54 tools whose hints were guessed each say where they were decided")
@@ -214,13 +208,8 @@ func TestExamplesRegistryLookupsReadOnly(t *testing.T) {
 	}
 	assert.Equal(t, len(lookups), found, "every look-up is in %s", fullManifest)
 
-	data, err := os.ReadFile(aeatOverrides)
-	require.NoError(t, err)
-	var ov struct {
-		Tools []map[string]any `json:"tools"`
-	}
-	require.NoError(t, json.Unmarshal(data, &ov))
-	for _, e := range ov.Tools {
+	ov := overrideEntries(t)
+	for _, e := range ov {
 		if at, ok := lookups[e["name"].(string)]; ok {
 			assert.Contains(t, e["hints_from"], at, "%v: decided from its command's source", e["name"])
 			delete(lookups, e["name"].(string))
@@ -276,18 +265,28 @@ func TestExamplesRegistryLoadersOwnCeiling(t *testing.T) {
 		}
 	}
 
+	ov := overrideEntries(t)
+	for _, e := range ov {
+		if from, ok := e["timeout_from"].(string); ok && want[e["name"].(string)] {
+			assert.Regexp(t, cliFileLine, from, "%v: timeout_from starts with the CLI's file:line, then why", e["name"])
+			delete(want, e["name"].(string))
+		}
+	}
+	assert.Empty(t, want, "each registry loader's ceiling is decided in %s, with timeout_from", aeatOverrides)
+}
+
+// cliFileLine is how a reason in the overrides (hints_from, timeout_from)
+// starts: a file of the CLI's source and a line, then why.
+var cliFileLine = regexp.MustCompile(`^src/cadrumo/\S+\.py:[1-9][0-9]*: \S`)
+
+// overrideEntries are the tools entries of the shipped overrides, as JSON.
+func overrideEntries(t *testing.T) []map[string]any {
+	t.Helper()
 	data, err := os.ReadFile(aeatOverrides)
 	require.NoError(t, err)
 	var ov struct {
 		Tools []map[string]any `json:"tools"`
 	}
 	require.NoError(t, json.Unmarshal(data, &ov))
-	fileLine := regexp.MustCompile(`^src/cadrumo/\S+\.py:[1-9][0-9]*: \S`)
-	for _, e := range ov.Tools {
-		if from, ok := e["timeout_from"].(string); ok && want[e["name"].(string)] {
-			assert.Regexp(t, fileLine, from, "%v: timeout_from starts with the CLI's file:line, then why", e["name"])
-			delete(want, e["name"].(string))
-		}
-	}
-	assert.Empty(t, want, "each registry loader's ceiling is decided in %s, with timeout_from", aeatOverrides)
+	return ov.Tools
 }
