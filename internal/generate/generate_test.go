@@ -393,6 +393,10 @@ func TestGenerate_OverridesErrors(t *testing.T) {
 			[]string{`o.json: tools[0] ("sync").hints_from: must be text`}},
 		{"hints_from without annotations", `{"tools": [{"name": "sync", "hints_from": "cli.py:3: reads only"}]}`,
 			[]string{`o.json: tools[0] ("sync").hints_from: says where annotations were decided, but the entry sets none`}},
+		{"timeout_from is text", `{"tools": [{"name": "sync", "timeout": "180s", "timeout_from": ""}]}`,
+			[]string{`o.json: tools[0] ("sync").timeout_from: must be text`}},
+		{"timeout_from without a timeout", `{"tools": [{"name": "sync", "timeout_from": "cli.py:3: compiles its registry"}]}`,
+			[]string{`o.json: tools[0] ("sync").timeout_from: says why the tool needs its own timeout, but the entry sets none`}},
 		{"every problem at once", `{"version": 3, "tools": [{"name": "a_b"}, {"title": "t"}]}`,
 			[]string{"version: must be 1", "tools[1].name: missing"}},
 	} {

@@ -178,8 +178,8 @@ func parseToolPatch(raw any, where string, fail func(string, ...any)) *toolPatch
 			tp.hidden = boolField(v, tp.where+".hidden", fail)
 		case "params":
 			tp.params = parseParamPatches(v, tp.where+".params", fail)
-		case "hints_from":
-			hintsFrom(obj, v, tp.where, fail)
+		case "hints_from", "timeout_from":
+			reasonFrom(obj, k, v, tp.where, fail)
 		default:
 			tp.body[k] = v
 		}
@@ -187,17 +187,29 @@ func parseToolPatch(raw any, where string, fail func(string, ...any)) *toolPatch
 	return tp
 }
 
-// hintsFrom checks an entry's hints_from: where in the CLI (a file:line of
-// its source, and why) the annotations it sets were decided — for the
-// person who reviews them next, never written to the manifest. It goes with
-// annotations, and is text.
-func hintsFrom(obj map[string]any, v any, where string, fail func(string, ...any)) {
+// reasons are the keys that say why an entry sets another key, for the
+// person who reviews it next: each is text, goes with the key it explains,
+// and is never written to the manifest.
+var reasons = map[string]struct{ key, says, claim string }{
+	// where in the CLI (a file:line of its source, and why) the
+	// annotations were decided.
+	"hints_from": {"annotations", "where in the CLI its annotations were decided (file:line, and why)",
+		"says where annotations were decided"},
+	// what a call does that needs the time (file:line), and what was
+	// measured, at what load.
+	"timeout_from": {"timeout", "why the tool needs its own ceiling: what a call does (file:line), the times measured and the load",
+		"says why the tool needs its own timeout"},
+}
+
+// reasonFrom checks an entry's reason key k (hints_from, timeout_from).
+func reasonFrom(obj map[string]any, k string, v any, where string, fail func(string, ...any)) {
+	r := reasons[k]
 	s, ok := v.(string)
 	switch {
 	case !ok || strings.TrimSpace(s) == "":
-		fail("%s.hints_from: must be text: where in the CLI its annotations were decided (file:line, and why)", where)
-	case obj["annotations"] == nil:
-		fail("%s.hints_from: says where annotations were decided, but the entry sets none", where)
+		fail("%s.%s: must be text: %s", where, k, r.says)
+	case obj[r.key] == nil:
+		fail("%s.%s: %s, but the entry sets none", where, k, r.claim)
 	}
 }
 
@@ -233,8 +245,8 @@ func parseWholeTool(tp *toolPatch, obj map[string]any, cmd any, fail func(string
 		case "name":
 		case "hidden":
 			tp.hidden = boolField(v, tp.where+".hidden", fail)
-		case "hints_from":
-			hintsFrom(obj, v, tp.where, fail)
+		case "hints_from", "timeout_from":
+			reasonFrom(obj, k, v, tp.where, fail)
 		default:
 			tp.body[k] = v
 		}
