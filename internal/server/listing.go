@@ -132,8 +132,8 @@ func (c *listedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if awaited && c.s.listings.done(x) && resp.Error == nil {
 			marked := tasks.MarksTools(ctx)
 			if w, ok := c.Connection.(streamWriter); ok {
-				if pieces, ok := c.s.toolsAnswer(resp.Result, marked); ok {
-					return w.writeStreamed(resp, pieces)
+				if head, ok := toolsHead(resp.Result); ok {
+					return w.writeStreamed(resp, c.s.toolsAnswer(head, marked))
 				}
 			}
 			msg = &jsonrpc.Response{ID: resp.ID, Result: c.s.withTools(resp.Result, marked)}
@@ -187,7 +187,7 @@ const maxAnswers = 4
 // marked when marked (a 2025-11-25 session's), made once and kept.
 // Nothing may write to it.
 func (s *Server) withTools(result json.RawMessage, marked bool) json.RawMessage {
-	pieces, ok := s.toolsAnswer(result, marked)
+	head, ok := toolsHead(result)
 	if !ok {
 		// Not what the SDK writes: put the tools in by decoding it.
 		var r map[string]json.RawMessage
@@ -199,7 +199,6 @@ func (s *Server) withTools(result json.RawMessage, marked bool) json.RawMessage 
 		return out
 	}
 	l := s.listedJSON()
-	head := result[:len(result)-len(noTools)+len(`"tools":`)]
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, a := range l.answers {
@@ -207,28 +206,32 @@ func (s *Server) withTools(result json.RawMessage, marked bool) json.RawMessage 
 			return a.result
 		}
 	}
-	out := pieces.made()
+	out := s.toolsAnswer(head, marked).made()
 	if len(l.answers) < maxAnswers {
 		l.answers = append(l.answers, madeAnswer{head: string(head), marked: marked, result: out})
 	}
 	return out
 }
 
-// toolsAnswer is the placeholder result with the listed tools in it, in
-// pieces: what the SDK wrote before its empty tools array, the tools
-// array, its closing brace. Not ok when the result does not end as the SDK
-// writes it (noTools).
-func (s *Server) toolsAnswer(result json.RawMessage, marked bool) (streamedResult, bool) {
+// toolsHead is what the SDK wrote of a placeholder result before its
+// empty tools array, up to and with `"tools":`. Not ok when the result
+// does not end as the SDK writes it (noTools).
+func toolsHead(result json.RawMessage) (json.RawMessage, bool) {
 	if !bytes.HasSuffix(result, []byte(noTools)) {
 		return nil, false
 	}
-	head := result[:len(result)-len(noTools)+len(`"tools":`)]
+	return result[:len(result)-len(noTools)+len(`"tools":`)], true
+}
+
+// toolsAnswer is the placeholder result with the listed tools in it, in
+// pieces: its head (toolsHead), the tools array, its closing brace.
+func (s *Server) toolsAnswer(head json.RawMessage, marked bool) streamedResult {
 	l := s.listedJSON()
 	return func(piece func([]byte)) {
 		piece(head)
 		l.eachPiece(marked, piece)
 		piece(closeObject)
-	}, true
+	}
 }
 
 // streamedResult is a result given in its pieces, in order, to be written
