@@ -68,7 +68,8 @@ func build(pkg string, tags []string) (string, error) {
 		name += ".exe" // only .exe and .com run there
 	}
 	bin := filepath.Join(dir, name)
-	args := []string{"build", "-o", bin}
+	linked := bin + ".linked"
+	args := []string{"build", "-o", linked}
 	if len(tags) > 0 {
 		args = append(args, "-tags", strings.Join(tags, ","))
 	}
@@ -77,7 +78,46 @@ func build(pkg string, tags []string) (string, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building %s (tags %v): %v\n%s", pkg, tags, err, out)
 	}
-	return bin, nil
+	if err := install(linked, bin); err != nil {
+		return "", err
+	}
+	return bin, os.Remove(linked)
+}
+
+// install writes the program src to dst as an installer does (tar, unzip,
+// cp): read, and written with write(2) into a new file. The Go linker
+// writes its output through a shared mapping of the file, and a binary
+// still in that state starts slower on Linux than the same bytes written
+// plainly — about 45 more page faults and 1.5–2 CPU-ms a start of
+// aeat-mcp, measured (BENCHMARKS.md, issue 32, ninth round). No user runs
+// a binary in that state, and a start-up benchmark that compared one with
+// a binary installed otherwise would measure the difference.
+func install(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o755)
+}
+
+// Installed is the program at path as an installer writes it (install),
+// in this process's directory of builds: what a benchmark starts beside
+// the programs it built, so that all are in the same state. Once per path.
+func Installed(tb testing.TB, path string) string {
+	tb.Helper()
+	once, _ := builds.LoadOrStore("installed\x00"+path, sync.OnceValues(func() (string, error) {
+		dir, err := buildDirFor("installed", nil)
+		if err != nil {
+			return "", err
+		}
+		dst := filepath.Join(dir, filepath.Base(path))
+		return dst, install(path, dst)
+	}))
+	bin, err := once.(func() (string, error))()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return bin
 }
 
 // buildDirFor is a directory of its own for one (package, tags) build, in

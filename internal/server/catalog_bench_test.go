@@ -149,7 +149,7 @@ func BenchmarkStartFullVsCurated(b *testing.B) {
 			&startVariant{name: "full-all", bin: binary, path: fullAeatManifest, dir: dir},
 			&startVariant{name: "full-catalog", bin: binary, path: fullAeatManifest, args: []string{"--surface", "catalog"}, dir: dir})
 	}
-	if base := baselineBinary(); base != "" {
+	if base := baselineBinary(b); base != "" {
 		for _, v := range vs[:3] {
 			vs = append(vs, &startVariant{name: v.name, bin: base, path: v.path, args: v.args, dir: baseDir, base: true})
 		}

@@ -53,7 +53,13 @@ func aeatCmdOf(tb testing.TB, bin, cache string) *exec.Cmd {
 // baselineBinary is the aeat-mcp binary a change is measured against in the
 // same run as the change — built from an earlier commit, named by
 // AEAT_MCP_BASELINE — or "" for none.
-func baselineBinary() string { return os.Getenv("AEAT_MCP_BASELINE") }
+func baselineBinary(tb testing.TB) string {
+	bin := os.Getenv("AEAT_MCP_BASELINE")
+	if bin == "" {
+		return ""
+	}
+	return proctest.Installed(tb, bin) // as the binaries it is compared with (proctest.Build)
+}
 
 // benchManifest is the test manifest at one path for every start, with a
 // cache directory of its own beside it, as a host starts the server: from
@@ -239,7 +245,7 @@ func BenchmarkStartVsNaive(b *testing.B) {
 	aeat := &side{cmd: func() *exec.Cmd { return aeatCmd(b) }}
 	sides := []*side{naive, aeat}
 	var base *side
-	if bin := baselineBinary(); bin != "" {
+	if bin := baselineBinary(b); bin != "" {
 		base = &side{cmd: func() *exec.Cmd { return aeatCmdOf(b, bin, "cache-base") }}
 		sides = append(sides, base)
 	}
@@ -279,7 +285,7 @@ func BenchmarkStartVsNaive(b *testing.B) {
 		b.ReportMetric(median(base.wall)-median(naive.wall), "ms-over-naive-base")
 		b.ReportMetric(median(base.cpu)-median(naive.cpu), "cpu-ms-over-naive-base")
 		b.ReportMetric(median(base.faults)-median(naive.faults), "faults-over-naive-base")
-		b.ReportMetric(fileMB(b, baselineBinary()), "MB-base-binary")
+		b.ReportMetric(fileMB(b, baselineBinary(b)), "MB-base-binary")
 	}
 }
 
