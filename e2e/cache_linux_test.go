@@ -97,19 +97,42 @@ func TestE2E_ManifestCache(t *testing.T) {
 	again, _, _ := servedList(t, manifest, home)
 	assert.Equal(t, string(first), string(again))
 
-	t.Run("corrupt", func(t *testing.T) {
-		spoilt := bytes.Clone(written)
-		spoilt[len(spoilt)/2] ^= 0x55
-		require.NoError(t, os.WriteFile(files[0], spoilt, 0o600))
-		got, stdout, stderr := servedList(t, manifest, home)
-		assert.Equal(t, string(first), string(got))
-		assert.Contains(t, stderr, "the manifest cache is unusable and was ignored")
+	// onlyJSONRPC: stdout holds JSON-RPC and nothing of the cache.
+	onlyJSONRPC := func(t *testing.T, stdout []byte) {
+		t.Helper()
 		assert.NotContains(t, string(stdout), "cache")
 		for _, line := range bytes.Split(bytes.TrimSpace(stdout), []byte("\n")) {
 			var msg struct{ JSONRPC string }
 			require.NoError(t, json.Unmarshal(line, &msg), "stdout: %q", line)
 			assert.Equal(t, "2.0", msg.JSONRPC)
 		}
+	}
+	// A byte of the head (past the magic and the head's length: the key),
+	// which a start checks: the file is ignored and rebuilt at the start.
+	t.Run("corrupt", func(t *testing.T) {
+		spoilt := bytes.Clone(written)
+		spoilt[64] ^= 0x55
+		require.NoError(t, os.WriteFile(files[0], spoilt, 0o600))
+		got, stdout, stderr := servedList(t, manifest, home)
+		assert.Equal(t, string(first), string(got))
+		assert.Contains(t, stderr, "the manifest cache is unusable and was ignored")
+		onlyJSONRPC(t, stdout)
+		rebuilt, err := os.ReadFile(files[0])
+		require.NoError(t, err)
+		assert.Equal(t, written, rebuilt)
+	})
+	// A byte past the head (a tool's section or the details part, read
+	// when first needed): the tools are listed as ever, the spoilt file is
+	// removed when its bad part is read, and the next start writes it whole.
+	t.Run("corrupt-section", func(t *testing.T) {
+		spoilt := bytes.Clone(written)
+		spoilt[len(spoilt)*3/4] ^= 0x55
+		require.NoError(t, os.WriteFile(files[0], spoilt, 0o600))
+		got, stdout, _ := servedList(t, manifest, home)
+		assert.Equal(t, string(first), string(got))
+		onlyJSONRPC(t, stdout)
+		got, _, _ = servedList(t, manifest, home)
+		assert.Equal(t, string(first), string(got))
 		rebuilt, err := os.ReadFile(files[0])
 		require.NoError(t, err)
 		assert.Equal(t, written, rebuilt)

@@ -127,3 +127,30 @@ func BenchmarkLoadCachedVsCurated(b *testing.B) {
 	b.ReportMetric(median(k)/1e6, "ms-curated-cached")
 	b.ReportMetric((median(f)-median(k))/1e6, "ms-gap")
 }
+
+// BenchmarkFirstDetail: what a start through a warm cache leaves to the
+// first call — the whole aeat's first tool's params, which read the
+// file's details part (cache_details.go) — beside the cached load itself
+// and a second tool's params (the part then in memory), interleaved.
+func BenchmarkFirstDetail(b *testing.B) {
+	c := &annotations.Cache{Dir: b.TempDir(), Version: "bench"}
+	const full = "../../examples/aeat.full.manifest.json"
+	if _, err := c.Load(full); err != nil {
+		b.Fatal(err)
+	}
+	var load, first, second []float64
+	for b.Loop() {
+		var m *annotations.Manifest
+		load = append(load, timed(func() {
+			var err error
+			if m, err = c.Load(full); err != nil {
+				b.Fatal(err)
+			}
+		}))
+		first = append(first, timed(func() { _ = m.Tools[0].Params() }))
+		second = append(second, timed(func() { _ = m.Tools[len(m.Tools)-1].Params() }))
+	}
+	b.ReportMetric(median(load)/1e6, "ms-cached-load")
+	b.ReportMetric(median(first)/1e6, "ms-first-detail")
+	b.ReportMetric(median(second)/1e6, "ms-second-detail")
+}

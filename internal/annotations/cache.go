@@ -14,8 +14,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -32,13 +30,14 @@ import (
 // ([Cache.Listed]) — in a binary form decoded with encoding/binary varints
 // and strings sliced from the file itself. A start reads the file's head
 // and, of the tools' sections, those of the tools it lists
-// (cache_listing.go).
+// (cache_listing.go); the tools' params and CLI help are in a part of
+// their own, read at the first call (cache_details.go).
 //
 // What is read back is never trusted: the file must carry the same key
 // (the manifest's SHA-256, the binary's version, the shape of the Go types
-// it was written from), a CRC-32 of its head and one of each section,
-// and decode exactly — each tool's params and CLI help at their first use
-// (late sections, below), its schema and listing at its first listing;
+// it was written from), a CRC-32 of its head, one of each section and one
+// of the details part, and decode exactly — each tool's params and CLI
+// help at their first use, its schema and listing at its first listing;
 // anything else — corrupt, truncated, foreign,
 // unreadable — is logged (never on stdout) and the manifest is loaded
 // afresh and the file rewritten. A file is written to a temporary name and renamed, so servers
@@ -47,9 +46,11 @@ import (
 // The cache is an optimisation, never a dependency: a tool's section that
 // cannot be read after the start — the file removed, another's renamed
 // over it, a section failing its CRC — is built from the head the start
-// checked, as a load without the cache builds it (sectionFromHead,
-// cache_listing.go). Only a tool that cannot be built from the head
-// either (its params fail to decode) is refused.
+// checked and the tool's params, as a load without the cache builds it
+// (sectionFromHead, cache_listing.go); params that cannot be read from
+// the file are read from the manifest, if its bytes are still the start's
+// (cache_details.go). Only a tool whose params neither gives (the
+// manifest changed since the start) is refused: restart the server.
 
 // Cache keeps validated manifests between runs. The zero Cache, or one
 // with an empty Dir, keeps nothing: [Cache.Load] is then [Load].
@@ -88,7 +89,7 @@ func DefaultCacheDir() string {
 
 // cacheMagic opens every cache file; its last digit is the format's
 // version.
-const cacheMagic = "aeat-mcp manifest cache 5\n"
+const cacheMagic = "aeat-mcp manifest cache 6\n"
 
 // errForeign marks a cache file written for other bytes, another binary
 // or other Go types: expected after an edit or an upgrade, so not a
@@ -117,6 +118,9 @@ func (c *Cache) Load(path string) (*Manifest, error) {
 		switch {
 		case err == nil:
 			m.Source = abs
+			// What a tool's detail is read from when the file cannot
+			// be (cache_details.go): these bytes, and only these.
+			m.late.manifest, m.late.sum = abs, sum
 			markUsed(file, time.Now())
 			c.log(slog.LevelDebug, "the manifest came from the cache", file, nil)
 			return m, nil
@@ -241,8 +245,9 @@ func absPath(path string) string {
 func checksum(b []byte) uint32 { return crc32.ChecksumIEEE(b) }
 
 // readCache decodes file's head if it was written for key and the file
-// is whole. The file is closed before it returns: each tool's listing
-// stays in the file, read at its first use by opening it again
+// is whole. The file is closed before it returns: each tool's listing,
+// and the details part, stay in the file, read at their first use by
+// opening it again
 // (lateFile.open, cache_listing.go) — a file held open for the server's
 // life would block, on Windows, the rename of a rewrite and the removal
 // of a spoilt file.
@@ -278,11 +283,11 @@ func readHead(f *os.File, key string) (*Manifest, error) {
 		return nil, errForeign
 	}
 	d.readTable()
-	lf := &lateFile{s: d.s, strings: d.strings, path: f.Name(), size: size, headSum: sum, patterns: map[string]*pattern{}}
+	lf := &lateFile{s: d.s, path: f.Name(), size: size, headSum: sum, patterns: map[string]*pattern{}}
 	d.lateFile = lf
 	m := &Manifest{}
 	decManifest(d, m)
-	end := d.readListings(m, int64(len(head))+4)
+	end := d.readParts(m, int64(len(head))+4)
 	if d.err == nil && d.i != len(d.s) {
 		d.fail("bytes after the manifest")
 	}
@@ -355,131 +360,6 @@ func (m *Manifest) restore(f *lateFile) {
 	for _, t := range m.Tools {
 		t.cli = &m.CLI
 	}
-}
-
-// # Late sections
-//
-// A tool's detail (detail.go) is a section of the cache file of its own,
-// its length first: a start steps over it, and its first use decodes it
-// (lateDetail). It is in the head, whose checksum is checked at the start,
-// which costs a read of bytes already in memory, so a late section is
-// read from bytes that were whole then. One that still fails to decode (a
-// file made to pass the checksum, or a bug of the encoder) leaves the
-// tool without params and with the reason (Tool.DetailErr): its calls
-// are refused, never run with arguments nobody checked, and the file is
-// removed, so that the next start loads the manifest afresh.
-
-// lateFile is what the late sections of one cache file share: the file's
-// checked bytes and string table, which nothing writes to, and the
-// patterns the tools' params share, as the parser shares them.
-type lateFile struct {
-	s       string
-	strings []string
-	path    string
-	decoded atomic.Int64 // sections decoded so far (Manifest.LateDecoded)
-	// size and headSum (the head's CRC as the file has it) are what the
-	// file was at the start: a later read of a tool's listing checks the
-	// file it opens against them (lateFile.open).
-	size    int64
-	headSum []byte
-	listed  atomic.Int64 // listings read so far
-
-	mu       sync.Mutex // guards patterns
-	patterns map[string]*pattern
-}
-
-// lateDetail is one tool's detail still in the file: s[start:end].
-type lateDetail struct {
-	f          *lateFile
-	start, end int
-	err        error // set by decode, read after it (Tool.lateOnce)
-}
-
-// late steps over a late section, to be decoded at its first use.
-func (d *decoder) late() *lateDetail {
-	n := d.length()
-	l := &lateDetail{f: d.lateFile, start: d.i, end: d.i + n}
-	d.i += n
-	return l
-}
-
-// decode fills t's detail from its section.
-func (l *lateDetail) decode(t *Tool) {
-	d := &decoder{s: l.f.s[:l.end], i: l.start, strings: l.f.strings}
-	l.f.decoded.Add(1)
-	dectoolDetail(d, &t.detail)
-	if d.err == nil && d.i != l.end {
-		d.fail("bytes after a tool's detail")
-	}
-	if d.err != nil {
-		t.detail = toolDetail{}
-		l.err = fmt.Errorf("the manifest cache %s: %w", l.f.path, d.err)
-		os.Remove(l.f.path)
-		return
-	}
-	l.f.mu.Lock()
-	l.f.share(t.detail.Params)
-	l.f.mu.Unlock()
-	t.detail.index()
-}
-
-// share gives each param its pattern, each distinct one shared (compiled
-// at its first use, pattern).
-func (f *lateFile) share(ps []Param) {
-	for i := range ps {
-		p := &ps[i]
-		if p.Pattern == "" {
-			continue
-		}
-		pat, ok := f.patterns[p.Pattern]
-		if !ok {
-			pat = &pattern{src: p.Pattern}
-			f.patterns[p.Pattern] = pat
-		}
-		p.pattern = pat
-	}
-}
-
-// encLate writes x as a late section: its length, then x, whose strings
-// are in the file's table and whose maps are spelt out — a late section
-// is read after the sections around it, so neither refers to the other's
-// maps.
-func encLate[T any](e *encoder, x *T, elem func(*encoder, *T) error) error {
-	sub := &encoder{index: e.index, strings: e.strings}
-	if err := elem(sub, x); err != nil {
-		return err
-	}
-	e.index, e.strings = sub.index, sub.strings
-	e.uvarint(uint64(len(sub.b)))
-	e.b = append(e.b, sub.b...)
-	return nil
-}
-
-// LateDecoded is how many of m's tools have had their detail decoded from
-// the manifest cache: 0 for a manifest parsed afresh, and for one read
-// from the cache until a tool's params or CLI help are first read — what
-// a start is held to (nothing before a call needs them).
-func (m *Manifest) LateDecoded() int {
-	if m.late == nil {
-		return 0
-	}
-	return int(m.late.decoded.Load())
-}
-
-// DetailErr is why the tool's params could not be read from the manifest
-// cache (a late section, above), and so neither could its schema be built
-// when its own section could not be read (cache_listing.go); nil for
-// every other tool. A call of such a tool is refused.
-func (t *Tool) DetailErr() error {
-	t.details()
-	t.listed()
-	switch {
-	case t.late != nil && t.late.err != nil:
-		return t.late.err
-	case t.listing != nil:
-		return t.listing.err
-	}
-	return nil
 }
 
 // writeCache keeps m as file, atomically: a temporary file in dir, then

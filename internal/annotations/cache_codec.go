@@ -81,7 +81,8 @@ type decoder struct {
 	strings []string
 	// maps are the maps read so far, each a map[K]V, for references.
 	maps []any
-	// lateFile is what the late sections of the file share (late).
+	// lateFile is what the head, the sections and the details part of
+	// the file share (late).
 	lateFile *lateFile
 }
 

@@ -194,9 +194,6 @@ func encTool(e *encoder, v *Tool) error {
 	}(e, &v.HintsGuessed); err != nil {
 		return err
 	}
-	if err := encLate(e, &v.detail, enctoolDetail); err != nil {
-		return err
-	}
 	return nil
 }
 

@@ -78,8 +78,9 @@ var derived = map[string]bool{
 	"Param.pattern": true,
 }
 
-// lateFields are written as late sections (encLate): a cached tool's
-// detail, which a start steps over and its first use decodes (detail.go).
+// lateFields are not in the head: a cached tool's detail, written in the
+// file's details part (encodeDetails) and decoded at its first use
+// (detail.go); the head's codec only marks the tool late.
 var lateFields = map[string]bool{"Tool.detail": true}
 
 // codecGen writes the codec of every struct type reachable from the
@@ -167,7 +168,6 @@ func (g *codecGen) structCodec(t reflect.Type) error {
 				return fmt.Errorf("the late field %s.%s is no struct", t.Name(), f.Name)
 			}
 			g.need(f.Type)
-			fmt.Fprintf(&enc, "if err := encLate(e, &v.%s, enc%s); err != nil {\nreturn err\n}\n", f.Name, f.Type.Name())
 			dec.WriteString("v.late = d.late()\n")
 			continue
 		}

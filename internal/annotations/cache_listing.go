@@ -15,19 +15,22 @@ import (
 //
 // A start needs every tool's name, hints and the like, but the schema and
 // listing only of the tools it lists: five on --surface catalog, of the
-// whole aeat's 300. So a cache file is a head, read at the start, and one
-// section per tool after it, read at the tool's first listing:
+// whole aeat's 300; and no tool's params or CLI help. So a cache file is a
+// head, read at the start, one section per tool after it, read at the
+// tool's first listing, and the details part, read at the first call:
 //
 //	magic
 //	uvarint length of the head, then the head: the key, the string
-//	  table, the manifest (its tools' late details in it, detail.go),
-//	  then each tool's section length
+//	  table, the manifest (without its tools' details, detail.go), then
+//	  each tool's section length, then the details part's length
 //	CRC-32 (checksum) of everything before it (4 bytes, little-endian)
 //	each tool's section, in the tools' order: its schema, listing head
 //	  and listing tail (each a length and bytes), then a CRC-32 of them
+//	the details part: every tool's params and CLI help, with its own
+//	  string table and CRC-32, read at the first call (cache_details.go)
 //
-// The start checks the head's CRC and that the sections end where the file
-// does, and closes the file; a server's first listing opens it again and
+// The start checks the head's CRC and that the sections and the details
+// part end where the file does, and closes the file; a server's first listing opens it again and
 // reads the sections it lists, then closes it; a tool first listed or
 // called later opens it for its own section. Each open checks the file is
 // the one the start read — its size, and its head's CRC, which covers
@@ -43,9 +46,9 @@ import (
 // corrupt in place) is removed, so that the next start loads the manifest
 // afresh, and nothing more is read from it; a file replaced since
 // (another server's rewrite renamed over it) is another's, left alone.
-// Only a tool whose params cannot be decoded either (a late detail that
-// fails, detail.go) is refused (DetailErr) and listed with an empty
-// object schema.
+// Only a tool whose params can be read neither from the file nor from the
+// manifest (cache_details.go) is refused (DetailErr) and listed with an
+// empty object schema.
 
 // spoiltSchema is the schema a tool is listed with when its section
 // failed and it could not be built from the head either: an object, as
@@ -76,6 +79,10 @@ func encodeCache(key string, m *Manifest) ([]byte, error) {
 	if err := encManifest(e, m); err != nil {
 		return nil, err
 	}
+	details, err := encodeDetails(m)
+	if err != nil {
+		return nil, err
+	}
 	sections := make([]byte, 0, 512<<10)
 	for _, t := range m.Tools {
 		start := len(sections)
@@ -86,16 +93,31 @@ func encodeCache(key string, m *Manifest) ([]byte, error) {
 		sections = binary.LittleEndian.AppendUint32(sections, checksum(sections[start:]))
 		e.uvarint(uint64(len(sections) - start))
 	}
+	e.uvarint(uint64(len(details)))
 	head := binary.AppendUvarint(nil, uint64(len(key)))
 	head = append(head, key...)
 	head = e.table(head)
 	head = append(head, e.b...)
-	out := make([]byte, 0, len(cacheMagic)+binary.MaxVarintLen64+len(head)+4+len(sections))
+	out := make([]byte, 0, len(cacheMagic)+binary.MaxVarintLen64+len(head)+4+len(sections)+len(details))
 	out = append(out, cacheMagic...)
 	out = binary.AppendUvarint(out, uint64(len(head)))
 	out = append(out, head...)
 	out = binary.LittleEndian.AppendUint32(out, checksum(out))
-	return append(out, sections...), nil
+	out = append(out, sections...)
+	return append(out, details...), nil
+}
+
+// readParts reads each tool's section length, the sections starting at
+// off, and the details part's length (cache_details.go), which follows
+// them, and returns where the part ends.
+func (d *decoder) readParts(m *Manifest, off int64) int64 {
+	off = d.readListings(m, off)
+	n := d.uvarint()
+	if n < 1+4 || n > 1<<30 {
+		d.fail("a details part of %d bytes", n)
+	}
+	d.lateFile.detailsOff, d.lateFile.detailsN = off, int(n)
+	return off + int64(n)
 }
 
 // readListings reads each tool's section length, the sections starting at
@@ -189,10 +211,7 @@ func (l *lateListing) fill(t *Tool, buf []byte, readErr error) {
 	if err == nil {
 		return
 	}
-	err = fmt.Errorf("the manifest cache %s: %w", l.f.path, err)
-	if !errors.Is(err, errReplaced) && !errors.Is(err, fs.ErrNotExist) {
-		os.Remove(l.f.path) // spoilt: the next start loads afresh
-	}
+	err = l.f.spoilt(err)
 	l.unread = err
 	if berr := t.sectionFromHead(); berr != nil {
 		l.err = fmt.Errorf("%w; nor could it be built from the manifest: %w", err, berr)
@@ -200,11 +219,23 @@ func (l *lateListing) fill(t *Tool, buf []byte, readErr error) {
 	}
 }
 
+// spoilt is err, why a part of the file could not be read, naming the
+// file, which it removes unless it is gone or another's (errReplaced):
+// the next start loads the manifest afresh.
+func (f *lateFile) spoilt(err error) error {
+	err = fmt.Errorf("the manifest cache %s: %w", f.path, err)
+	if !errors.Is(err, errReplaced) && !errors.Is(err, fs.ErrNotExist) {
+		os.Remove(f.path)
+	}
+	return err
+}
+
 // sectionFromHead makes what t's section holds from the head the start
 // checked, by the code that made it when the file was written: the schema
 // by encodeSchema (Tool.setSchema, as Parse builds it) from the tool's
-// params (its late detail, decoded from the head's bytes in memory). The
-// listing is left to the server (ListedParts nil), which encodes the tool
+// params (its detail: from the details part, or from the manifest when
+// that cannot be read, cache_details.go). The listing is left to the
+// server (ListedParts nil), which encodes the tool
 // itself with what it gives as Cache.Listed (server.ListedJSON), the code
 // that made the section's listing: calling it from here would read the
 // tool's schema through listed() again, inside its own once. It fails

@@ -185,7 +185,17 @@ func TestCache_DecoderNeverPanics(t *testing.T) {
 		}
 	}
 	headFailed := failed
-	assert.Positive(t, headFailed, "some late detail was spoilt past the start, or a section")
+	parts := whole.late
+	for at := parts.detailsOff; at < parts.detailsOff+int64(parts.detailsN)-4; at += max(1, int64(parts.detailsN)/200) {
+		for _, b := range []byte{0x00, 0xff, 0x80, 0x01} {
+			spoilt := bytes.Clone(raw)
+			spoilt[at] = b
+			resumDetails(spoilt, parts, checksum)
+			try(spoilt, int(at), b)
+		}
+	}
+	assert.Positive(t, failed-headFailed, "some tool's detail was spoilt past the start")
+	headFailed = failed
 	for _, tool := range whole.Tools {
 		l := tool.listing
 		for at := l.off; at < l.off+int64(l.n)-4; at += max(1, int64(l.n)/8) {
@@ -218,8 +228,9 @@ func openFiles(t *testing.T, path string) int {
 }
 
 // TestCache_FileClosedAfterStart: the cache file is not held open — not
-// after the start, not after a listing (on Windows an open file blocks the
-// rename of a rewrite and the removal of a spoilt one). A tool's section
+// after the start, not after a listing, not after the details part was
+// read (on Windows an open file blocks the rename of a rewrite and the
+// removal of a spoilt one). A tool's section
 // read later opens the file again: from the same bytes renamed over it,
 // it is read; with another cache renamed over it (another manifest's), or
 // with the file gone, the tool is built from the head the start checked,
@@ -236,6 +247,8 @@ func TestCache_FileClosedAfterStart(t *testing.T) {
 	m.Tools[3].InputSchemaJSON()
 	assert.EqualValues(t, 4, m.LateListed())
 	assert.Zero(t, openFiles(t, file), "open after a listing")
+	assert.NotEmpty(t, m.Tools[0].Params())
+	assert.Zero(t, openFiles(t, file), "open after the details part was read")
 	fresh := loadFresh(t, c, path)
 
 	// The same bytes renamed over it: the same file.

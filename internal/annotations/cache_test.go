@@ -209,7 +209,12 @@ func TestCache_IgnoredWhenBroken(t *testing.T) {
 			castagnoli := crc32.MakeTable(crc32.Castagnoli)
 			rewrite(t, file, "aeat-mcp manifest cache 4\n", func(b []byte) uint32 { return crc32.Checksum(b, castagnoli) })
 		}, false},
-		{"format-5-with-CRC-32C", func(t *testing.T, file string) {
+		{"format-5", func(t *testing.T, file string) {
+			// The format before this one: its magic; the details in the
+			// head, where this one's head has the details part's length.
+			rewrite(t, file, "aeat-mcp manifest cache 5\n", crc32.ChecksumIEEE)
+		}, false},
+		{"format-6-with-CRC-32C", func(t *testing.T, file string) {
 			castagnoli := crc32.MakeTable(crc32.Castagnoli)
 			rewrite(t, file, cacheMagic, func(b []byte) uint32 { return crc32.Checksum(b, castagnoli) })
 		}, true},
@@ -256,9 +261,11 @@ func rewrite(t *testing.T, file, magic string, sum func([]byte) uint32) {
 	require.NoError(t, err)
 	require.Len(t, magic, len(cacheMagic))
 	copy(raw, magic)
+	parts := partsOf(t, file)
 	end := headEnd(raw)
 	binary.LittleEndian.PutUint32(raw[end:], sum(raw[:end]))
-	for off := end + 4; off < len(raw); {
+	resumDetails(raw, parts, sum)
+	for off := end + 4; off < int(parts.detailsOff); {
 		i := off
 		for range 3 { // schema, listing head, listing tail
 			n, k := binary.Uvarint(raw[i:])
@@ -450,37 +457,31 @@ func TestCache_DetailDecodedAtFirstUse(t *testing.T) {
 	assert.Zero(t, fresh.LateDecoded())
 }
 
-// TestCache_LateSectionCorrupt: a late section that fails to decode in a
-// file whose checksum holds (a file made to pass it) loads, and leaves
-// that tool without params and with the reason (DetailErr) — never a
-// panic, never params nobody checked — and removes the file, so that the
-// next start loads the manifest afresh. A tool used before is whole; one
-// whose section is first read after the removal is built from the head
-// (cache_listing.go), as a no-cache load builds it.
+// TestCache_LateSectionCorrupt: a tool's detail that fails to decode
+// from a details part whose checksum holds (a file made to pass it) loads
+// — never a panic, never params nobody checked — and removes the file, so
+// that the next start loads the manifest afresh; the tool's detail is
+// read from the manifest, whose bytes are still the start's, as a no-cache
+// load reads it (TestDetail_ValidateSpoiledTool: refused when they are
+// not). A tool used before is whole; one whose section is first read
+// after the removal is built from the head (cache_listing.go), as a
+// no-cache load builds it.
 func TestCache_LateSectionCorrupt(t *testing.T) {
-	m, c, path := cachedFull(t)
+	_, c, path := cachedFull(t)
 	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
-	victim := m.Tools[7]
-	raw, err := os.ReadFile(file)
-	require.NoError(t, err)
-	for i := victim.late.start; i < victim.late.end; i++ {
-		raw[i] = 0xff
-	}
-	resumHead(raw)
-	require.NoError(t, os.WriteFile(file, raw, 0o600))
+	spoilDetailInFile(t, file, 7)
 
-	m, err = c.Load(path)
+	m, err := c.Load(path)
 	require.NoError(t, err)
 	require.NotNil(t, m.late, "the checksum holds: the start is a hit")
 	victim, other := m.Tools[7], m.Tools[8]
 	require.NoError(t, other.DetailErr())
-	err = victim.DetailErr()
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "corrupt manifest cache")
-	assert.Nil(t, victim.Params())
-	assert.Nil(t, victim.CLIHelp())
-	_, ok := victim.Param("anything")
-	assert.False(t, ok)
+	require.NoError(t, victim.DetailErr())
+	fresh := loadFresh(t, c, path)
+	assert.Equal(t, fresh.Tools[7].Params(), victim.Params())
+	assert.Equal(t, fresh.Tools[7].CLIHelp(), victim.CLIHelp())
+	_, ok := victim.Param(fresh.Tools[7].Params()[0].Name)
+	assert.True(t, ok)
 	assert.NoFileExists(t, file, "removed: the next start loads the manifest afresh")
 	require.NoError(t, other.DetailErr())
 	assert.NotEmpty(t, other.Params())

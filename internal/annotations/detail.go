@@ -5,9 +5,10 @@ package annotations
 // Answering initialize and tools/list needs a tool's name, hints and
 // listing (Cache.Listed); its params and the CLI's help are read by a
 // call (Validate, the command line), aeat_mcp_find and doctor. A start
-// from the manifest cache leaves those in the file and decodes each
-// tool's at its first use (lateDetail), so that the whole aeat starts
-// like a few tools. A tool parsed from a manifest, or built in, has its
+// from the manifest cache reads none of them — they are a part of the
+// file after the head (cache_details.go), read at the first call — and
+// decodes each tool's at its first use (lateDetail), so that the whole
+// aeat starts like a few tools. A tool parsed from a manifest, or built in, has its
 // detail from the start; both are read through the same accessors.
 
 // toolDetail is the part of a Tool decoded at its first use.

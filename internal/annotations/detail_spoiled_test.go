@@ -12,23 +12,40 @@ import (
 )
 
 // spoiledCached is the whole aeat read back from a cache whose tool 7's
-// late section fails to decode though the file's checksum holds (as
-// TestCache_LateSectionCorrupt makes it), and that tool.
+// detail fails to decode though the file's checksums hold (as
+// TestCache_LateSectionCorrupt makes it), with the manifest edited after
+// the start, so that the tool's detail cannot be read from it either; and
+// that tool.
 func spoiledCached(t *testing.T) (*Manifest, *Tool) {
 	t.Helper()
-	m, c, path := cachedFull(t)
+	_, c, path := cachedFull(t)
 	file := filepath.Join(c.Dir, c.fileName(absPath(path)))
-	raw, err := os.ReadFile(file)
-	require.NoError(t, err)
-	for i := m.Tools[7].late.start; i < m.Tools[7].late.end; i++ {
-		raw[i] = 0xff
-	}
-	resumHead(raw)
-	require.NoError(t, os.WriteFile(file, raw, 0o600))
-	m, err = c.Load(path)
+	spoilDetailInFile(t, file, 7)
+	m, err := c.Load(path)
 	require.NoError(t, err)
 	require.NotNil(t, m.late)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, append(data, '\n'), 0o600))
 	return m, m.Tools[7]
+}
+
+// TestDetail_ChangedManifestRefused: a tool whose detail cannot be read
+// from the cache, with the manifest changed since the start, is refused
+// with the reason and the remedy — never given the new manifest's params
+// under the old one's tools — and has no params.
+func TestDetail_ChangedManifestRefused(t *testing.T) {
+	m, victim := spoiledCached(t)
+	err := victim.DetailErr()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "corrupt manifest cache")
+	assert.ErrorIs(t, err, ErrManifestChanged)
+	assert.Contains(t, err.Error(), "changed since the server started: restart the server")
+	assert.Nil(t, victim.Params())
+	assert.Nil(t, victim.CLIHelp())
+	_, ok := victim.Param("modelo")
+	assert.False(t, ok)
+	require.NoError(t, m.Tools[8].DetailErr(), "the part was read: the other tools are whole")
 }
 
 // TestDetail_SetGlobalSpoiledTool: a --global (SetGlobal) on a manifest

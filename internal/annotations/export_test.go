@@ -5,12 +5,15 @@ import (
 	"os"
 )
 
-// SpoilDetail makes t's detail a late section that fails to decode, as a
-// file made to pass the checksum would (TestCache_LateSectionCorrupt
-// makes one so): for a test of what a server does with such a tool. The
-// file it names, removed when the section fails, is file.
+// SpoilDetail makes t's detail one that fails to decode from a details
+// part whose checksum held, as a file made to pass it would
+// (TestCache_LateSectionCorrupt makes one so), with no manifest to read
+// it from instead: for a test of what a server does with such a tool. The
+// file it names, removed when the detail fails, is file.
 func SpoilDetail(t *Tool, file string) {
-	t.late = &lateDetail{f: &lateFile{s: "\xff\xff\xff", path: file}, start: 0, end: 3}
+	f := &lateFile{path: file, tools: 1}
+	f.detailsOnce.Do(func() { f.details = detailsPart{s: "\xff\xff\xff", spans: [][2]int{{0, 3}}} })
+	t.late = &lateDetail{f: f}
 }
 
 // SpoilListing makes t's schema and listing a section of file that fails
@@ -24,3 +27,9 @@ func SpoilListing(t *Tool, file string) error {
 	t.listing = &lateListing{f: &lateFile{path: file, headSum: []byte{0xff, 0xff, 0xff, 0xff}, size: 16}, n: 16}
 	return nil
 }
+
+// DetailsOffset and DetailsLen are where the details part of the cache
+// file m was read from is (cache_details.go): the tools' sections end
+// where it starts.
+func DetailsOffset(m *Manifest) int64 { return m.late.detailsOff }
+func DetailsLen(m *Manifest) int64    { return int64(m.late.detailsN) }

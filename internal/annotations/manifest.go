@@ -32,8 +32,8 @@ type Manifest struct {
 	// Warnings are problems that do not stop the manifest from loading.
 	Warnings []string
 
-	// late is what its tools' late sections share, when it was read from
-	// the manifest cache (LateDecoded).
+	// late is what its tools' sections and details share, when it was
+	// read from the manifest cache (LateDecoded).
 	late *lateFile
 }
 

@@ -59,27 +59,28 @@ func TestServer_SpoiledDetailRefused(t *testing.T) {
 func TestServer_UnreadableSectionServed(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		spoil   func(t *testing.T, file, path string, c *annotations.Cache)
+		spoil   func(t *testing.T, file, path string, c *annotations.Cache, m *annotations.Manifest)
 		removed bool
 	}{
-		{"removed", func(t *testing.T, file, _ string, _ *annotations.Cache) {
+		{"removed", func(t *testing.T, file, _ string, _ *annotations.Cache, _ *annotations.Manifest) {
 			require.NoError(t, os.Remove(file))
 		}, true},
-		{"replaced", func(t *testing.T, _, path string, c *annotations.Cache) {
+		{"replaced", func(t *testing.T, _, path string, c *annotations.Cache, _ *annotations.Manifest) {
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(path, append(data, '\n'), 0o600))
 			_, err = c.Load(path) // another server's rewrite for the edited bytes
 			require.NoError(t, err)
+			// The edit undone: the tools' details come from the manifest,
+			// its bytes the start's again (with the edit in place their
+			// calls are refused: TestDetail_ChangedManifestRefused).
+			require.NoError(t, os.WriteFile(path, data, 0o600))
 		}, false},
-		{"corrupt-section", func(t *testing.T, file, _ string, _ *annotations.Cache) {
-			f, err := os.OpenFile(file, os.O_RDWR, 0)
-			require.NoError(t, err)
-			fi, err := f.Stat()
-			require.NoError(t, err)
-			_, err = f.WriteAt([]byte{0xa5}, fi.Size()-1) // the last tool's section's CRC
-			require.NoError(t, err)
-			require.NoError(t, f.Close())
+		{"corrupt-section", func(t *testing.T, file, _ string, _ *annotations.Cache, m *annotations.Manifest) {
+			spoilByteAt(t, file, annotations.DetailsOffset(m)-1) // the last tool's section's CRC
+		}, true},
+		{"corrupt-details", func(t *testing.T, file, _ string, _ *annotations.Cache, m *annotations.Manifest) {
+			spoilByteAt(t, file, annotations.DetailsOffset(m)+annotations.DetailsLen(m)-1) // the details part's CRC
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,16 +101,17 @@ func TestServer_UnreadableSectionServed(t *testing.T) {
 			files, err := filepath.Glob(filepath.Join(dir, "*.cache"))
 			require.NoError(t, err)
 			require.Len(t, files, 1)
-			tc.spoil(t, files[0], path, c)
+			tc.spoil(t, files[0], path, c, m)
 
 			sameBytes(t, want, rawToolsList(t, m), "tools/list as without the cache")
+			for i, tool := range m.Tools {
+				require.NoError(t, tool.DetailErr(), tool.Name)
+				assert.Equal(t, fresh.Tools[i].Params(), tool.Params(), tool.Name)
+			}
 			if tc.removed {
 				assert.NoFileExists(t, files[0], "spoilt: removed")
 			} else {
 				assert.FileExists(t, files[0], "another's: left alone")
-			}
-			for _, tool := range m.Tools {
-				require.NoError(t, tool.DetailErr(), tool.Name)
 			}
 			cs := clientOf(t, m)
 			victim := m.Tools[len(m.Tools)-1]
@@ -172,6 +174,16 @@ func TestServer_SpoiledListingServed(t *testing.T) {
 	sameBytes(t, rawToolsList(t, fresh), rawToolsList(t, m), "tools/list as without the cache")
 	require.NoError(t, m.Tools[0].DetailErr())
 	assert.NoFileExists(t, file)
+}
+
+// spoilByteAt changes the byte at of file in place.
+func spoilByteAt(t *testing.T, file string, at int64) {
+	t.Helper()
+	f, err := os.OpenFile(file, os.O_RDWR, 0)
+	require.NoError(t, err)
+	_, err = f.WriteAt([]byte{0xa5}, at)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
 }
 
 // rawToolsList is tools/list's result, as the bytes a server of m, all
