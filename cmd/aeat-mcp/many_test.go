@@ -55,7 +55,7 @@ func TestManyTools(t *testing.T) {
 	code, out, _ := runCmd(t, "", "--manifest", fullAeat, "--cli", "/bin/true", "tools")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, out, "300 tools from ")
-	assert.Contains(t, out, "by tier: 78 read, 203 mutate, 19 live\n")
+	assert.Contains(t, out, "by tier: 81 read, 200 mutate, 19 live\n")
 	assert.Regexp(t, `\napp_ledger_add\s+mutate\s+3m\s+-\s+booked_date\*:string amount\*:string direction\*:string description\*:string value_date:string currency:string counterparty:string business_classification:string \+21 more\n`, out)
 	assert.Regexp(t, `\nledger_remove\s+mutate\s+3m\s+destructive\s`, out, "a hint from the CLI is not marked")
 	assert.NotContains(t, out, "a guessed hint")
@@ -113,7 +113,7 @@ func TestManyTools(t *testing.T) {
 	// validate: the counts, the surface, and no warning of guessed hints.
 	code, out, _ = runCmd(t, "", "--manifest", fullAeat, "--cli", "/bin/true", "--surface", "catalog", "validate")
 	assert.Equal(t, exitOK, code, out)
-	assert.Contains(t, out, ": 300 tools (78 read, 203 mutate, 19 live), --surface catalog lists 8 of them (surface.core) with aeat_mcp_find and aeat_mcp_call; the CLI resolves to /bin/true")
+	assert.Contains(t, out, ": 300 tools (81 read, 200 mutate, 19 live), --surface catalog lists 8 of them (surface.core) with aeat_mcp_find and aeat_mcp_call; the CLI resolves to /bin/true")
 	assert.NotContains(t, out, "hints guessed")
 
 	// Without the decided hints: a guessed hint is marked and counted, and
@@ -143,7 +143,7 @@ func TestManyTools(t *testing.T) {
 	aeatStore(t, true)
 	code, out, _ = runOn(t, kc.use, "", "--manifest", fullAeat, "--cli", fakeAeat(t), "doctor")
 	assert.Equal(t, exitOK, code, out)
-	assert.Contains(t, out, "300 tools (78 read, 203 mutate, 19 live) served, 0 hidden")
+	assert.Contains(t, out, "300 tools (81 read, 200 mutate, 19 live) served, 0 hidden")
 	assert.Contains(t, out, "tools/list holds all 300 tools")
 	assert.NotContains(t, out, "hints guessed")
 	code, out, _ = runOn(t, kc.use, "", "--manifest", fullAeat, "--cli", fakeAeat(t), "--surface", "catalog", "doctor")
