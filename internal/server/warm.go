@@ -23,6 +23,21 @@ type Starter interface {
 	Run(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error)
 }
 
+// A yielder is a Starter whose own work — warm start's template starting,
+// its verify runs — yields the CPU to the calls it does not run itself, as
+// to its own (internal/warm, yield.go): Yield marks one running until end.
+type yielder interface {
+	Yield() (end func())
+}
+
+// cold runs spec cold, with the Starter's own work yielding to it.
+func (s *Server) cold(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
+	if y, ok := s.cfg.Warm.(yielder); ok {
+		defer y.Yield()()
+	}
+	return s.cfg.Runner.Run(ctx, spec)
+}
+
 // lostCall is a Starter's error for a call it lost.
 type lostCall interface {
 	error
@@ -44,13 +59,13 @@ func (s *Server) start(ctx context.Context, t *annotations.Tool, spec callruntim
 	case <-ctx.Done():
 	}
 	if s.cfg.Warm == nil || !s.cfg.Warm.Serves(t.Tier()) {
-		return s.cfg.Runner.Run(ctx, spec)
+		return s.cold(ctx, spec)
 	}
 	res, err := s.cfg.Warm.Run(ctx, spec)
 	var lost lostCall
 	if errors.As(err, &lost) && t.Tier() == annotations.Read {
 		s.cfg.Logger.Warn("a warm call was lost to warm start; it only reads, so it runs again, cold", "tool", t.Name, "why", err.Error())
-		return s.cfg.Runner.Run(ctx, spec)
+		return s.cold(ctx, spec)
 	}
 	return res, err
 }

@@ -128,6 +128,13 @@
 // foreseen to serve before a cold run would end (from the last start here,
 // kept in the verdict, then from its progress), else starts cold.
 //
+// Warm start's own preparation yields to the calls (yield.go): while a
+// call runs through the Pool (or beside it: [Pool.Yield]), a template still starting has its process
+// group stopped (SIGSTOP, then SIGCONT once no call runs), and no verify
+// run goes on — one in progress is cancelled and made again later with its
+// whole ceiling (held time never counts toward it). A template that serves
+// is never held, so nothing of the hold reaches the calls it forks.
+//
 // A template that does not answer — a fork request, or a child's end —
 // within answerWait (10 s; SIGSTOP, a swap storm) is killed and replaced;
 // every wait for it is also bounded by the call's own ceiling.

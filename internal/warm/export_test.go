@@ -70,3 +70,11 @@ func SetSpares(on bool) (restore func()) {
 	sparesOn = on
 	return func() { sparesOn = old }
 }
+
+// SetYield has the pools started until restore keep the rule that warm
+// start's preparation yields to calls (yield.go), or not.
+func SetYield(on bool) (restore func()) {
+	old := yieldOn
+	yieldOn = on
+	return func() { yieldOn = old }
+}

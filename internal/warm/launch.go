@@ -31,7 +31,7 @@ func (p *Pool) launch(why string) {
 	p.log.Info("starting a warm template", "why", why)
 	cold := make(chan []verifyRun, 1)
 	go func() { cold <- p.verifyRuns(p.life, nil, p.cfg.VerifyTimeout) }()
-	t, err := startTemplate(p.life, p.cfg.Runner, &p.cfg, p.log, p.answerWait)
+	t, err := startTemplate(p.life, p.cfg.Runner, &p.cfg, p.log, p.answerWait, p.yield)
 	if err != nil {
 		<-cold
 		p.endLaunch()
@@ -220,20 +220,16 @@ func (p *Pool) verifyRuns(ctx context.Context, t *template, ceiling time.Duratio
 			Timeout: ceiling, MaxStdout: 1 << 20, MaxStderr: 64 << 10}
 		var res callruntime.Result
 		var err error
-		if t != nil {
-			res, _, err = p.runWarm(ctx, &slot{t: t}, spec, "")
-		} else {
-			p.mu.Lock()
-			p.est.coldVerify = time.Now()
-			p.mu.Unlock()
-			res, err = p.runCold(ctx, spec)
-			p.mu.Lock()
-			p.est.coldVerify = time.Time{}
-			if !p.est.readyAt.IsZero() && p.cur == nil {
-				p.est.imported(time.Now()) // the rest is the warm runs
+		// Each run yields to the user's calls (yield.go): one held back is
+		// made again, with its whole ceiling, once no call runs.
+		if cause := p.yield.run(ctx, func(ctx context.Context) {
+			if t != nil {
+				res, _, err = p.runWarm(ctx, &slot{t: t}, spec, "")
+				return
 			}
-			p.notify()
-			p.mu.Unlock()
+			res, err = p.coldVerify(ctx, spec)
+		}); cause != nil && err == nil {
+			err = cause
 		}
 		out = append(out, verifyRun{argv: argv, res: res, err: err})
 	}
@@ -243,6 +239,22 @@ func (p *Pool) verifyRuns(ctx context.Context, t *template, ceiling time.Duratio
 		p.mu.Unlock()
 	}
 	return out
+}
+
+// coldVerify runs one verify call cold, timed for the estimates (wait.go).
+func (p *Pool) coldVerify(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
+	p.mu.Lock()
+	p.est.coldVerify = time.Now()
+	p.mu.Unlock()
+	res, err := p.runCold(ctx, spec)
+	p.mu.Lock()
+	p.est.coldVerify = time.Time{}
+	if !p.est.readyAt.IsZero() && p.cur == nil {
+		p.est.imported(time.Now()) // the rest is the warm runs
+	}
+	p.notify()
+	p.mu.Unlock()
+	return res, err
 }
 
 // compareRuns says why warm and cold verify runs differ, or "". again is

@@ -37,7 +37,7 @@ func TestPolicies(t *testing.T) {
 // foreseen by a whole cold run.
 func TestWorthWaiting(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	p := &Pool{launching: true, state: Starting}
+	p := &Pool{launching: true, state: Starting, yield: newYielding()}
 	_, ok := p.worthWaiting(now)
 	assert.False(t, ok, "nothing foreseen: start cold")
 
@@ -46,6 +46,10 @@ func TestWorthWaiting(t *testing.T) {
 	until, ok := p.worthWaiting(now)
 	assert.True(t, ok, "ready in 3 s, a cold run takes 5")
 	assert.Equal(t, now.Add(8*time.Second), until)
+	end := p.yield.call()
+	_, ok = p.worthWaiting(now)
+	assert.False(t, ok, "a template held for a call serves after it at the soonest: start cold")
+	end()
 
 	p.est.readyAt = now.Add(6 * time.Second)
 	_, ok = p.worthWaiting(now)

@@ -169,6 +169,9 @@ type Pool struct {
 	// retry, retryMax and answerWait are verifyRetry, verifyRetryMax and
 	// answerWait at Start.
 	retry, retryMax, answerWait time.Duration
+	// yield holds warm start's own preparation while a call runs
+	// (yield.go).
+	yield *yielding
 }
 
 // Start starts a Pool: the template starts in the background, and calls
@@ -193,9 +196,7 @@ func Start(cfg Config) *Pool {
 	if cfg.GOOS == "" {
 		cfg.GOOS = runtime.GOOS
 	}
-	p := &Pool{cfg: cfg, log: cfg.Logger.With("warm", cfg.Warm.Entry), all: map[*slot]bool{}, state: Starting,
-		settled: make(chan struct{}), changed: make(chan struct{})}
-	p.life, p.stop = context.WithCancel(context.Background())
+	p := newPool(cfg, false)
 	p.verdictKey = key
 	p.retry, p.retryMax, p.answerWait = verifyRetry, verifyRetryMax, answerWait
 	if !Supported {
@@ -457,9 +458,28 @@ func disabled(cfg Config, reason string, inapplicable bool) *Pool {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	p := &Pool{cfg: cfg, log: cfg.Logger.With("warm", cfg.Warm.Entry), all: map[*slot]bool{}, state: Starting,
-		settled: make(chan struct{}), changed: make(chan struct{}), inapplicable: inapplicable}
-	p.life, p.stop = context.WithCancel(context.Background())
+	p := newPool(cfg, inapplicable)
 	p.off(reason)
 	return p
+}
+
+// newPool is a Pool of cfg (its defaults set), Starting.
+func newPool(cfg Config, inapplicable bool) *Pool {
+	p := &Pool{cfg: cfg, log: cfg.Logger.With("warm", cfg.Warm.Entry), all: map[*slot]bool{}, state: Starting,
+		settled: make(chan struct{}), changed: make(chan struct{}), inapplicable: inapplicable, yield: newYielding()}
+	p.life, p.stop = context.WithCancel(context.Background())
+	p.yield.released = p.resumed
+	return p
+}
+
+// resumed is told that warm start's preparation was held for held, now
+// over: the template being started serves that much later than foreseen.
+func (p *Pool) resumed(held time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.est.readyAt.IsZero() {
+		p.est.readyAt = p.est.readyAt.Add(held)
+	}
+	p.log.Debug("warm start's preparation resumes: it yielded to the calls", "held_ms", held.Milliseconds())
+	p.notify()
 }

@@ -25,6 +25,8 @@ import (
 func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
 	began := time.Now()
 	s := p.acquire(ctx)
+	// From here the call runs: warm start's own preparation yields to it.
+	defer p.yield.call()()
 	if s == nil {
 		return p.runCold(ctx, spec)
 	}
@@ -47,6 +49,12 @@ func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Resu
 	}
 	return res, nil
 }
+
+// Yield marks a call of the user's that runs outside the Pool (a tier it
+// does not serve, a lost call run again cold) as running until end is
+// called: warm start's own preparation yields to it as to the Pool's own
+// calls (yield.go).
+func (p *Pool) Yield() (end func()) { return p.yield.call() }
 
 // runWarm runs spec forked from s's template; record, if set, is where the
 // child writes what it loaded (Record).

@@ -30,7 +30,7 @@ func TestTemplateForksWhenClone3IsRefused(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg := &Config{Warm: annotations.Warm{Entry: "warmdemo:main"}, Python: proctest.Python(t, "click"), Script: script,
 		Env: []string{"PATH=/usr/bin:/bin", "WARMDEMO_IMPORT_SECONDS=0"}, Dir: t.TempDir()}
-	tpl, err := startTemplate(context.Background(), r, cfg, logger, answerWait)
+	tpl, err := startTemplate(context.Background(), r, cfg, logger, answerWait, newYielding())
 	require.NoError(t, err)
 	defer tpl.close()
 

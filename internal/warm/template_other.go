@@ -38,9 +38,12 @@ func (a *adoptee) used() childUsage               { return childUsage{} }
 
 var errThreads = errors.New("warm: the template has more than one thread")
 
-func startTemplate(context.Context, *callruntime.Runner, *Config, *slog.Logger, time.Duration) (*template, error) {
+func startTemplate(context.Context, *callruntime.Runner, *Config, *slog.Logger, time.Duration, *yielding) (*template, error) {
 	return nil, errUnsupported
 }
+
+// holdGroup: no template starts here (no fork), so none is held.
+func holdGroup(int, bool) {}
 
 func (t *template) close()            {}
 func (t *template) alive() bool       { return false }

@@ -49,7 +49,10 @@ type template struct {
 // startTemplate starts the template under r's guard and waits until it has
 // imported the CLI (or failed to, or ctx ended). answerWait bounds its
 // answers from then on.
-func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log *slog.Logger, answerWait time.Duration) (*template, error) {
+//
+// Until it is ready it is warm start's own preparation, held while a call
+// runs (y.starting).
+func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log *slog.Logger, answerWait time.Duration, y *yielding) (*template, error) {
 	fds, err := socketpair()
 	if err != nil {
 		return nil, fmt.Errorf("creating the control socket: %w", err)
@@ -98,6 +101,9 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 		return nil, fmt.Errorf("starting %s: %w", cfg.Python, err)
 	}
 	t := &template{cmd: cmd, forget: forget, ctrl: ctrl, pid: cmd.Process.Pid, dead: make(chan struct{}), log: log, answerWait: answerWait}
+	// Held while a call runs, until its ready line; continued (done)
+	// before it is closed.
+	done := y.starting(t.pid)
 	go t.logOutput(logR)
 	go func() {
 		_ = cmd.Wait()
@@ -137,6 +143,7 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 	case <-ctx.Done():
 		err = context.Cause(ctx)
 	}
+	done()
 	if err != nil {
 		t.close()
 		return nil, err
@@ -172,6 +179,16 @@ func (t *template) logOutput(r io.ReadCloser) {
 		t.log.Debug("warm template output", "pid", t.pid, "line", line)
 	}
 	_, _ = io.Copy(io.Discard, r)
+}
+
+// holdGroup stops (SIGSTOP) or continues (SIGCONT) the process group pgid:
+// a template still starting, while a call runs (yield.go).
+func holdGroup(pgid int, stop bool) {
+	sig := syscall.SIGCONT
+	if stop {
+		sig = syscall.SIGSTOP
+	}
+	_ = syscall.Kill(-pgid, sig)
 }
 
 // close ends the template: closing the control socket makes it kill its

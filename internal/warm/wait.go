@@ -97,7 +97,9 @@ func (e *estimates) imported(now time.Time) {
 // than foreseen by as long as a cold run is given up on (a call then ends
 // at worst as late as three cold runs would). Under p.mu.
 func (p *Pool) worthWaiting(now time.Time) (until time.Time, ok bool) {
-	if !p.launching || p.closed || p.state == Off {
+	if !p.launching || p.closed || p.state == Off || p.yield.holding() {
+		// A template held for a call (yield.go) serves after that call
+		// at the soonest: this one starts cold too.
 		return time.Time{}, false
 	}
 	cold := p.est.coldRun(now)

@@ -176,6 +176,20 @@ def gate(path):
         time.sleep(0.02)
 
 
+@cli.command("wait")
+@click.argument("path")
+@click.argument("mark")
+def wait_(path, mark):
+    """Appends its pid to MARK, then waits until PATH exists and prints
+    "waited": the same output every run (a verify argv), and, as a warm-up,
+    the template's pid in MARK while it starts."""
+    with open(mark, "a") as f:
+        f.write("%d\n" % os.getpid())
+    while not os.path.exists(path):
+        time.sleep(0.02)
+    print("waited")
+
+
 @cli.command()
 @click.argument("seconds", type=float)
 def termproof(seconds):
