@@ -3,7 +3,6 @@ package find
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // The two languages the real aeat speaks, for aeat_mcp_find (rank.go): its
@@ -317,7 +316,7 @@ var relatedVerbs = [][2]string{
 // phrases are words a person writes apart for what the CLI says in one:
 // joined before stop words go ("log in": "in" is one), also across one
 // stop word ("copia de seguridad").
-var phrases = sync.OnceValue(func() map[[2]string]string {
+var phrases = &lazy[map[[2]string]string]{build: func() map[[2]string]string {
 	return map[[2]string]string{
 		{"log", "in"}:         "login",
 		{"sign", "in"}:        "login",
@@ -432,13 +431,13 @@ var phrases = sync.OnceValue(func() map[[2]string]string {
 		{"entornos", "pruebas"}: "sandbox",
 		{"entornos", "prueba"}:  "sandbox",
 	}
-})
+}}
 
 // irregularForms are the forms of everyday irregular verbs, each with
 // its plain form, which the stems of rankwords.go cannot join: "what I
 // spent" is what a person spends, "la factura que le hice" one they make.
 // Only forms that are not also another word ("left", "found", "set").
-var irregularForms = sync.OnceValue(func() map[string]string {
+var irregularForms = &lazy[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"spent": "spend", "paid": "pay", "bought": "buy", "sold": "sell", "sent": "send",
 		"made": "make", "got": "get", "gotten": "get", "gave": "give", "given": "give",
@@ -456,12 +455,12 @@ var irregularForms = sync.OnceValue(func() map[string]string {
 		"pague": "pagar", "puse": "poner", "puesto": "poner",
 		"tuve": "tener", "dije": "decir", "traje": "traer",
 	}
-})
+}}
 
 // synonyms is each word's fellows in its groups, built from synonymGroups
 // at the first query (not at package init, which every start pays before
 // it can answer initialize).
-var synonyms = sync.OnceValue(func() map[string][]string {
+var synonyms = &lazy[map[string][]string]{build: func() map[string][]string {
 	out := map[string][]string{}
 	for _, g := range synonymGroups {
 		for _, w := range g {
@@ -473,7 +472,7 @@ var synonyms = sync.OnceValue(func() map[string][]string {
 		}
 	}
 	return out
-})
+}}
 
 // synonymsOf are w's fellows in its groups; a word that is in none by
 // itself, by its stem ("separa" and "registra", of "sepáralo" and
@@ -481,20 +480,20 @@ var synonyms = sync.OnceValue(func() map[string][]string {
 // person writes a verb in every person and tense and a noun in the plural,
 // the table each once.
 func synonymsOf(w string) []string {
-	if syn, ok := synonyms()[w]; ok {
+	if syn, ok := synonyms.get()[w]; ok {
 		return syn
 	}
 	// A plural is its singular first: "cargos" is a charge (cargo), not
 	// a load (cargar), though the three share a stem.
 	for _, suffix := range []string{"es", "s"} {
-		if syn, ok := synonyms()[strings.TrimSuffix(w, suffix)]; ok && strings.HasSuffix(w, suffix) {
+		if syn, ok := synonyms.get()[strings.TrimSuffix(w, suffix)]; ok && strings.HasSuffix(w, suffix) {
 			return syn
 		}
 	}
-	if syn, ok := synonymsByStem()[stem(w)]; ok {
+	if syn, ok := synonymsByStem.get()[stem(w)]; ok {
 		return syn
 	}
-	return synonyms()[shortArVerb(w)]
+	return synonyms.get()[shortArVerb(w)]
 }
 
 // shortArVerb is the -ar verb a Spanish participle or past form is of
@@ -514,9 +513,9 @@ func shortArVerb(w string) string {
 
 // synonymsByStem is each stem's words with their fellows, from
 // synonymGroups, built at the first query.
-var synonymsByStem = sync.OnceValue(func() map[string][]string {
+var synonymsByStem = &lazy[map[string][]string]{build: func() map[string][]string {
 	out := map[string][]string{}
-	for w, syn := range synonyms() {
+	for w, syn := range synonyms.get() {
 		s := stem(w)
 		for _, o := range append([]string{w}, syn...) {
 			if !slices.Contains(out[s], o) {
@@ -525,15 +524,15 @@ var synonymsByStem = sync.OnceValue(func() map[string][]string {
 		}
 	}
 	return out
-})
+}}
 
 // relatedOf are w's nearly-same words, as synonymsOf finds them.
 func relatedOf(w string) []string {
-	if rel, ok := related()[w]; ok {
+	if rel, ok := related.get()[w]; ok {
 		return rel
 	}
-	for _, o := range synonymsByStem()[stem(w)] {
-		if rel, ok := related()[o]; ok {
+	for _, o := range synonymsByStem.get()[stem(w)] {
+		if rel, ok := related.get()[o]; ok {
 			return rel
 		}
 	}
@@ -542,8 +541,8 @@ func relatedOf(w string) []string {
 
 // related is each word's nearly-same words, from relatedVerbs: every word
 // of one group with every word of the other; built at the first query.
-var related = sync.OnceValue(func() map[string][]string {
-	out, syn := map[string][]string{}, synonyms()
+var related = &lazy[map[string][]string]{build: func() map[string][]string {
+	out, syn := map[string][]string{}, synonyms.get()
 	for _, pair := range relatedVerbs {
 		a := append([]string{pair[0]}, syn[pair[0]]...)
 		b := append([]string{pair[1]}, syn[pair[1]]...)
@@ -555,4 +554,4 @@ var related = sync.OnceValue(func() map[string][]string {
 		}
 	}
 	return out
-})
+}}

@@ -271,7 +271,7 @@ func withoutSentences(text string, drop map[string]bool) string {
 func newRankEntry(t *annotations.Tool, phrases []string, common map[string]bool, v *vocabulary) rankEntry {
 	e := rankEntry{tool: t}
 	description := withoutSentences(t.Description, common)
-	s := wordSenses()
+	s := wordSenses.get()
 	path := commandPath(t.Command)
 	var command []string
 	for _, w := range path {
@@ -576,7 +576,7 @@ func falseFriends(a, b string) bool {
 // lexiconGroupsOf are w's synonym groups, by index, or its singular's;
 // nil when the lexicon does not have it.
 func lexiconGroupsOf(w string) []int {
-	groups := wordSenses().groups
+	groups := wordSenses.get().groups
 	if g, ok := groups[w]; ok {
 		return g
 	}

@@ -439,7 +439,7 @@ func TestRank_Inflected(t *testing.T) {
 // param of that name (reconcile file, censo file) and an act when its help
 // says it in other words (work file: "internally filed", "presentada").
 func TestRank_FileSenses(t *testing.T) {
-	s := wordSenses()
+	s := wordSenses.get()
 	assert.Equal(t, s.thing["file"], s.inTexts("Register a portable profile bundle from a file")["file"])
 	assert.Equal(t, s.thing["file"], s.inTexts("import a CSV file")["file"], "one word between")
 	assert.Equal(t, s.act["file"], s.inTexts("Report whether the active profile is ready to file one modelo")["file"])
@@ -1314,9 +1314,9 @@ func TestRank_HeldOut(t *testing.T) {
 // map's order put last (a review found "signing in" login in 6 builds of
 // 50, authenticated in 44).
 func TestPhrasesByStem_OneMeaningEveryRun(t *testing.T) {
-	first := byStem(phrases())
+	first := byStem(phrases.get())
 	for range 50 {
-		require.Equal(t, first, byStem(phrases()))
+		require.Equal(t, first, byStem(phrases.get()))
 	}
 	assert.Equal(t, "login", phraseOf("signing", "in"))
 	assert.Equal(t, "login", phraseOf("signs", "in"))

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"path"
 	"strings"
-	"sync"
 )
 
 // What a person says when they want a verb of the real aeat, for
@@ -52,13 +51,13 @@ func phraseWords(phrases []string) []string {
 // package init, which every start pays before it can answer initialize).
 // The file is part of the binary and held to the tree by a test, so a
 // broken one is a bug of the build: it panics.
-var aeatParaphrases = sync.OnceValue(func() map[string]verbParaphrases {
+var aeatParaphrases = &lazy[map[string]verbParaphrases]{build: func() map[string]verbParaphrases {
 	var m map[string]verbParaphrases
 	if err := json.Unmarshal(paraphrasesJSON, &m); err != nil {
 		panic("find: paraphrases.json: " + err.Error())
 	}
 	return m
-})
+}}
 
 // paraphrasesFor are the phrases of the verbs of the CLI a manifest runs
 // (its cli.command: a bare name or a path, on any OS): aeat's for aeat,
@@ -69,5 +68,5 @@ func paraphrasesFor(command string) map[string]verbParaphrases {
 	if name != "aeat" {
 		return nil
 	}
-	return aeatParaphrases()
+	return aeatParaphrases.get()
 }

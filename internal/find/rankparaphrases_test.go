@@ -31,7 +31,7 @@ func TestParaphrases_CoverTheTree(t *testing.T) {
 	}
 	require.Len(t, verbs, 303, "the pinned tree")
 
-	ps := aeatParaphrases()
+	ps := aeatParaphrases.get()
 	for verb, p := range ps {
 		assert.True(t, verbs[verb], "%q is not a verb of the real aeat (%s)", verb, aeatTree)
 		for lang, phrases := range map[string][]string{"es": p.ES, "en": p.EN} {

@@ -3,7 +3,6 @@ package find
 import (
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -54,7 +53,7 @@ func newRankQuery(text string) rankQuery {
 	said, paths := withoutPaths(text)
 	ws := words(said)
 	q := rankQuery{whole: strings.Join(ws, "_"), asks: asksToKnow(text), terms: make([][]rankTerm, len(ws))}
-	s := wordSenses()
+	s := wordSenses.get()
 	told := s.inTexts(said)
 	for j, w := range ws {
 		number := allDigits(w)
@@ -100,7 +99,7 @@ func asksToRecord(w string, sense int) bool {
 	if endsAny(w, pastEndings...) {
 		return false
 	}
-	s := wordSenses()
+	s := wordSenses.get()
 	act := s.act["log"]
 	if _, ok := s.groups[w]; ok {
 		return sense == act
@@ -108,7 +107,7 @@ func asksToRecord(w string, sense int) bool {
 	if lexiconGroupsOf(w) != nil {
 		return false
 	}
-	return recordStems()[stem(w)]
+	return recordStems.get()[stem(w)]
 }
 
 // pastEndings end a verb's past forms, which tell of a thing done, not
@@ -118,16 +117,16 @@ var pastEndings = []string{"ed", "ado", "ada", "ados", "adas", "aron", "aste"}
 
 // recordStems are the stems of log's act group's words, built at the
 // first query.
-var recordStems = sync.OnceValue(func() map[string]bool {
+var recordStems = &lazy[map[string]bool]{build: func() map[string]bool {
 	out := map[string]bool{}
-	for _, w := range synonymGroups[wordSenses().act["log"]-1] {
+	for _, w := range synonymGroups[wordSenses.get().act["log"]-1] {
 		out[stem(w)] = true
 	}
 	return out
-})
+}}
 
 // whichWords ask which of a kind of thing: the word after them is it.
-var whichWords = setOf("which", "what", "que", "cual", "cuales", "cuantos", "cuantas")
+var whichWords = &wordSet{words: []string{"which", "what", "que", "cual", "cuales", "cuantos", "cuantas"}}
 
 // thingAsked is the word a which-question asks for, as words() gives it:
 // the one right after an interrogative among the text's first three
@@ -160,8 +159,8 @@ func asksWhen(text string) bool {
 // whenAuxiliaries follow an English "when" that asks ("when is the 303
 // due", "when do I pay"), where a statement's subject follows one that
 // does not ("when I pay").
-var whenAuxiliaries = setOf("is", "are", "am", "was", "were", "do", "does", "did", "can", "could",
-	"should", "must", "will", "would", "shall", "may", "might", "have", "has")
+var whenAuxiliaries = &wordSet{words: []string{"is", "are", "am", "was", "were", "do", "does", "did", "can", "could",
+	"should", "must", "will", "would", "shall", "may", "might", "have", "has"}}
 
 // asked: the interrogative ts[i] of text asks. Spanish writes the
 // question: an accent on "cuándo" or an opening "¿"; a closing "?" alone
@@ -291,13 +290,13 @@ func isYear(w string) bool {
 }
 
 // periodWords are what words() makes of a quarter said in words.
-var periodWords = setOf("q1", "q2", "q3", "q4")
+var periodWords = &wordSet{words: []string{"q1", "q2", "q3", "q4"}}
 
 // months, in both languages ("may" is an English auxiliary, a stop word).
-var months = setOf(
+var months = &wordSet{words: []string{
 	"january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december",
 	"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "setiembre", "octubre", "noviembre", "diciembre",
-)
+}}
 
 // match is how well t finds the best of ws: a number only as itself, or
 // as the number of a word that is letters then it ("036" in "m036").
@@ -321,13 +320,13 @@ func (t rankTerm) match(ws []rankWord) float64 {
 // unless it starts as a request for a way to act (actWords, or "how"
 // followed by one of howToWords).
 var (
-	askWords = setOf(
+	askWords = &wordSet{words: []string{
 		"what", "which", "when", "where", "who", "whose", "why", "is", "are", "am", "was", "were",
 		"do", "does", "did", "have", "has", "any",
 		"que", "cual", "cuales", "cuando", "donde", "quien", "quienes", "cuanto", "cuanta", "cuantos", "cuantas",
-	)
-	actWords   = setOf("can", "could", "como", "puedo", "puede", "puedes", "podria", "podemos")
-	howToWords = setOf("do", "does", "can", "could", "should", "would", "to", "i", "we")
+	}}
+	actWords   = &wordSet{words: []string{"can", "could", "como", "puedo", "puede", "puedes", "podria", "podemos"}}
+	howToWords = &wordSet{words: []string{"do", "does", "can", "could", "should", "would", "to", "i", "we"}}
 )
 
 // asksToKnow reports whether text is a question that wants an answer.

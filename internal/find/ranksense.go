@@ -3,7 +3,6 @@ package find
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // A word the CLI uses in two senses, for aeat_mcp_find (rank.go): English
@@ -32,10 +31,10 @@ var senseThing = map[string]string{"file": "fichero", "log": "bitacora", "record
 // file"), is a thing; right after an actCue, or the first of several words
 // ("file the 303"), an act.
 var (
-	thingCues = setOf("a", "an", "the", "this", "that", "these", "those", "each", "every", "one", "my", "your",
-		"our", "their", "his", "her", "its", "some", "any", "which", "whose", "another")
-	actCues = setOf("to", "i", "we", "you", "they", "can", "could", "should", "must", "will", "would", "may",
-		"might", "need", "please", "not", "t", "already")
+	thingCues = &wordSet{words: []string{"a", "an", "the", "this", "that", "these", "those", "each", "every", "one", "my", "your",
+		"our", "their", "his", "her", "its", "some", "any", "which", "whose", "another"}}
+	actCues = &wordSet{words: []string{"to", "i", "we", "you", "they", "can", "could", "should", "must", "will", "would", "may",
+		"might", "need", "please", "not", "t", "already"}}
 )
 
 // A sense is a synonym group's index in synonymGroups, plus one; 0 is not
@@ -50,7 +49,7 @@ type senses struct {
 }
 
 // wordSenses is built from synonymGroups at the first query.
-var wordSenses = sync.OnceValue(func() senses {
+var wordSenses = &lazy[senses]{build: func() senses {
 	s := senses{thing: map[string]int{}, act: map[string]int{}, fixed: map[string]int{}, groups: map[string][]int{}}
 	for i, g := range synonymGroups {
 		for _, w := range g {
@@ -76,7 +75,7 @@ var wordSenses = sync.OnceValue(func() senses {
 		}
 	}
 	return s
-})
+}}
 
 // inTexts is the sense each two-sense word has in texts, from the words
 // next to it: none where nothing tells it, 0 where two places tell two.

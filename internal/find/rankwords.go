@@ -17,7 +17,7 @@ import (
 // articles, prepositions, pronouns, question words and auxiliaries. Not
 // "all", "every", "todos": they tell the verbs that act on everything at
 // once ("Discard every sandbox", "reinicio … de todos los perfiles").
-var stopWords = setOf(
+var stopWords = &wordSet{words: []string{
 	// English
 	"a", "an", "the", "of", "to", "for", "and", "or", "in", "on", "at", "as", "by", "from", "with", "into", "about",
 	"my", "me", "i", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "there", "here",
@@ -37,26 +37,47 @@ var stopWords = setOf(
 	"es", "son", "esta", "estan", "este", "estos", "estas", "ese", "esa", "eso", "hay", "ha", "han", "he",
 	"tengo", "tiene", "tienen", "ser", "estar", "ya", "muy", "mas", "si", "no", "puedo", "quiero",
 	"algo", "nada", "ahora", "now",
-)
+}}
 
 // wordSet is a set of words built at its first use: the ranker's word
 // tables are read by aeat_mcp_find alone, and a table built in package
-// init is paid by every start before a host's initialize is answered.
-type wordSet func() map[string]bool
+// init is paid by every start before a host's initialize is answered. It
+// is written as a composite literal of constant words, as a lazy is, for
+// the same reason (a setOf(words...) function, as it was, allocated the
+// words' slice and sync.OnceValue's closure and state at every start).
+type wordSet struct {
+	words []string
+	once  sync.Once
+	set   map[string]bool
+}
 
-// setOf is the set of ws, built at the first call.
-func setOf(ws ...string) wordSet {
-	return sync.OnceValue(func() map[string]bool {
-		m := make(map[string]bool, len(ws))
-		for _, w := range ws {
-			m[w] = true
-		}
-		return m
-	})
+// lazy is a value built at its first get, as sync.OnceValue's — but
+// written as a composite literal (&lazy[T]{build: func() T {…}}), which
+// the compiler lays out in the binary's data: package init allocates
+// nothing for it, where each sync.OnceValue allocated its closure and
+// state at every start, aeat_mcp_find used or not.
+type lazy[T any] struct {
+	build func() T
+	once  sync.Once
+	v     T
+}
+
+// get is l's value, built by the first call.
+func (l *lazy[T]) get() T {
+	l.once.Do(func() { l.v = l.build() })
+	return l.v
 }
 
 // has reports whether w is in s.
-func (s wordSet) has(w string) bool { return s()[w] }
+func (s *wordSet) has(w string) bool {
+	s.once.Do(func() {
+		s.set = make(map[string]bool, len(s.words))
+		for _, w := range s.words {
+			s.set[w] = true
+		}
+	})
+	return s.set[w]
+}
 
 // words are s's words, lowercased and without accents, phrases joined
 // (lexicon.go), without stop words and repeats: "Pull a modelo-303
@@ -101,7 +122,7 @@ func prepositionIn(ts []string, i int) bool {
 }
 
 // intransitivePhrases are the phrases of verbs that take no object.
-var intransitivePhrases = setOf("login", "logout", "authenticated")
+var intransitivePhrases = &wordSet{words: []string{"login", "logout", "authenticated"}}
 
 // inPhrase: a word a phrase's two words may have between them — a stop
 // word ("copia de seguridad") or an amount ("they kept 15 % back").
@@ -116,7 +137,7 @@ func allDigits(w string) bool {
 
 // deberForms are the forms of Spanish "deber" a request says: "¿le debo
 // algo a Hacienda?", "¿cuánto debemos?", "¿debo presentar el 349?".
-var deberForms = setOf(
+var deberForms = &wordSet{words: []string{
 	"deber", "debo", "debes", "debe", "debemos", "debeis", "deben",
 	"debia", "debias", "debiamos", "debian", "debere", "debera", "deberas", "deberemos", "debereis", "deberan",
 	"deberia", "deberias", "deberiamos", "deberiais", "deberian",
@@ -127,7 +148,7 @@ var deberForms = setOf(
 	"deba", "debas", "debamos", "debais", "deban",
 	// The gerund: "¿le sigo debiendo algo?", "estoy debiendo el 303".
 	"debiendo",
-)
+}}
 
 // withDeber gives each form of "deber" its sense: before an infinitive it
 // is "must" ("debo presentar", "deben volver"), which a request asks as
@@ -162,15 +183,15 @@ func isInfinitive(w string) bool {
 // sesión", "inicie sesión" of "iniciar sesión"; "needs to", "switching
 // to", "pulled up").
 func phraseOf(a, b string) string {
-	if p := phrases()[[2]string{a, b}]; p != "" {
+	if p := phrases.get()[[2]string{a, b}]; p != "" {
 		return p
 	}
-	return phrasesByStem()[[2]string{stem(a), stem(b)}]
+	return phrasesByStem.get()[[2]string{stem(a), stem(b)}]
 }
 
 // phrasesByStem are lexicon.go's phrases by their words' stems, built at
 // the first query.
-var phrasesByStem = sync.OnceValue(func() map[[2]string]string { return byStem(phrases()) })
+var phrasesByStem = &lazy[map[[2]string]string]{build: func() map[[2]string]string { return byStem(phrases.get()) }}
 
 // byStem is phrases by their words' stems. Where two phrases share their
 // stems ("sign in" login, "signed in" authenticated), the one written in
@@ -209,7 +230,7 @@ func tokens(s string) []string {
 	var out []string
 	var b strings.Builder
 	accented := -1 // where the word's written accent is, in b's bytes
-	fold, irregular := folded(), irregularForms()
+	fold, irregular := folded.get(), irregularForms.get()
 	flush := func() {
 		if b.Len() > 0 {
 			w := withoutClitic(b.String(), accented)
@@ -293,13 +314,13 @@ func endsAny(w string, suffixes ...string) bool {
 
 // folded are the accented letters of the sede's languages, without their
 // accents: a model asks for "notificacion" as often as "notificación".
-var folded = sync.OnceValue(func() map[rune]rune {
+var folded = &lazy[map[rune]rune]{build: func() map[rune]rune {
 	return map[rune]rune{
 		'á': 'a', 'à': 'a', 'ä': 'a', 'â': 'a', 'é': 'e', 'è': 'e', 'ë': 'e', 'ê': 'e',
 		'í': 'i', 'ì': 'i', 'ï': 'i', 'î': 'i', 'ó': 'o', 'ò': 'o', 'ö': 'o', 'ô': 'o',
 		'ú': 'u', 'ù': 'u', 'ü': 'u', 'û': 'u', 'ñ': 'n', 'ç': 'c', 'ŀ': 'l',
 	}
-})
+}}
 
 func dedupe(ws []string) []string {
 	seen := make(map[string]bool, len(ws))
