@@ -1268,6 +1268,20 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // the fourteen sets written independently (7 to 20), first measurement:
 // 423 + 32 = 455 of 560 (81.3 %).
 //
+// Then set 21, by a fifteenth (a freelance journalist paid per article, a
+// mechanic with two employees, a nurse with home visits beside a hospital
+// salary, a lorry driver under módulos, a cleaner for households and an
+// office, a night-call locksmith, a person whose long messages bury the
+// request), measured once on main 536c4d4: 35 of 40 (87.5 %). Left: a
+// second mechanic hired, asked as telling the program "que ahora tengo
+// trabajadores"; what is still missing to file the fourth quarter's IVA
+// (readiness); the payments "that came in from the newspapers" (the
+// income list, missed as set 20's "from venues and weddings" was); and two
+// long messages whose request — a copy of everything locked with a
+// password, a correction of a filed 130 — sits among a laptop's fan and a
+// mother in hospital. Over the fifteen sets written independently (7 to
+// 21), first measurement: 455 + 35 = 490 of 600 (81.7 %).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1302,6 +1316,7 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed18", heldOutSealed18, 82},
 		{"sealed19", heldOutSealed19, 92},
 		{"sealed20", heldOutSealed20, 77},
+		{"sealed21", heldOutSealed21, 85},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
