@@ -83,7 +83,7 @@ func TestE2E_KeychainSecret(t *testing.T) {
 	require.NoError(t, err, string(plan))
 	assert.Contains(t, string(plan), `stdin: the value of keychain AEAT_CERT_PASSPHRASE`)
 
-	host := exec.Command(bin, "--manifest", exampleManifest, "config", "claude-desktop")
+	host := exec.Command(bin, "--manifest", exampleManifest, "--cli", fakeaeat, "config", "claude-desktop") // a CLI that does not resolve is exit 1
 	host.Env = env
 	entry, err := host.CombinedOutput()
 	require.NoError(t, err, string(entry))

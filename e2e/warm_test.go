@@ -357,9 +357,14 @@ func TestE2E_WarmVerdictInDoctorAndTools(t *testing.T) {
 			out := run("tools")
 			assert.Contains(t, out, "not checked on this machine yet", "before any template started")
 			out = run("doctor")
+			assert.Contains(t, out, "checking warm start: starting a template — the first start on this machine can take a minute or two",
+				"said before the wait, which can be minutes on a real CLI")
 			assert.Contains(t, out, tc.doctor)
 			out = run("tools")
 			assert.Contains(t, out, tc.tools)
+			if tc.state == "on" {
+				assert.Regexp(t, `checking warm start: starting a template — took \d+ s last time`, run("doctor"))
+			}
 			var list struct {
 				WarmVerdict struct {
 					State   string `json:"state"`
@@ -379,6 +384,21 @@ func TestE2E_WarmVerdictInDoctorAndTools(t *testing.T) {
 			assert.Contains(t, run("tools"), "the CLI changed since the last check")
 		})
 	}
+}
+
+// TestE2E_DoctorSkipsTheWarmCheckWhenCallsFail: a problem doctor printed
+// (a secret every call needs, not given) already fails every call; doctor
+// says so and does not start a template, which could take minutes and
+// change nothing.
+func TestE2E_DoctorSkipsTheWarmCheckWhenCallsFail(t *testing.T) {
+	f := newWarmFixture(t, "WARM_NEEDED_SECRET")
+	cmd := exec.Command(binary, "--manifest", f.manifest, "doctor")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "XDG_CACHE_HOME=" + t.TempDir()}
+	out, _ := cmd.CombinedOutput()
+	assert.Contains(t, string(out), "PROBLEM")
+	assert.Contains(t, string(out), "warm start: not checked — calls fail until the problems above are fixed")
+	assert.NotContains(t, string(out), "checking warm start")
+	assert.NotContains(t, string(out), "a template ready in")
 }
 
 // A template that dies takes no call with it (issue 29, item 2): three

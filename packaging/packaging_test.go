@@ -251,7 +251,7 @@ func TestBundleManifest_Template(t *testing.T) {
 		switch {
 		case strings.HasPrefix(name, "AEAT_MCP_GLOBAL_"):
 			assert.Contains(t, shared, strings.TrimPrefix(name, "AEAT_MCP_GLOBAL_"), "%s: a shared param of the aeat manifest", name)
-		case slices.Contains([]string{"AEAT_MCP_MANIFEST", "AEAT_MCP_CLI", "AEAT_MCP_LANG", "AEAT_MCP_READ_ONLY"}, name):
+		case slices.Contains([]string{"AEAT_MCP_MANIFEST", "AEAT_MCP_CLI", "AEAT_MCP_LANG", "AEAT_MCP_BUNDLE_LANG", "AEAT_MCP_READ_ONLY"}, name):
 		default:
 			assert.True(t, facts[name], "%s is a variable the real aeat reads (facts.json)", name)
 			assert.True(t, passes(example.CLI, name), "%s reaches the CLI (cli.env.pass)", name)

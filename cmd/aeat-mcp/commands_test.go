@@ -18,7 +18,8 @@ const example = "../../examples/aeat.manifest.json"
 func TestTools(t *testing.T) {
 	code, out, _ := runCmd(t, "", "--demo", "tools")
 	require.Equal(t, exitOK, code)
-	assert.Contains(t, out, "6 tools from (built-in demo)")
+	assert.Contains(t, out, "6 tools from (built-in demo) (the demo's built-in fake aeat: /")
+	assert.NotContains(t, out, `the CLI "aeat-mcp"`, "the demo's CLI is a fake aeat, not a CLI called aeat-mcp")
 	assert.Regexp(t, `modelo_303_pull_stuck\s+live\s+5s \(own\)\s+read-only,idempotent,open-world`, out)
 	assert.Regexp(t, `modelo_303_pull\s+live\s+7m\s+.*year\*:integer period\*:string nif:string`, out)
 
@@ -114,8 +115,8 @@ func TestDoctor(t *testing.T) {
 
 	code, out, _ = runCmd(t, "", "--demo", "--cli", "/nonexistent/aeat", "--lang", "es", "doctor")
 	assert.Equal(t, exitFailure, code)
-	assert.Contains(t, out, `PROBLEM  the CLI does not resolve: CLI unavailable: "/nonexistent/aeat" is not an executable file`)
-	assert.Contains(t, out, "fix: install it")
+	assert.Contains(t, out, `PROBLEM  the CLI does not resolve: CLI unavailable: --cli "/nonexistent/aeat" (or AEAT_MCP_CLI): no such executable file (tried /nonexistent/aeat): check the path`)
+	assert.Contains(t, out, "fix: check the path given with --cli", "a path given is a path to check, not a CLI to install")
 	assert.Contains(t, out, "messages in es (--lang es)")
 	assert.Contains(t, out, "\n1 problem: fix it")
 }
@@ -154,7 +155,16 @@ func TestServe_Banner(t *testing.T) {
 	code, out, errOut = runOn(t, onATerminal, "", "--demo", "--log-level", "error")
 	require.Equal(t, exitOK, code)
 	assert.Empty(t, out, "stdout carries JSON-RPC only")
-	assert.Contains(t, errOut, `an MCP server for "aeat-mcp", serving 6 tools from the built-in demo`)
+	assert.Contains(t, errOut, `an MCP server for the demo's built-in fake aeat, serving 6 tools from the built-in demo`)
 	assert.Contains(t, errOut, "config claude-desktop|claude-code|cursor|vscode")
 	assert.Contains(t, errOut, "call TOOL --arg NAME=VALUE")
+}
+
+// TestTimeoutTool_Manifest: the ceiling holds for a manifest read through
+// the manifest cache — the first start writes it, the second reads it.
+func TestTimeoutTool_Manifest(t *testing.T) {
+	for range 2 {
+		got := ceilingsOf(t, "--manifest", example, "--cli", "/bin/true", "--timeout-tool", "ledger_list=7m")
+		assert.Equal(t, "420 own", got["ledger_list"])
+	}
 }

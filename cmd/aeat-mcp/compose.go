@@ -29,8 +29,8 @@ import (
 // logger builds the slog logger: stderr (or --log-file), never stdout,
 // which carries JSON-RPC and nothing else.
 func (o *options) logger(stderr io.Writer) (logger *slog.Logger, release, closeLog func(), err error) {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+	level, err := o.level() // checked before (options.checkLog)
+	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--log-level: %w", err)
 	}
 	w, closeFn := stderr, func() {}
@@ -61,6 +61,20 @@ func (o *options) logger(stderr io.Writer) (logger *slog.Logger, release, closeL
 // hints, is worse than not serving. It goes through the manifest cache;
 // logger (nil: nowhere) gets why a cache file was not used.
 func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, error) {
+	m, err := o.readManifest(logger)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyToolTimeouts(m, o.toolTimeouts); err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
+	return m, nil
+}
+
+// readManifest is the built-in demo's manifest, or --manifest's with the
+// shared params' defaults the command line and the bundle give
+// (applyGlobals, applyBundleLang).
+func (o *options) readManifest(logger *slog.Logger) (*annotations.Manifest, error) {
 	if o.demo {
 		m, err := demo.Manifest()
 		if err != nil {
@@ -78,6 +92,7 @@ func (o *options) loadManifest(logger *slog.Logger) (*annotations.Manifest, erro
 	if err := o.applyGlobals(m, o.sys.environ); err != nil {
 		return nil, &exitError{exitUsage, err}
 	}
+	o.bundleLangNote = o.applyBundleLang(m)
 	return m, nil
 }
 
@@ -201,6 +216,9 @@ func (o *options) warnAtStart(logger *slog.Logger, m *annotations.Manifest) {
 	}
 	for _, w := range m.Warnings {
 		logger.Warn("manifest", "warning", w)
+	}
+	if o.bundleLangNote != "" {
+		logger.Warn("the bundle's language setting is not one the CLI offers", "note", o.bundleLangNote)
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,7 +59,7 @@ file, which each person must approve in claude first (config says how).`,
 		Example: `  aeat-mcp --manifest ~/aeat/aeat.manifest.json --lang es config claude-desktop
   aeat-mcp --manifest ~/aeat/aeat.manifest.json --global profile=work config claude-code --write
   aeat-mcp --demo config vscode --file .vscode/mcp.json --write`,
-		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
+		Args:      oneOf("config needs a host", "host", names),
 		ValidArgs: names,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runConfig(cmd, opts, co, hostNamed(args[0]))
@@ -71,6 +72,23 @@ file, which each person must approve in claude first (config says how).`,
 	return cmd
 }
 
+// oneOf is the Args of a command that takes one word of valid: cobra's own
+// ("accepts 1 arg(s), received 0", "invalid argument") do not list them.
+func oneOf(needs, what string, valid []string) cobra.PositionalArgs {
+	list := strings.Join(valid[:len(valid)-1], ", ") + " or " + valid[len(valid)-1]
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) == 0:
+			return fmt.Errorf("%s: %s (e.g. %s %s)", needs, list, cmd.CommandPath(), valid[0])
+		case len(args) > 1:
+			return fmt.Errorf("%s takes one %s, not %d: %s", cmd.CommandPath(), what, len(args), list)
+		case !slices.Contains(valid, args[0]):
+			return fmt.Errorf("%q is not a %s %s knows: %s", args[0], what, cmd.CommandPath(), list)
+		}
+		return nil
+	}
+}
+
 func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) error {
 	in, err := opts.inspect()
 	if err != nil {
@@ -80,10 +98,16 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
+	if goRunBinary(exe, goCache(opts.sys.lookupEnv)) {
+		if err := fromGoRun(cmd.ErrOrStderr(), exe, co.write); err != nil {
+			return err
+		}
+	}
 	entry := serverEntry{Command: stableExecutable(exe, os.Args[0], exec.LookPath), Args: flagsInUse(cmd)}
 	for _, g := range slices.Sorted(slices.Values(opts.envGlobals)) {
 		entry.Args = append(entry.Args, "--global", g)
 	}
+	entry.Args = pinCLI(entry.Args, opts, in)
 	if h.stdioType {
 		entry.Type = "stdio"
 	}
@@ -118,14 +142,57 @@ func runConfig(cmd *cobra.Command, opts *options, co *configOptions, h *host) er
 		printSnippet(w, h, co.name, entry, loc)
 	}
 	env.explain(w, co.write)
-	return nil
+	return cliUnreachable(cmd.ErrOrStderr(), in, co.write)
+}
+
+// pinCLI gives the entry --cli with the CLI's absolute path when the CLI
+// resolved only through this shell's PATH (a bare name, not found next to
+// aeat-mcp): a host does not start servers with that PATH — GUI hosts on
+// macOS give them PATH=/usr/bin:/bin (DESIGN.md §3) — so without it the
+// host shows the server Connected and every call fails. A --cli given as
+// a bare name is replaced by the path it resolved to, for the same reason.
+func pinCLI(args []string, opts *options, in *inspected) []string {
+	if in.cfg.CLIError != nil || (opts.demo && opts.cli == "") {
+		return args // nothing resolved to pin; the demo's CLI is this binary
+	}
+	name := opts.cli
+	if name == "" {
+		name = in.manifest.CLI.Command
+	}
+	if strings.ContainsAny(name, `/\`) || filepath.Dir(in.cfg.CLIPath) == selfDir() {
+		return args // a path (made absolute by flagsInUse), or found where the host finds it too
+	}
+	if i := slices.Index(args, "--cli"); i >= 0 && i+1 < len(args) {
+		args[i+1] = in.cfg.CLIPath
+		return args
+	}
+	return append(args, "--cli", in.cfg.CLIPath)
+}
+
+// cliUnreachable says, on stderr, what doctor says when the CLI does not
+// resolve, and exits 1 as doctor and validate do in that state: the entry
+// is printed (or written) all the same — it is right once the CLI is
+// installed — but a host started from it shows the server Connected and
+// every call fails, so neither a person nor a script may read success.
+func cliUnreachable(w io.Writer, in *inspected, written bool) error {
+	if in.cfg.CLIError == nil {
+		return nil
+	}
+	p := in.Problems()[0] // the CLI's problem comes first (Inspection.Problems)
+	if written {
+		fmt.Fprintln(w, "PROBLEM: the entry is written, but the host will not reach the CLI: every call will fail until it resolves (then run this command again).")
+	} else {
+		fmt.Fprintln(w, "PROBLEM: a host started from this entry will not reach the CLI: every call will fail until it resolves (then run this command again).")
+	}
+	fmt.Fprintf(w, "  %s\n  fix: %s\n", p.What, p.Fix)
+	return &exitError{exitFailure, nil}
 }
 
 // writeEntry merges the entry into the host's file and says what it did:
 // nothing to change, written over a backup, or a new file; then where that
 // file comes from and what the host needs next.
 func writeEntry(w io.Writer, h *host, co *configOptions, entry serverEntry, loc location) error {
-	res, err := merge{path: loc.path, key: h.key, name: co.name, entry: entry, jsonc: h.jsonc, now: time.Now()}.run()
+	res, err := merge{path: loc.path, key: h.key, name: co.name, entry: entry, jsonc: h.jsonc, now: time.Now(), makeDirs: co.file == ""}.run()
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
@@ -145,6 +212,44 @@ func writeEntry(w io.Writer, h *host, co *configOptions, entry serverEntry, loc 
 		fmt.Fprintf(w, "That file: %s.\n", loc.why)
 	}
 	fmt.Fprintln(w, h.note(loc.path, co.name))
+	return nil
+}
+
+// goCache is Go's build cache as the go command finds it: GOCACHE, else
+// go-build in the user's cache folder ("" when neither is known).
+func goCache(lookup func(string) (string, bool)) string {
+	if v, ok := lookup("GOCACHE"); ok && v != "" && v != "off" {
+		return v
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "go-build")
+	}
+	return ""
+}
+
+// goRunBinary reports whether exe is a binary `go run` built: one in Go's
+// build cache (Go 1.24 on), or in the exe folder of a go-build work folder
+// in the temporary directory (before). The go command removes both (`go
+// clean -cache`, its cache trimming, the end of the run), so a host given
+// that path one day finds nothing there.
+func goRunBinary(exe, gocache string) bool {
+	if gocache != "" {
+		if rel, err := filepath.Rel(gocache, exe); err == nil && filepath.IsLocal(rel) {
+			return true
+		}
+	}
+	dir := filepath.Dir(exe)
+	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
+}
+
+// fromGoRun says that this binary's path will not last; with --write it
+// refuses, before anything is written.
+func fromGoRun(w io.Writer, exe string, write bool) error {
+	why := fmt.Sprintf("this aeat-mcp runs from where `go run` built it (%s), which the go command removes: a host given that path would one day find nothing there. Build it to a place of its own first — go build -o ~/aeat-mcp/aeat-mcp ./cmd/aeat-mcp — then run that binary's config", exe)
+	if write {
+		return &exitError{exitFailure, errors.New(why)}
+	}
+	fmt.Fprintln(w, "warning: "+why+".")
 	return nil
 }
 

@@ -87,6 +87,7 @@ func TestConfigE2E_ClaudeCodeScopes(t *testing.T) {
 	bin := binaryPath(t)
 	home := t.TempDir()
 	project := filepath.Join(home, "project")
+	require.NoError(t, os.Mkdir(project, 0o755)) // --file makes no folder but a host's own (.vscode)
 	env := []string{"HOME=" + home}
 
 	out := runBuilt(t, bin, env, "", "--demo", "config", "claude-code", "--file", filepath.Join(project, ".mcp.json"), "--write")

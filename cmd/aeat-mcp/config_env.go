@@ -160,10 +160,7 @@ func (he hostEnv) explain(w io.Writer, written bool) {
 		fmt.Fprintf(w, "\nnot set in this shell, so not in the entry: %s — add them to %s, or every call refuses.\n", strings.Join(he.unset, ", "), block)
 	}
 	if len(he.keychain) > 0 {
-		fmt.Fprintf(w, "\nsecrets the server reads from the OS keychain at each call, never from the host's file:\n")
-		for _, st := range he.keychain {
-			fmt.Fprintf(w, "  %s (%s): %s\n", st.Name, secretUse(st), he.secretStep(st))
-		}
+		he.explainKeychain(w)
 	}
 	if len(he.byName) > 0 {
 		fmt.Fprintf(w, "\nsecrets set in this shell and left out of the entry (their names say so): %s — add them to %s yourself, or run config again with --with-secrets (the host's file then holds them in plain text).\n", strings.Join(he.byName, ", "), block)
@@ -174,6 +171,37 @@ func (he hostEnv) explain(w io.Writer, written bool) {
 	if len(he.plain) > 0 {
 		fmt.Fprintf(w, "\nwritten in plain text into %s, as --with-secrets asked: %s.\n", block, strings.Join(he.plain, ", "))
 	}
+}
+
+// explainKeychain says why the keychain could not be read once, then a
+// line per keychain secret: the reason is the same store's for every
+// secret, and a paragraph long on Linux without a session bus.
+func (he hostEnv) explainKeychain(w io.Writer) {
+	fmt.Fprintf(w, "\nsecrets the server reads from the OS keychain at each call, never from the host's file:\n")
+	var reasons []string
+	for _, st := range he.keychain {
+		if !he.unreadable(st) {
+			continue
+		}
+		if why := st.Err.Error(); !slices.Contains(reasons, why) {
+			reasons = append(reasons, why)
+		}
+	}
+	for _, why := range reasons {
+		fmt.Fprintf(w, "  %s.\n", why)
+	}
+	if len(reasons) > 0 {
+		fmt.Fprintf(w, "  Without a keychain, config --with-secrets writes these secrets into the host's file in plain text.\n")
+	}
+	for _, st := range he.keychain {
+		fmt.Fprintf(w, "  %s (%s): %s\n", st.Name, secretUse(st), he.secretStep(st))
+	}
+}
+
+// unreadable: the keychain could not be asked for st, and nothing else
+// gives it (--with-secrets did not write it into the entry).
+func (he hostEnv) unreadable(st server.SecretState) bool {
+	return st.Err != nil && st.From != "keychain" && !slices.Contains(he.plain, st.Name)
 }
 
 // secretUse says who needs a keychain secret.
@@ -196,8 +224,8 @@ func (he hostEnv) secretStep(st server.SecretState) string {
 		return "in the entry, in plain text (--with-secrets); `" + set + "` keeps it in the keychain instead"
 	case st.From == "keychain":
 		return "stored"
-	case st.Err != nil:
-		return fmt.Sprintf("not readable here (%v) — store it with `%s` where the keychain works; without one, config --with-secrets writes it into the host's file in plain text", st.Err, set)
+	case he.unreadable(st):
+		return "not readable here — store it with `" + set + "` where the keychain works"
 	case st.Required:
 		return "not stored — store it once, in a terminal: " + set
 	}

@@ -150,5 +150,5 @@ func TestConfigCommand(t *testing.T) {
 
 	code, _, errOut := runCmd(t, "", "--demo", "config", "emacs")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, `invalid argument "emacs"`)
+	assert.Contains(t, errOut, `"emacs" is not a host aeat-mcp config knows: claude-desktop, claude-code, cursor or vscode`)
 }

@@ -53,7 +53,7 @@ secret only some tools read is a note), 2 when the manifest does not load.`,
 					return err // what the probe was told, cut short, says nothing
 				}
 				if r != nil {
-					checkWarm(opts, in, r).report(l.ok, l.note)
+					doctorWarm(opts, in, r, l)
 				}
 				return nil
 			}
@@ -72,8 +72,9 @@ const manyTools = 40
 func doctorReport(w io.Writer, opts *options, in *inspected, report *callruntime.Report, runtimeErr error, cli func(doctorLines) error) error {
 	broken := 0
 	l := doctorLines{
-		ok:   func(format string, a ...any) { fmt.Fprintf(w, "  ok       "+format+"\n", a...) },
-		note: func(format string, a ...any) { fmt.Fprintf(w, "  note     "+format+"\n", a...) },
+		problems: func() int { return broken },
+		ok:       func(format string, a ...any) { fmt.Fprintf(w, "  ok       "+format+"\n", a...) },
+		note:     func(format string, a ...any) { fmt.Fprintf(w, "  note     "+format+"\n", a...) },
 		problem: func(fix, format string, a ...any) {
 			broken++
 			fmt.Fprintf(w, "  PROBLEM  "+format+"\n           fix: %s\n", append(a, fix)...)
@@ -141,14 +142,10 @@ func doctorSupervision(w io.Writer, opts *options, report *callruntime.Report, r
 // options that change what a host sees (detach, tasks, result cap,
 // confirmation).
 func doctorServing(opts *options, in *inspected, l doctorLines) {
-	lang := opts.printer().Tag()
-	switch variable, value := i18n.Source(opts.sys.lookupEnv); {
-	case opts.lang != "":
-		l.ok("messages in %s (--lang %s)", lang, opts.lang)
-	case variable != "":
-		l.ok("messages in %s (from %s=%s)", lang, variable, value)
-	default:
-		l.note("messages in English: no AEAT_MCP_LANG, LC_ALL, LC_MESSAGES or LANG is set (--lang es for Spanish)")
+	if line, chosen := doctorLang(opts); chosen {
+		l.ok("%s", line)
+	} else {
+		l.note("%s", line)
 	}
 	c := in.cfg.Ceilings
 	l.ok("ceilings: read %v, mutate %v, live %v (a tool's own timeout wins); %s served, %d hidden", c.Read, c.Mutate, c.Live, toolCount(in.Tools), len(in.Hidden))
@@ -172,6 +169,40 @@ func doctorServing(opts *options, in *inspected, l doctorLines) {
 	} else {
 		l.note("destructive tools ask the person through the host; a host that cannot ask (no elicitation) gets a refusal: run with --read-only there, or --confirm never if you accept the risk")
 	}
+}
+
+// doctorLang says which language messages are in and why; chosen is false
+// when English is only the fallback: nothing set, a locale that names no
+// language (C.UTF-8), or a language aeat-mcp does not offer (de_DE.UTF-8).
+func doctorLang(opts *options) (line string, chosen bool) {
+	const hint = "--lang es for Spanish"
+	given, value := "--lang", opts.lang
+	if value == "" {
+		given, value = i18n.Source(opts.sys.lookupEnv)
+	}
+	if given == "" {
+		for _, name := range []string{"AEAT_MCP_LANG", "LC_ALL", "LC_MESSAGES", "LANG"} {
+			if v, ok := opts.sys.lookupEnv(name); ok && v != "" {
+				return fmt.Sprintf("messages in English: %s=%s names no language (%s)", name, v, hint), false
+			}
+		}
+		return "messages in English: no AEAT_MCP_LANG, LC_ALL, LC_MESSAGES or LANG is set (" + hint + ")", false
+	}
+	from := given + "=" + value
+	if given == "--lang" {
+		from = given + " " + value
+	}
+	if !i18n.Offered(value) {
+		base, ok := i18n.Base(value)
+		if !ok {
+			return fmt.Sprintf("messages in English: %s names no language (%s)", from, hint), false
+		}
+		return fmt.Sprintf("messages in English: %s asks for %s, which aeat-mcp does not offer (%s)", from, base, i18n.OfferedList()), false
+	}
+	if given != "--lang" {
+		from = "from " + from
+	}
+	return fmt.Sprintf("messages in %s (%s)", opts.printer().Tag(), from), true
 }
 
 // doctorSurface says what tools/list holds: the catalog's core and

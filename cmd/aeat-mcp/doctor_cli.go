@@ -27,6 +27,8 @@ import (
 type doctorLines struct {
 	ok, note func(format string, a ...any)
 	problem  func(fix, format string, a ...any)
+	// problems is how many problem lines were printed so far.
+	problems func() int
 }
 
 // doctorEnv reports the variables and secrets the manifest names, and

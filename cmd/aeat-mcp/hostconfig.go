@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -214,6 +215,11 @@ type merge struct {
 	entry serverEntry
 	jsonc bool
 	now   time.Time
+	// makeDirs: the file's missing folders are made — for the host's own
+	// file, whose folder a host not yet started may not have made. A path
+	// the person typed (--file) is not: a typo would quietly make a file
+	// no host reads.
+	makeDirs bool
 	// beforeReplace, when set (tests), runs between the read and the
 	// replace: another program writing the file.
 	beforeReplace func(target string)
@@ -241,6 +247,29 @@ const writeAttempts = 5
 // over, so concurrent writers keep each other's entries. It refuses,
 // untouched, a file that is not a JSON object it can merge into, and a file
 // its owner made read-only.
+// projectFolders are the folders a host reads in a project (VS Code's
+// .vscode/mcp.json, Cursor's .cursor/mcp.json): a fresh project may not
+// have one yet, so --file makes it — only it, in a folder that is there.
+var projectFolders = []string{".vscode", ".cursor"}
+
+// folder makes sure target's folder is there: made when mg.makeDirs (or
+// it is a project folder of a host), else refused with what to check.
+func (mg merge) folder(target string) error {
+	dir := filepath.Dir(target)
+	if mg.makeDirs {
+		return os.MkdirAll(dir, 0o700)
+	}
+	if slices.Contains(projectFolders, filepath.Base(dir)) {
+		if fi, err := os.Stat(filepath.Dir(dir)); err == nil && fi.IsDir() {
+			return os.MkdirAll(dir, 0o755)
+		}
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--file %s: the folder %s is not there — config makes the file, not the folders you name (check the path; make the folder first if it is meant)", mg.path, dir)
+	}
+	return nil
+}
+
 func (mg merge) run() (merged, error) {
 	want, err := json.Marshal(mg.entry)
 	if err != nil {
@@ -251,7 +280,7 @@ func (mg merge) run() (merged, error) {
 		return merged{}, err
 	}
 	res := merged{target: target}
-	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+	if err := mg.folder(target); err != nil {
 		return res, err
 	}
 	unlock, err := lockFile(lockPath(target))

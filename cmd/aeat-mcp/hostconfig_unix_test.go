@@ -36,7 +36,8 @@ func TestMerge_ThroughSymlinks(t *testing.T) {
 
 	dangling := filepath.Join(home, ".cursor-mcp.json")
 	require.NoError(t, os.Symlink(filepath.Join(dotfiles, "cursor", "mcp.json"), dangling))
-	res, err = merge{path: dangling, key: "mcpServers", name: "aeat", entry: serverEntry{Command: "/x"}, now: mergeNow}.run()
+	// The host's own file (makeDirs): the link's folder is made.
+	res, err = merge{path: dangling, key: "mcpServers", name: "aeat", entry: serverEntry{Command: "/x"}, now: mergeNow, makeDirs: true}.run()
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(dotfiles, "cursor", "mcp.json"), res.target)
 	assert.FileExists(t, res.target)

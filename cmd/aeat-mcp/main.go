@@ -110,12 +110,10 @@ func stopSignals() []os.Signal {
 // sys, and its exit code: what main does, and what tests call with a
 // system of their own. ctx ends when aeat-mcp is told to stop.
 func run(ctx context.Context, sys *system, args []string) int {
-	root := newRootCmd(sys, args)
-	root.SetArgs(args)
-	root.SetIn(sys.stdin)
-	root.SetOut(sys.stdout)
-	root.SetErr(sys.stderr)
-	err := root.ExecuteContext(ctx)
+	served, err := serveAlone(ctx, sys, args)
+	if !served {
+		err = runTree(ctx, sys, args)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -128,6 +126,16 @@ func run(ctx context.Context, sys *system, args []string) int {
 	}
 	fmt.Fprintln(sys.stderr, "aeat-mcp:", err)
 	return exitUsage
+}
+
+// runTree runs args through cobra's whole command tree.
+func runTree(ctx context.Context, sys *system, args []string) error {
+	root := newRootCmd(sys)
+	root.SetArgs(args)
+	root.SetIn(sys.stdin)
+	root.SetOut(sys.stdout)
+	root.SetErr(sys.stderr)
+	return root.ExecuteContext(ctx)
 }
 
 // stopped ends a command that a stop cut short (doctor's probe,

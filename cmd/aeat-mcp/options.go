@@ -3,6 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -33,6 +36,7 @@ type options struct {
 	timeoutRead    time.Duration
 	timeoutMutate  time.Duration
 	timeoutLive    time.Duration
+	timeoutTool    []string
 	killGrace      time.Duration
 	drain          time.Duration
 	detachAfter    time.Duration
@@ -57,6 +61,11 @@ type options struct {
 	// envGlobals are the AEAT_MCP_GLOBAL_<NAME> values the manifest took
 	// ("name=value"), for config to write as --global.
 	envGlobals []string
+	// bundleLangNote is why AEAT_MCP_BUNDLE_LANG was left out; "" when it
+	// was used or not set (bundlelang.go).
+	bundleLangNote string
+	// toolTimeouts are --timeout-tool's values, read by check.
+	toolTimeouts []toolTimeout
 	// sys is the system the command runs on (newRootCmd).
 	sys *system
 }
@@ -78,6 +87,7 @@ func (o *options) register(fs *pflag.FlagSet, goos string) {
 	fs.DurationVar(&o.timeoutRead, "timeout-read", annotations.DefaultReadTimeout, "ceiling of READ tools (local reads)")
 	fs.DurationVar(&o.timeoutMutate, "timeout-mutate", annotations.DefaultMutateTimeout, "ceiling of MUTATE tools (local changes)")
 	fs.DurationVar(&o.timeoutLive, "timeout-live", annotations.DefaultLiveTimeout, "ceiling of LIVE tools (the portal, a browser)")
+	fs.StringArrayVar(&o.timeoutTool, "timeout-tool", nil, "NAME=DURATION: the ceiling of the tools NAME (a glob) matches, over the manifest's own timeout and the tier's (repeatable; AEAT_MCP_TIMEOUT_TOOL takes a comma list)")
 	fs.DurationVar(&o.killGrace, "kill-grace", callruntime.DefaultKillGrace, "time between SIGTERM and SIGKILL when a call is stopped")
 	fs.DurationVar(&o.drain, "drain", server.DefaultDrain, "when the host closes stdin, how long calls already read may still run before they are stopped")
 	fs.DurationVar(&o.detachAfter, "detach-after", server.DefaultDetachAfter, "a call still running after this returns its run id, and aeat_mcp_wait collects it (0: never; hosts drop calls after about 60 s)")
@@ -117,6 +127,9 @@ func (o *options) check() error {
 	positive("timeout-read", o.timeoutRead, "the ceiling of READ tools")
 	positive("timeout-mutate", o.timeoutMutate, "the ceiling of MUTATE tools")
 	positive("timeout-live", o.timeoutLive, "the ceiling of LIVE tools")
+	tts, bad := parseToolTimeouts(o.timeoutTool)
+	o.toolTimeouts = tts
+	problems = append(problems, bad...)
 	positive("kill-grace", o.killGrace, "how long a stopped call's tree is given after SIGTERM before SIGKILL")
 	positive("drain", o.drain, "how long calls may finish after the host closes stdin")
 	positive("keep-results", o.keepResults, "how long a finished run's result is kept")
@@ -143,6 +156,7 @@ func (o *options) check() error {
 	if err := server.CheckSurface(o.surface); err != nil {
 		problems = append(problems, err.Error())
 	}
+	problems = append(problems, o.checkLog()...)
 	if sel, err := annotations.ParseSelection(o.tools); err != nil {
 		problems = append(problems, "--tools: "+err.Error())
 	} else {
@@ -152,6 +166,34 @@ func (o *options) check() error {
 		return errors.New(strings.Join(problems, "\n"))
 	}
 	return nil
+}
+
+// checkLog rejects the log flags serve would stop on, so that every
+// command refuses them (and config never writes one into a host's file): a
+// level slog does not read, a format other than text or json, a --log-file
+// whose directory is not there. The file itself is made only by serve.
+func (o *options) checkLog() []string {
+	var problems []string
+	if _, err := o.level(); err != nil {
+		problems = append(problems, fmt.Sprintf("--log-level %q: must be debug, info, warn or error", o.logLevel))
+	}
+	if o.logFormat != "text" && o.logFormat != "json" {
+		problems = append(problems, fmt.Sprintf("--log-format %q: must be text or json", o.logFormat))
+	}
+	if o.logFile != "" {
+		dir := filepath.Dir(o.logFile)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			problems = append(problems, fmt.Sprintf("--log-file %s: its directory %s is not there (aeat-mcp makes the file, not the directory)", o.logFile, dir))
+		}
+	}
+	return problems
+}
+
+// level is --log-level as slog reads it ("debug", "INFO", "warn+2").
+func (o *options) level() (slog.Level, error) {
+	var level slog.Level
+	err := level.UnmarshalText([]byte(o.logLevel))
+	return level, err
 }
 
 // envName is a flag's environment twin: --timeout-live is AEAT_MCP_TIMEOUT_LIVE.

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/server"
@@ -8,12 +11,37 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// newRootCmd is the command tree on sys for the command line args: every
-// command reaches the system through opts (options.sys), or is given it.
-// When args can only serve (servesOnly) the tree is the root and serve
-// alone: a host waits for initialize, and the other commands, their flags
-// and cobra's completion command are built for nothing there.
-func newRootCmd(sys *system, args []string) *cobra.Command {
+// serveAlone serves a command line that can only serve (servesOnly)
+// without cobra: the common flags parsed, their environment twins applied
+// (as the root's PersistentPreRunE does), and runServe. A host waits for
+// initialize, and cobra's command tree, its help and completion commands
+// (the hidden __complete one is built at every Execute, its texts made by
+// fmt.Sprintf) and its flag merging were built for nothing there. served
+// is false for any other command line: cobra's whole tree parses it, and
+// every message (a bad flag, --help, an unknown command) is cobra's.
+func serveAlone(ctx context.Context, sys *system, args []string) (served bool, err error) {
+	opts := &options{sys: sys}
+	fs := pflag.NewFlagSet("aeat-mcp", pflag.ContinueOnError)
+	opts.register(fs, server.HostOS())
+	if !servesOnly(args, fs) {
+		return false, nil
+	}
+	// pflag's own report of a bad value would print the usage; the error
+	// alone goes out, as cobra's (run prints it).
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return true, flagError("aeat-mcp", err)
+	}
+	if err := applyEnv(fs, sys.lookupEnv); err != nil {
+		return true, &exitError{exitUsage, err}
+	}
+	return true, runServe(ctx, opts, sys.stdin, sys.stdout, sys.stderr)
+}
+
+// newRootCmd is the command tree on sys: every command reaches the system
+// through opts (options.sys), or is given it. A command line that can
+// only serve never gets here (serveAlone).
+func newRootCmd(sys *system) *cobra.Command {
 	opts := &options{sys: sys}
 	root := &cobra.Command{
 		Use:   "aeat-mcp",
@@ -31,7 +59,12 @@ Every flag has an environment twin, used when the flag is not given:
 		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if err := cobra.NoArgs(cmd, args); err != nil {
+				return fmt.Errorf("%w (the commands: %s --help)", err, cmd.CommandPath())
+			}
+			return nil
+		},
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if err := applyEnv(cmd.Flags(), sys.lookupEnv); err != nil {
 				return &exitError{exitUsage, err}
@@ -46,17 +79,19 @@ Every flag has an environment twin, used when the flag is not given:
 	// is versionLine's wording (TestVersion), and any template would link
 	// text/template's execution, which keeps every exported method in the
 	// binary (TestBinary_NoTemplateExecution).
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c.CommandPath(), err) })
 	opts.register(root.PersistentFlags(), server.HostOS())
-	if servesOnly(args, root.PersistentFlags()) {
-		// Serve wires the stop signals itself, once the host has its
-		// answer to initialize (runServe).
-		root.CompletionOptions.DisableDefaultCmd = true
-		root.AddCommand(newServeCmd(opts))
-		return root
-	}
-	sys.watch()
+	sys.watch() // serve wires the stop signals itself, once the host has its answer (runServe)
 	root.AddCommand(newServeCmd(opts), newCallCmd(opts), newToolsCmd(opts), newValidateCmd(opts), newDoctorCmd(opts), newConfigCmd(opts), newSecretCmd(opts), newGenerateCmd(), newWarmCmd(opts), newVersionCmd())
 	return root
+}
+
+// flagError is a flag that did not parse, said with where the right flags
+// are: cobra's "unknown flag: --bogus" and pflag's "invalid argument" say
+// what is wrong, not that. Every command of the tree, and serveAlone, say
+// it so.
+func flagError(commandPath string, err error) error {
+	return fmt.Errorf("%w (the flags: %s --help)", err, commandPath)
 }
 
 // servesOnly reports whether args can only serve — whichever tree cobra

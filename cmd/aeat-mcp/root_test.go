@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"io"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -43,27 +47,77 @@ func TestServesOnly(t *testing.T) {
 	}
 }
 
-// TestRootCmd_ServeBuildsServeAlone: a command line that can only serve
-// gets the root and serve (no other command, no completion command);
-// any other gets the whole tree, completion included.
-func TestRootCmd_ServeBuildsServeAlone(t *testing.T) {
-	names := func(args ...string) []string {
-		root := newRootCmd(osSystem(0, "", nil), args)
-		root.InitDefaultCompletionCmd(args...)
-		var out []string
-		for _, c := range root.Commands() {
-			out = append(out, c.Name())
-		}
-		return out
+// TestServeAlone: a command line that can only serve is served without
+// cobra's tree (serveAlone); any other goes to the whole tree, completion
+// included.
+func TestServeAlone(t *testing.T) {
+	served := func(args ...string) bool {
+		sys := osSystem(0, "", nil)
+		sys.stdin, sys.stdout, sys.stderr = strings.NewReader(""), io.Discard, io.Discard
+		ok, err := serveAlone(t.Context(), sys, args)
+		require.NoError(t, err)
+		return ok
 	}
-	assert.Equal(t, []string{"serve"}, names("--manifest", "/m.json"))
-	assert.Equal(t, []string{"serve"}, names("serve", "--demo"))
-	all := names("--demo", "tools")
-	assert.Contains(t, all, "call")
-	assert.Contains(t, all, "completion")
-	assert.Contains(t, all, "serve")
-	assert.Contains(t, names("completion", "zsh"), "completion")
+	assert.True(t, served("--demo", "--log-level", "error"))
+	assert.True(t, served("serve", "--demo", "--log-level", "error"))
+	assert.False(t, served("--demo", "tools"))
+	var names []string
+	for _, c := range newRootCmd(osSystem(0, "", nil)).Commands() {
+		names = append(names, c.Name())
+	}
+	assert.Contains(t, names, "call")
+	assert.Contains(t, names, "serve")
 	code, out, _ := runCmd(t, "", "completion", "bash")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, out, "bash completion")
+}
+
+// TestServeAlone_AsTheTree: what serveAlone says of a serve command line —
+// a bad flag value, a bad environment twin, a manifest that does not
+// load, a served session — is what cobra's tree said of it, exit code and
+// output alike.
+func TestServeAlone_AsTheTree(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		env   []string
+		args  []string
+		fails bool
+	}{
+		{"a bad flag value", nil, []string{"--demo", "--timeout-live", "soon"}, true},
+		{"a bad twin", []string{"AEAT_MCP_TIMEOUT_LIVE=soon"}, []string{"--demo"}, true},
+		{"a bad twin under serve", []string{"AEAT_MCP_READ_ONLY=maybe"}, []string{"serve", "--demo"}, true},
+		{"no manifest", nil, []string{"--manifest", filepath.Join(t.TempDir(), "none.json")}, true},
+		{"a session", nil, []string{"serve", "--demo", "--log-level", "error"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			say := func(alone bool) (int, string, string) {
+				var out, errOut bytes.Buffer
+				sys := osSystem(0, "", nil)
+				sys.environ = append(append([]string{}, sys.environ...), tc.env...)
+				sys.stdin, sys.stdout, sys.stderr = strings.NewReader(initializeLine), &out, &errOut
+				if alone {
+					return run(t.Context(), sys, tc.args), out.String(), errOut.String()
+				}
+				code := exitOK
+				if err := runTree(t.Context(), sys, tc.args); err != nil {
+					code = -1 // the error's text is compared below
+					errOut.WriteString(err.Error())
+				}
+				return code, out.String(), errOut.String()
+			}
+			treeCode, treeOut, treeErr := say(false)
+			require.Equal(t, tc.fails, treeCode != exitOK, "the tree: %s", treeErr)
+			if !tc.fails {
+				require.Contains(t, treeOut, `"id":1`, "the tree answered initialize")
+			}
+			code, out, errText := say(true)
+			if treeCode == exitOK {
+				assert.Equal(t, exitOK, code)
+			} else {
+				assert.NotEqual(t, exitOK, code)
+				assert.Contains(t, errText, treeErr, "the tree's error, as run prints it")
+			}
+			assert.Equal(t, treeOut, out)
+		})
+	}
 }

@@ -46,19 +46,30 @@ variable can carry one.`,
 	cmd.AddCommand(&cobra.Command{
 		Use:   "set NAME",
 		Short: "Store NAME's value in the OS keychain (read without echo)",
-		Args:  cobra.ExactArgs(1),
+		Args:  secretNameArg("set"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runSecretSet(c.Context(), opts, args[0], c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
 		},
 	}, &cobra.Command{
 		Use:   "delete NAME",
 		Short: "Remove NAME from the OS keychain",
-		Args:  cobra.ExactArgs(1),
+		Args:  secretNameArg("delete"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runSecretDelete(c.Context(), opts, args[0], c.OutOrStdout())
 		},
 	})
 	return cmd
+}
+
+// secretNameArg is the Args of secret set and delete: one variable's name,
+// said with an example where cobra would say "accepts 1 arg(s)".
+func secretNameArg(verb string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return fmt.Errorf("secret %s needs one variable's name (a cli.env.keychain entry of the manifest), e.g. aeat-mcp secret %s CADRUMO_SECRET_PASSPHRASE", verb, verb)
+		}
+		return nil
+	}
 }
 
 func checkSecretName(name string) error {
@@ -84,10 +95,19 @@ func runSecretSet(ctx context.Context, opts *options, name string, stdin io.Read
 	case errors.As(err, &stop):
 		return err
 	case err != nil:
-		return &exitError{exitFailure, fmt.Errorf("storing %s: %w\nwithout a keychain, set %s in the \"env\" block of this server in the host's MCP config instead", name, err, name)}
+		return &exitError{exitFailure, storeFailed(name, err)}
 	}
 	fmt.Fprintf(stdout, "stored %s in the OS keychain (service %q); aeat-mcp uses it from the next call, no restart needed\n", name, keychain.Service)
 	return nil
+}
+
+// storeFailed says what to do instead of the keychain — once: a missing
+// session bus (keychain.NoBusError) already says "the host's env block".
+func storeFailed(name string, err error) error {
+	if nobus := (*keychain.NoBusError)(nil); errors.As(err, &nobus) {
+		return fmt.Errorf("storing %s: %w", name, err)
+	}
+	return fmt.Errorf("storing %s: %w\nwithout a keychain, set %s in the \"env\" block of this server in the host's MCP config instead", name, err, name)
 }
 
 // readSecret reads a value without echo from a terminal, or from a pipe.

@@ -16,13 +16,13 @@ func banner(w io.Writer, st *stack) {
 	if src == "" {
 		src = "the built-in demo"
 	}
-	fmt.Fprintf(w, `aeat-mcp %s: an MCP server for %q, serving %d tools from %s.
+	fmt.Fprintf(w, `aeat-mcp %s: an MCP server for %s, serving %d tools from %s.
 It speaks JSON-RPC on stdin/stdout and is waiting for an MCP host; typing here does nothing useful.
   connect a host:  aeat-mcp [flags] config claude-desktop|claude-code|cursor|vscode [--write]
   try one call:    aeat-mcp [flags] call TOOL --arg NAME=VALUE   (aeat-mcp tools lists them)
   check set-up:    aeat-mcp [flags] doctor
 Ctrl-C or Ctrl-D stops it.
-`, buildVersion(), st.manifest.CLI.Command, len(st.server.Tools()), src)
+`, buildVersion(), cliNamed(st.manifest.Source, st.manifest.CLI.Command), len(st.server.Tools()), src)
 }
 
 func newServeCmd(opts *options) *cobra.Command {

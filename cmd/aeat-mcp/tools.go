@@ -145,7 +145,7 @@ func toolList(in *inspected) toolsJSON {
 		out.CLI.Error = in.cfg.CLIError.Error()
 	}
 	if out.Manifest == "" {
-		out.Manifest = "(built-in demo)"
+		out.Manifest = builtInDemo
 	}
 	out.Warm = "none"
 	if w := in.manifest.CLI.Warm; w != nil {
@@ -215,6 +215,20 @@ func (l toolsJSON) print(w io.Writer) {
 	}
 }
 
+// builtInDemo is the manifest tools names for --demo's, which has no file.
+const builtInDemo = "(built-in demo)"
+
+// cliNamed names a manifest's CLI for a person: `the CLI "aeat"`. The
+// demo's (source "": the manifest --demo loads, the only one without a
+// file) is this binary re-executed as a fake aeat, and its cli.command,
+// aeat-mcp, would read as a CLI of that name.
+func cliNamed(source, command string) string {
+	if source == "" {
+		return "the demo's built-in fake aeat"
+	}
+	return fmt.Sprintf("the CLI %q", command)
+}
+
 // printHeader says where the tools come from, how many per tier, and
 // what the catalog surface lists.
 func (l toolsJSON) printHeader(w io.Writer) {
@@ -222,7 +236,11 @@ func (l toolsJSON) printHeader(w io.Writer) {
 	if where == "" {
 		where = "NOT FOUND: " + l.CLI.Error
 	}
-	fmt.Fprintf(w, "%d tools from %s (the CLI %q: %s), plus %s\n", len(l.Tools), l.Manifest, l.CLI.Command, where, strings.Join(l.BuiltIn, ", "))
+	source := l.Manifest
+	if source == builtInDemo {
+		source = ""
+	}
+	fmt.Fprintf(w, "%d tools from %s (%s: %s), plus %s\n", len(l.Tools), l.Manifest, cliNamed(source, l.CLI.Command), where, strings.Join(l.BuiltIn, ", "))
 	tiers := map[string]int{}
 	listed := 0
 	for _, t := range l.Tools {

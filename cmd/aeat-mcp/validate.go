@@ -45,6 +45,9 @@ func validateReport(ctx context.Context, in *inspected, opts *options, w io.Writ
 	}
 	var warnings, problems []string
 	warnings = append(warnings, in.manifest.Warnings...)
+	if opts.bundleLangNote != "" {
+		warnings = append(warnings, opts.bundleLangNote)
+	}
 	if unmatched := opts.selection.Unmatched(in.manifest.Tools); len(unmatched) > 0 {
 		warnings = append(warnings, fmt.Sprintf("--tools patterns that select no tool: %s", strings.Join(unmatched, ", ")))
 	}

@@ -133,6 +133,16 @@ func (l *laterPool) Run(ctx context.Context, spec callruntime.Spec) (callruntime
 	return l.pool.Run(ctx, spec)
 }
 
+// Yield has the pool's preparation yield to a call it does not run, as the
+// pool does (warm.Pool.Yield); nothing to yield after close.
+func (l *laterPool) Yield() (end func()) {
+	l.start()
+	if l.pool == nil {
+		return func() {}
+	}
+	return l.pool.Yield()
+}
+
 // close stops the pool and its template, if it was started; one never
 // started never will be.
 func (l *laterPool) close() {
@@ -207,6 +217,30 @@ type warmCheck struct {
 	off    bool
 	status warm.Status
 	tiers  []annotations.Tier
+}
+
+// doctorWarm is doctor's warm-start check. A template's first start on a
+// Python CLI takes a minute or two, so doctor says what it is waiting for
+// before it waits; and when a problem above already makes calls fail
+// (doctor's problems are what fails a call), it does not wait at all: the
+// template could not change the verdict, and a silent minute reads as a
+// hang.
+func doctorWarm(o *options, in *inspected, r *callruntime.Runner, l doctorLines) {
+	if in.manifest.CLI.Warm == nil || in.cfg.CLIPath == "" {
+		return
+	}
+	if o.warm && l.problems() > 0 {
+		l.note("warm start: not checked — calls fail until the problems above are fixed; run doctor again then")
+		return
+	}
+	if o.warm {
+		last := "the first start on this machine can take a minute or two"
+		if v, current := in.warmVerdict(); v != nil && current && v.ReadyMS > 0 {
+			last = fmt.Sprintf("took %.0f s last time", float64(v.ReadyMS)/1000)
+		}
+		l.note("checking warm start: starting a template — %s (doctor waits at most %v) …", last, warmCheckWait)
+	}
+	checkWarm(o, in, r).report(l.ok, l.note)
 }
 
 // warmCheckWait bounds how long doctor waits for the template to settle.

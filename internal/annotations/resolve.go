@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/callruntime"
@@ -19,13 +20,26 @@ var ErrCLIUnavailable = errors.New("annotations: CLI unavailable")
 // unavailableError is what [Manifest.ResolveCommand] returns when the CLI
 // does not resolve: a message for the person who must fix it (doctor,
 // validate and every call show it), and [ErrCLIUnavailable] for errors.Is.
-type unavailableError struct{ msg string }
+type unavailableError struct {
+	msg string
+	// given: the path was given (--cli, AEAT_MCP_CLI), not cli.command.
+	given bool
+}
 
 func (e *unavailableError) Error() string { return "CLI unavailable: " + e.msg }
 func (e *unavailableError) Unwrap() error { return ErrCLIUnavailable }
 
 func unavailable(format string, a ...any) error {
 	return &unavailableError{msg: fmt.Sprintf(format, a...)}
+}
+
+// CLIGiven reports whether err says that a CLI given to aeat-mcp (the
+// override of [Manifest.ResolveCommand]: --cli, AEAT_MCP_CLI) does not
+// resolve — a path to check, where a cli.command that does not is a CLI
+// to install.
+func CLIGiven(err error) bool {
+	var u *unavailableError
+	return errors.As(err, &u) && u.given
 }
 
 // ResolveCommand finds the CLI's executable: override (the --cli flag) if
@@ -80,6 +94,9 @@ func (r Resolver) Resolve(m *Manifest, override, selfDir string) (string, error)
 	var refused error
 	try := func(cand string) (string, bool) {
 		cand = p.abs(r.Cwd, cand)
+		if slices.Contains(tried, cand) {
+			return "", false // a directory PATH names twice
+		}
 		tried = append(tried, cand)
 		if !r.isExecutable(cand) {
 			return "", false
@@ -129,10 +146,19 @@ func (r Resolver) Resolve(m *Manifest, override, selfDir string) (string, error)
 			tried = append(tried, "$PATH ("+r.PATH+")")
 		}
 	}
-	if refused != nil {
-		return "", unavailable("%q: %v (pass --cli with its path)", name, refused)
+	return "", notResolved(name, override != "", tried, refused)
+}
+
+// notResolved is why name did not resolve: a program the OS refused to
+// run (refused), a path given with --cli to check, or a CLI to install.
+func notResolved(name string, given bool, tried []string, refused error) error {
+	switch {
+	case refused != nil:
+		return unavailable("%q: %v (pass --cli with its path)", name, refused)
+	case given:
+		return &unavailableError{given: true, msg: fmt.Sprintf("--cli %q (or AEAT_MCP_CLI): no such executable file (tried %s): check the path", name, strings.Join(tried, ", "))}
 	}
-	return "", unavailable("%q is not an executable file (tried %s)", name, strings.Join(tried, ", "))
+	return unavailable("%q is not an executable file (tried %s)", name, strings.Join(tried, ", "))
 }
 
 func (r Resolver) isExecutable(path string) bool {

@@ -40,9 +40,11 @@ const (
 	InvalidArguments   Key = "call.invalid_arguments"
 	InvalidArgsNoField Key = "call.invalid_arguments.no_field"
 	CLIUnavailable     Key = "call.cli_unavailable"
-	Internal           Key = "call.internal"
-	WarmLost           Key = "call.warm_lost"
-	Truncated          Key = "output.truncated"
+	// CLIUnavailableGiven: the CLI was given with --cli (or AEAT_MCP_CLI).
+	CLIUnavailableGiven Key = "call.cli_unavailable_given"
+	Internal            Key = "call.internal"
+	WarmLost            Key = "call.warm_lost"
+	Truncated           Key = "output.truncated"
 	// OutputKept, OutputNarrow, OutputNarrowNone: what a cut result says
 	// of the whole output kept as a resource (aeat-mcp://runs/ID/STREAM).
 	OutputKept       Key = "output.kept"
@@ -86,7 +88,10 @@ const (
 	MissingEnv         Key = "call.missing_env"
 	RefusedNotSelected Key = "gate.not_selected"
 	RefusedBusy        Key = "gate.busy"
-	ConfirmRuns        Key = "gate.confirm_runs"
+	// RefusedManifestChanged: the tool's params could not be read back
+	// and the manifest is no longer the one the server started with.
+	RefusedManifestChanged Key = "gate.manifest_changed"
+	ConfirmRuns            Key = "gate.confirm_runs"
 )
 
 // Galician and Basque, which x/text/language has no constants for.
@@ -152,6 +157,20 @@ func Offered(s string) bool {
 	}
 	_, _, conf := matcher().Match(t)
 	return conf != language.No
+}
+
+// Base is the language s names, as its bare subtag ("es" for "ES",
+// "es-ES", "es_ES.UTF-8"); false when s names none ("C", "Spanish").
+func Base(s string) (string, bool) {
+	t, ok := parseLocale(s)
+	if !ok {
+		return "", false
+	}
+	b, conf := t.Base()
+	if conf == language.No {
+		return "", false
+	}
+	return b.String(), true
 }
 
 func parseLocale(s string) (language.Tag, bool) {

@@ -62,6 +62,17 @@ func TestParse(t *testing.T) {
 	}
 }
 
+func TestBase(t *testing.T) {
+	for in, want := range map[string]string{
+		"ES": "es", "es-ES": "es", "es_ES.UTF-8": "es", "ca_ES@valencia": "ca", "hu_HU": "hu", "de": "de",
+		"C": "", "": "", "Spanish": "", "!!": "",
+	} {
+		got, ok := Base(in)
+		assert.Equal(t, want, got, in)
+		assert.Equal(t, want != "", ok, in)
+	}
+}
+
 func TestFromLookup(t *testing.T) {
 	env := func(kv map[string]string) func(string) (string, bool) {
 		return func(k string) (string, bool) { v, ok := kv[k]; return v, ok }

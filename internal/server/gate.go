@@ -40,6 +40,10 @@ const (
 	// ReasonBusy: as many runs of the tool's tier as the server queues
 	// (its slots and --max-queued) are running or waiting; retryable.
 	ReasonBusy = "busy"
+	// ReasonManifestChanged: the tool's params could not be read back from
+	// the manifest cache, and the manifest is no longer the one the server
+	// started with (annotations.ErrManifestChanged): only a restart serves it.
+	ReasonManifestChanged = "manifest_changed"
 )
 
 // passage is the gate's verdict: go on (stop nil) — with a person's yes

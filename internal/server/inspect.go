@@ -99,7 +99,12 @@ const fixEnv = `set it in the "env" block of this server in the host's MCP confi
 // tools have.
 func (in Inspection) Problems() []Problem {
 	var out []Problem
-	if in.CLIError != nil {
+	if annotations.CLIGiven(in.CLIError) {
+		out = append(out, Problem{
+			What: fmt.Sprintf("the CLI does not resolve: %v — a host shows the server Connected, and every call fails", in.CLIError),
+			Fix:  "check the path given with --cli (or AEAT_MCP_CLI): it must name an executable file",
+		})
+	} else if in.CLIError != nil {
 		out = append(out, Problem{
 			What: fmt.Sprintf("the CLI does not resolve: %v — a host shows the server Connected, and every call fails", in.CLIError),
 			Fix: fmt.Sprintf("install it, put it next to aeat-mcp or on PATH, or pass --cli /path/to/%s (GUI hosts on macOS give servers PATH=/usr/bin:/bin, so a PATH lookup that works in a terminal may fail there)",

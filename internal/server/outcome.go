@@ -161,9 +161,15 @@ func (e *ending) panicked(p any) *mcp.CallToolResult {
 }
 
 // unreadable is the result of a call of a tool whose params could not be
-// read from the manifest cache (annotations.Tool.DetailErr): an
-// "internal" result — the arguments are not at fault — and nothing ran.
+// read from the manifest cache (annotations.Tool.DetailErr), and nothing
+// ran: a refusal that says to restart when the manifest changed since the
+// start (not a fault, nothing to report), else an "internal" result — the
+// arguments are not at fault.
 func (e *ending) unreadable(err error) *mcp.CallToolResult {
+	if errors.Is(err, annotations.ErrManifestChanged) {
+		e.s.cfg.Logger.Warn("a tool's params could not be read: the manifest changed since the start", "tool", e.t.Name, "error", err)
+		return e.refuse(ReasonManifestChanged, i18n.RefusedManifestChanged)
+	}
 	e.s.cfg.Logger.Error("a tool's params could not be read", "tool", e.t.Name, "error", err)
 	return e.finish(CodeInternal, e.s.cfg.Printer.Sprintf(i18n.Internal, e.t.Name, err.Error()), nil)
 }
@@ -184,9 +190,14 @@ func (e *ending) invalid(err error) *mcp.CallToolResult {
 }
 
 // unavailable is the result of a call whose CLI cannot be started; why
-// says what is wrong, for a person to fix.
-func (e *ending) unavailable(why string) *mcp.CallToolResult {
-	return e.finish(CodeCLIUnavailable, e.s.cfg.Printer.Sprintf(i18n.CLIUnavailable, e.t.Name, why), nil)
+// says what is wrong, for a person to fix. A CLI given with --cli that is
+// not there is a path to check, not a CLI to install.
+func (e *ending) unavailable(why error) *mcp.CallToolResult {
+	key := i18n.CLIUnavailable
+	if annotations.CLIGiven(why) {
+		key = i18n.CLIUnavailableGiven
+	}
+	return e.finish(CodeCLIUnavailable, e.s.cfg.Printer.Sprintf(key, e.t.Name, why.Error()), nil)
 }
 
 // missingEnv is the result of a call whose CLI would run without

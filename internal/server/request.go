@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/aeat-mcp/aeat-mcp/internal/annotations"
 	"github.com/aeat-mcp/aeat-mcp/internal/runs"
@@ -94,7 +95,7 @@ func (rq *request) available() *mcp.CallToolResult {
 	s, t := rq.s, rq.t
 	switch {
 	case s.cfg.CLIPath == "":
-		return rq.unavailable(errString(s.cfg.CLIError))
+		return rq.unavailable(cliError(s.cfg.CLIError))
 	case len(s.missingEnv[t.Name]) > 0:
 		return rq.missingEnv(s.missingEnv[t.Name])
 	}
@@ -174,8 +175,13 @@ func (rq *request) start(key string, join bool, pl *place, obs *observer, argv [
 }
 
 func errString(err error) string {
+	return cliError(err).Error()
+}
+
+// cliError is Config.CLIError, or why there is no path when it is nil.
+func cliError(err error) error {
 	if err == nil {
-		return "no CLI configured"
+		return errors.New("no CLI configured")
 	}
-	return err.Error()
+	return err
 }

@@ -222,7 +222,7 @@ func TestCall_Timeout(t *testing.T) {
 			}
 		})
 	}
-	t.Run("a tool's own timeout points at the manifest", func(t *testing.T) {
+	t.Run("a tool's own timeout points at --timeout-tool", func(t *testing.T) {
 		s := newServer(t, nil)
 		cs := connect(t, s, "", nil)
 		res := callTool(t, cs, "read_hang_own", nil)
@@ -230,7 +230,8 @@ func TestCall_Timeout(t *testing.T) {
 		assert.Equal(t, CodeTimeout, o.Code)
 		assert.Equal(t, 0.3, o.TimeoutSeconds)
 		assert.Contains(t, text(res), `within its own ceiling of 0.3 s`)
-		assert.Contains(t, text(res), `raise this tool's "timeout" in the manifest`)
+		assert.Contains(t, text(res), `--timeout-tool read_hang_own=DURATION`)
+		assert.Contains(t, text(res), `--timeout-read does not apply to it`)
 	})
 	t.Run("a writing tier warns of a partial change", func(t *testing.T) {
 		s := newServer(t, func(c *Config) { c.Ceilings.Live = 500 * time.Millisecond })

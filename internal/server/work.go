@@ -80,7 +80,7 @@ func (w *work) runTree(ctx context.Context) *mcp.CallToolResult {
 
 	dir, env, cleanup, err := s.workDir()
 	if err != nil {
-		return w.unavailable(err.Error())
+		return w.unavailable(err)
 	}
 	defer cleanup()
 	secrets := w.in.redacted()
@@ -143,7 +143,7 @@ func (w *work) ended(runCtx context.Context, r callruntime.Result, err error) *m
 		// Whatever kept the program from starting — missing, not
 		// executable, not a program at all (ENOEXEC), a working directory
 		// that is not there — is the CLI's set-up, not our bug.
-		return w.unavailable(se.Error())
+		return w.unavailable(se)
 	case errors.Is(err, callruntime.ErrRunnerClosed):
 		return w.stopped(ErrShuttingDown, nil)
 	case errors.As(err, &lost):
