@@ -40,7 +40,7 @@ confirmation on the terminal, showing what will run; Ctrl-C there is a no.
 repeat it for each element of an array. --dry-run prints the command line
 and the environment names the call would run with, and runs nothing.`,
 		Example: `  aeat-mcp --demo call ledger_list --arg limit=2 --arg tags=venta
-  aeat-mcp --manifest aeat.json call filed_pull --args-json '{"year": 2025, "period": "1T"}'
+  aeat-mcp --manifest aeat.json call filed_pull --args-json '{"year": 2025, "period": "1T", "modelo": ["303"]}'
   aeat-mcp --manifest aeat.json call ledger_remove --arg transaction_id=tx-9 --dry-run`,
 		Args: func(_ *cobra.Command, args []string) error {
 			switch {

@@ -14,7 +14,8 @@
 //   - system.go: [system], what a command takes from the process and the
 //     machine (streams, environment, parent, keychain, hardening); tests
 //     build their own.
-//   - root.go: the command tree; options.go: the common flags, their
+//   - root.go: the command tree, and serveAlone: a command line that can
+//     only serve is parsed and served without it; options.go: the common flags, their
 //     environment twins and checks — flag parsing only.
 //   - compose.go: the composition root — the logger, the manifest through
 //     its cache, the runner, the keychain, the warm pool and the server,
