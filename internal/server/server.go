@@ -274,10 +274,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The tables are made their size: at 300 tools, growing them was a
-	// tenth of New (BENCHMARKS.md, ninth round).
-	n := len(cfg.Manifest.Tools)
-	s := &Server{cfg: cfg, tools: make(map[string]*annotations.Tool, n), hidden: map[string]*annotations.Tool{}, registry: make(map[string]serverTool, n),
+	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{}, registry: map[string]serverTool{},
 		registered: map[string]bool{}, slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
 		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{}), answered: make(chan struct{})}
 	s.questions = newQuestions(s.confirmWait)
