@@ -112,12 +112,10 @@ func (c *Cache) Load(path string) (*Manifest, error) {
 	// A manifest whose stamp is the one recorded with its hash is not
 	// hashed again (cache_stamp.go); a file that does not then hold that
 	// hash's manifest is read no further, and the manifest is hashed.
-	if fi, err := os.Stat(path); err == nil {
-		if stamp, ok := stampOf(fi); ok {
-			if sum, ok := recordedSum(stampFile(file), stamp); ok {
-				if m, err := readCache(file, c.keyOf(sum)); err == nil {
-					return c.hit(m, file, abs, sum), nil
-				}
+	if stamp, ok := openStamp(path); ok {
+		if sum, ok := recordedSum(stampFile(file), stamp); ok {
+			if m, err := readCache(file, c.keyOf(sum)); err == nil {
+				return c.hit(m, file, abs, sum), nil
 			}
 		}
 	}

@@ -58,6 +58,22 @@ func (s fileStamp) settled() bool {
 	return stampNow().UnixNano()-s.ctime >= int64(stampSettle)
 }
 
+// openStamp is the stamp of the file at path, as the file opened says it
+// (fstat): on NFS an open revalidates the attributes a stat may take from
+// its cache for up to a minute, and the bytes are what an open would read.
+func openStamp(path string) (fileStamp, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return fileStamp{}, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fileStamp{}, false
+	}
+	return stampOf(fi)
+}
+
 // stampFile is where the stamp of the manifest cached as file is kept.
 func stampFile(file string) string { return file + ".stat" }
 
