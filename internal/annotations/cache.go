@@ -40,7 +40,9 @@ import (
 // help at their first use, its schema and listing at its first listing;
 // anything else — corrupt, truncated, foreign,
 // unreadable — is logged (never on stdout) and the manifest is loaded
-// afresh and the file rewritten. A file is written to a temporary name and renamed, so servers
+// afresh and the file rewritten. The manifest's SHA-256 is computed
+// unless the manifest's stamp is the one recorded with it
+// (cache_stamp.go). A file is written to a temporary name and renamed, so servers
 // starting together never read a half-written one.
 //
 // The cache is an optimisation, never a dependency: a tool's section that
