@@ -40,7 +40,9 @@ import (
 // help at their first use, its schema and listing at its first listing;
 // anything else — corrupt, truncated, foreign,
 // unreadable — is logged (never on stdout) and the manifest is loaded
-// afresh and the file rewritten. A file is written to a temporary name and renamed, so servers
+// afresh and the file rewritten. The manifest's SHA-256 is computed
+// unless the manifest's stamp is the one recorded with it
+// (cache_stamp.go). A file is written to a temporary name and renamed, so servers
 // starting together never read a half-written one.
 //
 // The cache is an optimisation, never a dependency: a tool's section that
@@ -109,21 +111,30 @@ func (c *Cache) Load(path string) (*Manifest, error) {
 	}
 	abs := absPath(path)
 	file := filepath.Join(c.Dir, c.fileName(abs))
+	// A manifest whose stamp is the one recorded with its hash is not
+	// hashed again (cache_stamp.go); a file that does not then hold that
+	// hash's manifest is read no further, and the manifest is hashed.
+	if stamp, ok := openStamp(path); ok {
+		if sum, ok := recordedSum(stampFile(file), stamp); ok {
+			if m, err := readCache(file, c.keyOf(sum)); err == nil {
+				return c.hit(m, file, abs, sum), nil
+			}
+		}
+	}
 	// A hit needs the manifest's hash, not its bytes: they are hashed as
 	// they are read, a piece at a time (hashFile), and never held — at 300
 	// tools, half a megabyte less on a start-up's heap. A file that cannot
 	// be read is reported by readManifest below, as Load reports it.
-	if sum, err := hashFile(path); err == nil {
+	if sum, stamp, err := hashManifest(path); err == nil {
 		m, err := readCache(file, c.keyOf(sum))
 		switch {
 		case err == nil:
-			m.Source = abs
-			// What a tool's detail is read from when the file cannot
-			// be (cache_details.go): these bytes, and only these.
-			m.late.manifest, m.late.sum = abs, sum
-			markUsed(file, time.Now())
-			c.log(slog.LevelDebug, "the manifest came from the cache", file, nil)
-			return m, nil
+			if stamp != nil && stamp.settled() {
+				if err := recordStamp(c.Dir, stampFile(file), *stamp, sum); err != nil {
+					c.log(slog.LevelDebug, "the manifest's stamp could not be recorded; the next start-up hashes it again", file, err)
+				}
+			}
+			return c.hit(m, file, abs, sum), nil
 		case errors.Is(err, fs.ErrNotExist):
 		case errors.Is(err, errForeign):
 			c.log(slog.LevelDebug, "the manifest cache is for another manifest or build; rebuilding it", file, err)
@@ -157,6 +168,17 @@ func (c *Cache) Load(path string) (*Manifest, error) {
 	return m, nil
 }
 
+// hit is m, read from file for the manifest at abs whose SHA-256 is sum.
+func (c *Cache) hit(m *Manifest, file, abs string, sum [sha256.Size]byte) *Manifest {
+	m.Source = abs
+	// What a tool's detail is read from when the file cannot be
+	// (cache_details.go): these bytes, and only these.
+	m.late.manifest, m.late.sum = abs, sum
+	markUsed(file, time.Now())
+	c.log(slog.LevelDebug, "the manifest came from the cache", file, nil)
+	return m
+}
+
 func (c *Cache) log(level slog.Level, msg, file string, err error) {
 	switch {
 	case c.Logger == nil:
@@ -183,15 +205,26 @@ func (c *Cache) keyOf(sum [sha256.Size]byte) string {
 // grew and copied for it: 12–17 page faults for the curated manifest's
 // 11 KB (BENCHMARKS.md, fifth round).
 func hashFile(path string) ([sha256.Size]byte, error) {
-	var sum [sha256.Size]byte
+	sum, _, err := hashStamped(path)
+	return sum, err
+}
+
+// hashManifest is how Load hashes a manifest; a test counts the hashes.
+var hashManifest = hashStamped
+
+// hashStamped is hashFile, and the file's stamp (cache_stamp.go) if it
+// had the same one before and after it was read: a stamp that names the
+// bytes hashed. nil if it moved, or the system gives none.
+func hashStamped(path string) (sum [sha256.Size]byte, stamp *fileStamp, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return sum, err
+		return sum, nil, err
 	}
 	defer f.Close()
 	h := sha256.New()
 	size := int64(64 << 10)
-	if fi, err := f.Stat(); err == nil && fi.Size() < size {
+	fi, statErr := f.Stat()
+	if statErr == nil && fi.Size() < size {
 		size = fi.Size() + 1
 	}
 	buf := make([]byte, size)
@@ -202,11 +235,23 @@ func hashFile(path string) ([sha256.Size]byte, error) {
 			break
 		}
 		if err != nil {
-			return sum, err
+			return sum, nil, err
 		}
 	}
 	h.Sum(sum[:0])
-	return sum, nil
+	if statErr != nil {
+		return sum, nil, nil
+	}
+	before, ok := stampOf(fi)
+	if !ok {
+		return sum, nil, nil
+	}
+	if fi, err := f.Stat(); err == nil {
+		if after, ok := stampOf(fi); ok && after == before {
+			return sum, &after, nil
+		}
+	}
+	return sum, nil, nil
 }
 
 // fileName is one file per manifest path and binary version: an edited

@@ -59,6 +59,10 @@ func pruneCache(dir, keep string, now time.Time) []string {
 			continue
 		case strings.HasSuffix(name, ".cache"):
 			maxAge = cacheUnusedFor
+		case strings.HasSuffix(name, ".cache.stat"):
+			// Written once, never marked: one pruned while its cache
+			// file is in use costs one start a hash (cache_stamp.go).
+			maxAge = cacheUnusedFor
 		case strings.HasPrefix(name, ".manifest-") && strings.HasSuffix(name, ".tmp"):
 			maxAge = cacheTempFor
 		default:

@@ -33,6 +33,8 @@ func TestCache_PrunesWhatNobodyUses(t *testing.T) {
 	dir := t.TempDir()
 	month := 31 * 24 * time.Hour
 	unused := aged(t, dir, "0123456789abcdef0123456789abcdef.cache", month)
+	unusedStamp := aged(t, dir, "0123456789abcdef0123456789abcdef.cache.stat", month)
+	recentStamp := aged(t, dir, "fedcba9876543210fedcba9876543210.cache.stat", 29*24*time.Hour)
 	abandoned := aged(t, dir, ".manifest-123.tmp", 2*time.Hour)
 	recent := aged(t, dir, "fedcba9876543210fedcba9876543210.cache", 29*24*time.Hour)
 	writing := aged(t, dir, ".manifest-456.tmp", time.Minute)
@@ -47,7 +49,8 @@ func TestCache_PrunesWhatNobodyUses(t *testing.T) {
 
 	assert.NoFileExists(t, unused)
 	assert.NoFileExists(t, abandoned)
-	for _, kept := range []string{recent, writing, notOurs} {
+	assert.NoFileExists(t, unusedStamp)
+	for _, kept := range []string{recent, recentStamp, writing, notOurs} {
 		assert.FileExists(t, kept)
 	}
 	assert.DirExists(t, filepath.Join(dir, "old.cache"))
