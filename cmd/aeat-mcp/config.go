@@ -290,7 +290,7 @@ var versionedRE = lazyre.New(`^v?\d+(\.\d+)+([._+-][0-9A-Za-z.]+)*$`)
 // versioned says whether a path lies in a folder an upgrade replaces.
 func versioned(p string) bool {
 	for _, el := range strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' }) {
-		if el == "Cellar" || el == "Caskroom" || versionedRE().MatchString(el) {
+		if el == "Cellar" || el == "Caskroom" || versionedRE.Get().MatchString(el) {
 			return true
 		}
 	}

@@ -145,7 +145,7 @@ func keychainStates(ctx context.Context, goos string, environ []string, m *annot
 // words: CADRUMO_SECRET_PASSPHRASE, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY.
 var secretRE = lazyre.New(`(?i)(^|_)(SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|TOKEN|APIKEY|API_KEY|PRIVATE|CREDENTIALS?|PIN)(_|$)`)
 
-func secretName(name string) bool { return secretRE().MatchString(name) }
+func secretName(name string) bool { return secretRE.Get().MatchString(name) }
 
 // explain names what the entry could not carry, or left out, and for
 // each secret the one step that gives it to the server: for a keychain

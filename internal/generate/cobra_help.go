@@ -89,7 +89,7 @@ var (
 // says it is one of the headings help pages use (the description ends at
 // the first such).
 func heading(line string) (kind sectionKind, known, ok bool) {
-	m := headingRE().FindStringSubmatch(line)
+	m := headingRE.Get().FindStringSubmatch(line)
 	if m == nil {
 		return 0, false, false
 	}
@@ -97,7 +97,7 @@ func heading(line string) (kind sectionKind, known, ok bool) {
 	if k, found := sectionKinds[name]; found {
 		return k, true, true
 	}
-	if commandsRE().MatchString(name) {
+	if commandsRE.Get().MatchString(name) {
 		return sectionCommands, true, true
 	}
 	return sectionOther, false, true
@@ -112,7 +112,7 @@ func readHelp(text, program string) *helpPage {
 	kind := sectionOther
 	var last *helpFlag
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		if m := globalsRE().FindStringSubmatch(line); m != nil && started {
+		if m := globalsRE.Get().FindStringSubmatch(line); m != nil && started {
 			h.globalsPage = strings.Fields(m[1])
 		}
 		if line != "" && line[0] != ' ' && line[0] != '\t' {
@@ -161,7 +161,7 @@ func readHelp(text, program string) *helpPage {
 				last.param.Help += sep + trimmed // a usage text of several lines
 			}
 		case sectionCommands:
-			if m := listedLineRE().FindStringSubmatch(line); m != nil {
+			if m := listedLineRE.Get().FindStringSubmatch(line); m != nil {
 				h.commands = append(h.commands, listed{name: m[1], short: strings.TrimSpace(m[2])})
 			}
 		}
@@ -322,7 +322,7 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 		dflt, usage = rest[:end], rest[end+1:]
 	}
 	usage = strings.TrimSpace(usage)
-	if name == "help" || cobraDeprecated().MatchString(usage) {
+	if name == "help" || cobraDeprecated.Get().MatchString(usage) {
 		return nil, true
 	}
 	f := &helpFlag{param: Param{Name: paramName(strings.ReplaceAll(name, "-", "_")), Kind: "option",
@@ -340,10 +340,10 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 		p.Type, p.IsFlag = "boolean", true
 	case dflt == "true":
 		p.Type, p.Default = "boolean", "true" // on by default: only --x=false turns it off
-	case kubectlInt().MatchString(dflt):
+	case kubectlInt.Get().MatchString(dflt):
 		p.Type = "int"
 		p.Default = scalarValue(dflt, "int")
-	case kubectlFloat().MatchString(dflt):
+	case kubectlFloat.Get().MatchString(dflt):
 		p.Type = "float"
 		p.Default = scalarValue(dflt, "float")
 	case strings.HasPrefix(dflt, "[") && strings.HasSuffix(dflt, "]"):
@@ -351,7 +351,7 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 		if dflt != "[]" {
 			p.Default = cobraValue(dflt, p)
 		}
-	case kubectlDuration().MatchString(dflt):
+	case kubectlDuration.Get().MatchString(dflt):
 		p.Type, p.Default = "duration", dflt
 	default:
 		f.unread = fmt.Sprintf("--%s: could not read its type: not shown, nor readable from its default %q: taken as a string", name, dflt)
@@ -469,10 +469,10 @@ func readUsageArg(tok string, within bool) (usageArg, argKind) {
 	name := tok
 	if strings.HasPrefix(tok, "<") && strings.HasSuffix(tok, ">") {
 		name = tok[1 : len(tok)-1]
-	} else if !within && !upperRE().MatchString(tok) {
+	} else if !within && !upperRE.Get().MatchString(tok) {
 		return a, argUnread // a bare lower-case word: a literal, or an argument?
 	}
-	if !argNameRE().MatchString(name) {
+	if !argNameRE.Get().MatchString(name) {
 		return a, argUnread
 	}
 	a.names = []string{name}

@@ -153,7 +153,7 @@ func read(t *annotations.Tool) (guess string, evidence []string) {
 		says[k] = true
 		evidence = append(evidence, fmt.Sprintf("help: %q", t.Title))
 	}
-	if m := destroyPhrases().FindString(t.Description); m != "" && !says[guessDestroy] {
+	if m := destroyPhrases.Get().FindString(t.Description); m != "" && !says[guessDestroy] {
 		says[guessDestroy] = true
 		evidence = append(evidence, fmt.Sprintf("help says %q", m))
 	}
