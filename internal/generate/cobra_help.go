@@ -66,13 +66,13 @@ const (
 // without their colon; a heading that ends in "commands" (or "commands
 // (…)") lists commands. Other headings (Aliases, Examples, LEARN MORE,
 // JSON FIELDS, ARGUMENTS…) are known to be headings and skipped.
-var sectionKinds = map[string]sectionKind{
-	"usage": sectionUsage, "flags": sectionFlags, "options": sectionFlags, "local flags": sectionFlags,
-	"global flags": sectionInherited, "inherited flags": sectionInherited, "global options": sectionInherited,
-	"persistent flags": sectionInherited,
-	"aliases":          sectionOther, "examples": sectionOther, "example": sectionOther, "learn more": sectionOther,
-	"arguments": sectionOther, "json fields": sectionOther, "environment variables": sectionOther,
-	"additional help topics": sectionOther, "help topics": sectionOther, "see also": sectionOther,
+var sectionKinds = table[sectionKind]{
+	{"usage", sectionUsage}, {"flags", sectionFlags}, {"options", sectionFlags}, {"local flags", sectionFlags},
+	{"global flags", sectionInherited}, {"inherited flags", sectionInherited}, {"global options", sectionInherited},
+	{"persistent flags", sectionInherited},
+	{"aliases", sectionOther}, {"examples", sectionOther}, {"example", sectionOther}, {"learn more", sectionOther},
+	{"arguments", sectionOther}, {"json fields", sectionOther}, {"environment variables", sectionOther},
+	{"additional help topics", sectionOther}, {"help topics", sectionOther}, {"see also", sectionOther},
 }
 
 var (
@@ -94,7 +94,7 @@ func heading(line string) (kind sectionKind, known, ok bool) {
 		return 0, false, false
 	}
 	name := strings.ToLower(strings.TrimSpace(m[1] + m[2]))
-	if k, found := sectionKinds[name]; found {
+	if k, found := sectionKinds.get(name); found {
 		return k, true, true
 	}
 	if commandsRE.Get().MatchString(name) {
@@ -219,12 +219,10 @@ func readFlagLine(line string) (f *helpFlag, ok bool) {
 
 // commandMarkers are the words a group's usage line ends with, where a
 // subcommand goes.
-var commandMarkers = map[string]bool{"[command]": true, "<command>": true, "COMMAND": true, "SUBCOMMAND": true,
-	"<subcommand>": true, "[subcommand]": true, "[COMMAND]": true}
+var commandMarkers = wordList{"[command]", "<command>", "COMMAND", "SUBCOMMAND", "<subcommand>", "[subcommand]", "[COMMAND]"}
 
 // usageNoise are the words of a usage line that stand for the flags.
-var usageNoise = map[string]bool{"[flags]": true, "[options]": true, "[global options]": true, "[global flags]": true,
-	"[OPTIONS]": true, "[FLAGS]": true}
+var usageNoise = wordList{"[flags]", "[options]", "[global options]", "[global flags]", "[OPTIONS]", "[FLAGS]"}
 
 // usage is what a page's usage lines say of the command at a path.
 type usage struct {
@@ -258,11 +256,11 @@ func (h *helpPage) usageFor(path []string) usage {
 		}
 		var meaningful []string
 		for _, w := range words[n:] {
-			if !usageNoise[w] {
+			if !usageNoise.has(w) {
 				meaningful = append(meaningful, w)
 			}
 		}
-		if len(meaningful) > 0 && commandMarkers[meaningful[len(meaningful)-1]] {
+		if len(meaningful) > 0 && commandMarkers.has(meaningful[len(meaningful)-1]) {
 			u.group = true // "prog remote [command]", "gh pr <command> [flags]"
 			continue
 		}
@@ -433,7 +431,7 @@ func readUsageArg(tok string, within bool) (usageArg, argKind) {
 		tok, a.variadic = t, true
 	}
 	switch {
-	case tok == "" || tok == "|" || usageNoise[tok] || !within && commandMarkers[tok]:
+	case tok == "" || tok == "|" || usageNoise.has(tok) || !within && commandMarkers.has(tok):
 		return a, argSkip
 	case tok == "--":
 		return a, argUnread // what follows goes after the CLI's own "--"
