@@ -354,7 +354,7 @@ func printSnippet(w io.Writer, h *host, name string, entry serverEntry, loc loca
 	}
 	fmt.Fprintln(w, "where it keeps the file:")
 	for _, goos := range []string{"darwin", "windows", "linux"} {
-		fmt.Fprintf(w, "  %-8s %s\n", map[string]string{"darwin": "macOS", "windows": "Windows", "linux": "Linux"}[goos]+":", h.where[goos])
+		fmt.Fprintf(w, "  %-8s %s\n", map[string]string{"darwin": "macOS", "windows": "Windows", "linux": "Linux"}[goos]+":", h.where.on(goos))
 	}
 	fmt.Fprintf(w, "  this machine: %s\n", loc.path)
 	if loc.why != "" {
