@@ -65,7 +65,7 @@ func completeArgs(opts *options) cobra.CompletionFunc {
 // does not load (completion then offers nothing rather than an error).
 func completionInspect(cmd *cobra.Command, opts *options) *inspected {
 	// Completion skips the pre-run hook that applies the environment twins.
-	if applyEnv(cmd.Flags(), opts.sys.twinLookup()) != nil {
+	if applyEnv(cmd.Flags(), opts.sys.lookupEnv) != nil {
 		return nil
 	}
 	in, err := opts.inspect()

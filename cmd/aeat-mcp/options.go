@@ -202,33 +202,19 @@ func envName(flag string) string {
 }
 
 // applyEnv sets every flag the command line left alone from its
-// environment twin. A bad value is a usage error that names the variable:
-// the first bad one by flag name, as a visit in sorted order found it.
-//
-// The flags are visited in the order they were declared, not sorted: a
-// sorted visit sorts every flag of the set again (pflag keeps no sorted
-// list across a flag added), and every start of a server pays this before
-// its answer to initialize. Flags set after a bad one do not matter: the
-// error ends the command.
+// environment twin. A bad value is a usage error that names the variable.
 func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
-	sorted := fs.SortFlags
-	fs.SortFlags = false
-	defer func() { fs.SortFlags = sorted }()
 	var err error
-	var bad string // the flag err is about
 	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Changed || f.Name == "lang" || f.Name == "global" {
+		if err != nil || f.Changed || f.Name == "lang" || f.Name == "global" {
 			return // --lang's environment is AEAT_MCP_LANG, read with the locale variables; --global's is one variable per name
-		}
-		if err != nil && f.Name > bad {
-			return
 		}
 		v, ok := lookup(envName(f.Name))
 		if !ok || v == "" {
 			return
 		}
 		if e := fs.Set(f.Name, v); e != nil {
-			err, bad = fmt.Errorf("%s=%q: %w", envName(f.Name), v, e), f.Name
+			err = fmt.Errorf("%s=%q: %w", envName(f.Name), v, e)
 		}
 	})
 	return err

@@ -32,7 +32,7 @@ func serveAlone(ctx context.Context, sys *system, args []string) (served bool, e
 	if err := fs.Parse(args); err != nil {
 		return true, flagError("aeat-mcp", err)
 	}
-	if err := applyEnv(fs, sys.twinLookup()); err != nil {
+	if err := applyEnv(fs, sys.lookupEnv); err != nil {
 		return true, &exitError{exitUsage, err}
 	}
 	return true, runServe(ctx, opts, sys.stdin, sys.stdout, sys.stderr)
@@ -66,7 +66,7 @@ Every flag has an environment twin, used when the flag is not given:
 			return nil
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if err := applyEnv(cmd.Flags(), sys.twinLookup()); err != nil {
+			if err := applyEnv(cmd.Flags(), sys.lookupEnv); err != nil {
 				return &exitError{exitUsage, err}
 			}
 			return nil

@@ -121,37 +121,3 @@ func TestServeAlone_AsTheTree(t *testing.T) {
 		})
 	}
 }
-
-// TestApplyEnv_FirstBadTwinByName: with several bad twins, the error names
-// the first by flag name — what a visit in sorted order named — though
-// the flags are visited in the order they were declared (--timeout-read,
-// --kill-grace, --drain); good twins set their flags, and the flag set
-// sorts its flags again afterwards (help lists them so).
-func TestApplyEnv_FirstBadTwinByName(t *testing.T) {
-	env := map[string]string{
-		"AEAT_MCP_TIMEOUT_READ": "soon", "AEAT_MCP_KILL_GRACE": "later", "AEAT_MCP_DRAIN": "never",
-		"AEAT_MCP_READ_ONLY": "true",
-	}
-	o := &options{}
-	fs := pflag.NewFlagSet("aeat-mcp", pflag.ContinueOnError)
-	o.register(fs, "linux")
-	require.NoError(t, fs.Parse(nil))
-	err := applyEnv(fs, func(name string) (string, bool) { v, ok := env[name]; return v, ok })
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `AEAT_MCP_DRAIN="never"`)
-	assert.True(t, fs.SortFlags)
-
-	delete(env, "AEAT_MCP_DRAIN")
-	delete(env, "AEAT_MCP_KILL_GRACE")
-	err = applyEnv(fs, func(name string) (string, bool) { v, ok := env[name]; return v, ok })
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `AEAT_MCP_TIMEOUT_READ="soon"`)
-
-	delete(env, "AEAT_MCP_TIMEOUT_READ")
-	o = &options{}
-	fs = pflag.NewFlagSet("aeat-mcp", pflag.ContinueOnError)
-	o.register(fs, "linux")
-	require.NoError(t, fs.Parse(nil))
-	require.NoError(t, applyEnv(fs, func(name string) (string, bool) { v, ok := env[name]; return v, ok }))
-	assert.True(t, o.readOnly)
-}

@@ -96,33 +96,6 @@ func (s *system) lookupEnv(name string) (string, bool) {
 	return lookupIn(runtime.GOOS, s.environ, name)
 }
 
-// twinLookup is lookupEnv for the flags' environment twins (envName),
-// made once per visit of the flags (applyEnv): see twinLookupIn.
-func (s *system) twinLookup() func(string) (string, bool) {
-	return twinLookupIn(runtime.GOOS, s.environ)
-}
-
-// twinLookupIn is lookupIn(goos, environ, name) for every name, made for
-// the flags' environment twins: the entries that can be one — those that
-// start with AEAT_MCP_, in any case on Windows — are picked out of environ
-// once, so that the forty twins a start looks up do not each scan it all.
-// A name without that prefix is looked up in the whole of environ.
-func twinLookupIn(goos string, environ []string) func(string) (string, bool) {
-	const prefix = "AEAT_MCP_"
-	var twins []string
-	for _, kv := range environ {
-		if len(kv) >= len(prefix) && (kv[:len(prefix)] == prefix || goos == "windows" && strings.EqualFold(kv[:len(prefix)], prefix)) {
-			twins = append(twins, kv)
-		}
-	}
-	return func(name string) (string, bool) {
-		if !strings.HasPrefix(name, prefix) {
-			return lookupIn(goos, environ, name)
-		}
-		return lookupIn(goos, twins, name)
-	}
-}
-
 // has reports whether name is set to something in the system's environment.
 func (s *system) has(name string) bool {
 	v, _ := s.lookupEnv(name)

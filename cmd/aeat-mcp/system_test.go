@@ -33,24 +33,6 @@ func TestLookupIn(t *testing.T) {
 	}
 }
 
-// TestTwinLookupIn_AsLookupIn: the twins' look-up reads every name as
-// lookupIn reads it from the whole environment, on each OS.
-func TestTwinLookupIn_AsLookupIn(t *testing.T) {
-	environ := []string{"Aeat_Mcp_Lang=es", "AEAT_MCP_LANG=ca", "AEAT_MCP_=x", "AEAT_MCP", "aeat_mcp_warm=false",
-		"AEAT_MCP_WARM=true", "EMPTY=", "=C:=C:\\dir", "NOEQUALS", "AEAT_MCP_TIMEOUT_READ=9s", "AEAT_MCP_TIMEOUT_READ=1s"}
-	names := []string{"AEAT_MCP_LANG", "aeat_mcp_lang", "AEAT_MCP_", "AEAT_MCP", "AEAT_MCP_WARM", "aeat_mcp_warm",
-		"AEAT_MCP_TIMEOUT_READ", "EMPTY", "NOEQUALS", "MISSING", "AEAT_MCP_MISSING", ""}
-	for _, goos := range []string{"linux", "darwin", "windows"} {
-		lookup := twinLookupIn(goos, environ)
-		for _, name := range names {
-			v, ok := lookup(name)
-			wantV, wantOK := lookupIn(goos, environ, name)
-			assert.Equal(t, wantOK, ok, "%s %q", goos, name)
-			assert.Equal(t, wantV, v, "%s %q", goos, name)
-		}
-	}
-}
-
 // TestMachine: a host's file is looked for from the system's environment,
 // not the process's: the home of each OS, and the variables a host's path
 // reads (CLAUDE_CONFIG_DIR).
