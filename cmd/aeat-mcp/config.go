@@ -290,7 +290,7 @@ var versionedRE = lazyre.New(`^v?\d+(\.\d+)+([._+-][0-9A-Za-z.]+)*$`)
 // versioned says whether a path lies in a folder an upgrade replaces.
 func versioned(p string) bool {
 	for _, el := range strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' }) {
-		if el == "Cellar" || el == "Caskroom" || versionedRE().MatchString(el) {
+		if el == "Cellar" || el == "Caskroom" || versionedRE.Get().MatchString(el) {
 			return true
 		}
 	}
@@ -354,7 +354,7 @@ func printSnippet(w io.Writer, h *host, name string, entry serverEntry, loc loca
 	}
 	fmt.Fprintln(w, "where it keeps the file:")
 	for _, goos := range []string{"darwin", "windows", "linux"} {
-		fmt.Fprintf(w, "  %-8s %s\n", map[string]string{"darwin": "macOS", "windows": "Windows", "linux": "Linux"}[goos]+":", h.where[goos])
+		fmt.Fprintf(w, "  %-8s %s\n", map[string]string{"darwin": "macOS", "windows": "Windows", "linux": "Linux"}[goos]+":", h.where.on(goos))
 	}
 	fmt.Fprintf(w, "  this machine: %s\n", loc.path)
 	if loc.why != "" {

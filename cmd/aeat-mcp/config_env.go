@@ -37,14 +37,17 @@ type hostEnv struct {
 	withSecrets bool
 }
 
-// hostInherited are the variables a host gives a server by itself: the
+// hostInheritedWindows and hostInheritedUnix are the variables a host gives a server by itself: the
 // MCP TypeScript SDK's DEFAULT_INHERITED_ENV_VARS (SDK 1.32.2), which
 // Claude Desktop, Claude Code, Cursor and VS Code build on. The host's own
 // values (a GUI app's PATH) are the ones the server gets.
-var hostInherited = map[string][]string{
-	"windows": {"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"},
-	"unix":    {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"},
-}
+// Two slices, not a map by OS family: slices of constants are laid out by
+// the compiler, where a map literal is built in package init at every
+// start.
+var (
+	hostInheritedWindows = []string{"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"}
+	hostInheritedUnix    = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
+)
 
 // entryEnv copies from this shell every set variable the CLI would get
 // from the server — the platform basics, cli.env.require, cli.env.pass
@@ -64,11 +67,11 @@ func entryEnv(goos string, m *annotations.Manifest, passEnv []string, environ fu
 		return n
 	}
 	inherited := map[string]bool{}
-	family := "unix"
+	family := hostInheritedUnix
 	if goos == "windows" {
-		family = "windows"
+		family = hostInheritedWindows
 	}
-	for _, n := range hostInherited[family] {
+	for _, n := range family {
 		inherited[key(n)] = true
 	}
 	// Secrets by what the manifest says of them: what it reads from the
@@ -145,7 +148,7 @@ func keychainStates(ctx context.Context, goos string, environ []string, m *annot
 // words: CADRUMO_SECRET_PASSPHRASE, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY.
 var secretRE = lazyre.New(`(?i)(^|_)(SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|TOKEN|APIKEY|API_KEY|PRIVATE|CREDENTIALS?|PIN)(_|$)`)
 
-func secretName(name string) bool { return secretRE().MatchString(name) }
+func secretName(name string) bool { return secretRE.Get().MatchString(name) }
 
 // explain names what the entry could not carry, or left out, and for
 // each secret the one step that gives it to the server: for a keychain

@@ -31,7 +31,7 @@ type host struct {
 	// Cursor), so a merge keeps them; the others read strict JSON.
 	jsonc bool
 	// where is the file on each platform, as a person reads it.
-	where map[string]string
+	where hostPaths
 	// path finds the file on a machine.
 	path func(m machine) (location, error)
 	// note is what a person should know, once the entry is in file under
@@ -40,6 +40,25 @@ type host struct {
 	// commands, when set, prints the host's own commands that add the
 	// entry (Claude Code's claude mcp add), with the printed snippet.
 	commands func(w io.Writer, name string, entry serverEntry)
+}
+
+// hostPaths is where a host keeps its file on each platform, as a person
+// reads it: fields, not a map, so that the hosts' table is laid out by the
+// compiler rather than built in package init at every start (a server's
+// too, which never reads it).
+type hostPaths struct{ darwin, windows, linux string }
+
+// on is the path on goos ("" for another OS).
+func (p hostPaths) on(goos string) string {
+	switch goos {
+	case "darwin":
+		return p.darwin
+	case "windows":
+		return p.windows
+	case "linux":
+		return p.linux
+	}
+	return ""
 }
 
 // always is a note that does not depend on the file.
@@ -81,17 +100,17 @@ type location struct {
 var hosts = []*host{
 	{
 		name: "claude-desktop", title: "Claude Desktop", key: "mcpServers",
-		where: map[string]string{
-			"darwin":  "~/Library/Application Support/Claude/claude_desktop_config.json",
-			"windows": `%LOCALAPPDATA%\Packages\Claude_<id>\LocalCache\Roaming\Claude\claude_desktop_config.json (the Microsoft Store / MSIX app, the default installer since February 2026), else %APPDATA%\Claude\claude_desktop_config.json (the older installer)`,
-			"linux":   "~/.config/Claude/claude_desktop_config.json",
+		where: hostPaths{
+			darwin:  "~/Library/Application Support/Claude/claude_desktop_config.json",
+			windows: `%LOCALAPPDATA%\Packages\Claude_<id>\LocalCache\Roaming\Claude\claude_desktop_config.json (the Microsoft Store / MSIX app, the default installer since February 2026), else %APPDATA%\Claude\claude_desktop_config.json (the older installer)`,
+			linux:   "~/.config/Claude/claude_desktop_config.json",
 		},
 		path: claudeDesktopPath,
 		note: always("Quit Claude Desktop completely and start it again: it reads the file at start-up. It passes servers only a few variables, so settings go in the entry's env block."),
 	},
 	{
 		name: "claude-code", title: "Claude Code", key: "mcpServers", stdioType: true,
-		where: map[string]string{"darwin": "~/.claude.json", "windows": `%USERPROFILE%\.claude.json`, "linux": "~/.claude.json"},
+		where: hostPaths{darwin: "~/.claude.json", windows: `%USERPROFILE%\.claude.json`, linux: "~/.claude.json"},
 		path: func(m machine) (location, error) {
 			if dir := m.getenv("CLAUDE_CONFIG_DIR"); dir != "" {
 				return location{path: filepath.Join(dir, ".claude.json")}, nil
@@ -103,7 +122,7 @@ var hosts = []*host{
 	},
 	{
 		name: "cursor", title: "Cursor", key: "mcpServers", jsonc: true,
-		where: map[string]string{"darwin": "~/.cursor/mcp.json", "windows": `%USERPROFILE%\.cursor\mcp.json`, "linux": "~/.cursor/mcp.json"},
+		where: hostPaths{darwin: "~/.cursor/mcp.json", windows: `%USERPROFILE%\.cursor\mcp.json`, linux: "~/.cursor/mcp.json"},
 		path: func(m machine) (location, error) {
 			return location{path: filepath.Join(m.home, ".cursor", "mcp.json")}, nil
 		},
@@ -111,10 +130,10 @@ var hosts = []*host{
 	},
 	{
 		name: "vscode", title: "VS Code", key: "servers", stdioType: true, jsonc: true,
-		where: map[string]string{
-			"darwin":  "~/Library/Application Support/Code/User/mcp.json",
-			"windows": `%APPDATA%\Code\User\mcp.json`,
-			"linux":   "~/.config/Code/User/mcp.json",
+		where: hostPaths{
+			darwin:  "~/Library/Application Support/Code/User/mcp.json",
+			windows: `%APPDATA%\Code\User\mcp.json`,
+			linux:   "~/.config/Code/User/mcp.json",
 		},
 		path: func(m machine) (location, error) {
 			return location{path: filepath.Join(appConfigDir(m), "Code", "User", "mcp.json")}, nil

@@ -73,7 +73,7 @@ func secretNameArg(verb string) cobra.PositionalArgs {
 }
 
 func checkSecretName(name string) error {
-	if !secretNameRE().MatchString(name) {
+	if !secretNameRE.Get().MatchString(name) {
 		return &exitError{exitUsage, fmt.Errorf("%q is not a variable name (letters, digits and _; the name the manifest gives)", name)}
 	}
 	return nil

@@ -394,7 +394,7 @@ func (p *parser) keychain(env map[string]any, c *CLI) {
 			p.decode(o, f, "optional", &kv.Optional, "true or false")
 		}
 		switch {
-		case !envNameRE().MatchString(kv.Name):
+		case !envNameRE.Get().MatchString(kv.Name):
 			p.fail(f, "%q is not a variable name", kv.Name)
 			continue
 		case seen[kv.Name]:

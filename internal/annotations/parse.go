@@ -39,14 +39,14 @@ type compiled struct {
 	err error
 }
 
-// flagOK is flagRE().MatchString(s), remembered.
+// flagOK is flagRE.Get().MatchString(s), remembered.
 func (p *parser) flagOK(s string) bool {
 	ok, seen := p.flags[s]
 	if !seen {
 		if p.flags == nil {
 			p.flags = map[string]bool{}
 		}
-		ok = flagRE().MatchString(s)
+		ok = flagRE.Get().MatchString(s)
 		p.flags[s] = ok
 	}
 	return ok
@@ -280,17 +280,17 @@ func (p *parser) env(raw any, c *CLI) {
 	p.decode(env, "cli.env", "set", &c.Set, "an object of strings")
 	p.keychain(env, c)
 	for i, name := range c.Pass {
-		if !envPassRE().MatchString(name) {
+		if !envPassRE.Get().MatchString(name) {
 			p.fail(fmt.Sprintf("cli.env.pass[%d]", i), "%q is not a variable name, or a prefix ending in * (\"CADRUMO_*\")", name)
 		}
 	}
 	for i, name := range c.Require {
-		if !envNameRE().MatchString(name) {
+		if !envNameRE.Get().MatchString(name) {
 			p.fail(fmt.Sprintf("cli.env.require[%d]", i), "%q is not a variable name", name)
 		}
 	}
 	for name := range c.Set {
-		if !envNameRE().MatchString(name) {
+		if !envNameRE.Get().MatchString(name) {
 			p.fail("cli.env.set", "%q is not a variable name", name)
 		}
 	}
@@ -451,7 +451,7 @@ func (p *parser) cliHelp(obj map[string]any, t *Tool) {
 	for _, lang := range slices.Sorted(maps.Keys(langs)) {
 		var text string
 		switch {
-		case !languageTag().MatchString(lang):
+		case !languageTag.Get().MatchString(lang):
 			p.fail("cli_help."+lang, "is not a language tag (e.g. \"en\", \"es\", \"pt-BR\")")
 		case !p.text(langs, "cli_help", lang, &text):
 		case strings.TrimSpace(text) == "":
@@ -537,9 +537,9 @@ func (p *parser) stdin(obj map[string]any) *StdinSource {
 		return nil
 	}
 	switch {
-	case hasEnv && !envNameRE().MatchString(s.Env):
+	case hasEnv && !envNameRE.Get().MatchString(s.Env):
 		p.fail("stdin.env", "%q is not a variable name", s.Env)
-	case hasKeychain && !envNameRE().MatchString(s.Keychain):
+	case hasKeychain && !envNameRE.Get().MatchString(s.Keychain):
 		p.fail("stdin.keychain", "%q is not a variable name", s.Keychain)
 	}
 	if p.decode(o, "stdin", "json_key", &s.JSONKey, "a string") && (s.JSONKey == "" || strings.IndexByte(s.JSONKey, 0) >= 0) {

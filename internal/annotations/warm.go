@@ -93,7 +93,7 @@ func (p *parser) warm(raw any) *Warm {
 		return nil
 	}
 	w := &Warm{}
-	if p.require(obj, "cli.warm", "python", &w.Entry, "a string", ` ("package.module:function", the console script's entry point)`) && !hookRE().MatchString(w.Entry) {
+	if p.require(obj, "cli.warm", "python", &w.Entry, "a string", ` ("package.module:function", the console script's entry point)`) && !hookRE.Get().MatchString(w.Entry) {
 		p.fail("cli.warm.python", "%q is not \"package.module:function\"", w.Entry)
 	}
 	p.decode(obj, "cli.warm", "interpreter", &w.Interpreter, "a string")
@@ -102,7 +102,7 @@ func (p *parser) warm(raw any) *Warm {
 	}
 	p.decode(obj, "cli.warm", "reset", &w.Reset, "a list of \"module:function\"")
 	for i, h := range w.Reset {
-		if !hookRE().MatchString(h) {
+		if !hookRE.Get().MatchString(h) {
 			p.fail(fmt.Sprintf("cli.warm.reset[%d]", i), "%q is not \"module:function\"", h)
 		}
 	}
@@ -146,7 +146,7 @@ func (p *parser) preload(raw any, w *Warm) {
 	case map[string]any:
 		for path, list := range v {
 			f := fmt.Sprintf("%s[%q]", field, path)
-			if path != AllVerbs && !pathRE().MatchString(path) {
+			if path != AllVerbs && !pathRE.Get().MatchString(path) {
 				p.fail(f, "%q is not a command path (the words of a tool's command, one space apart) nor %q (every verb)", path, AllVerbs)
 				continue
 			}
@@ -171,7 +171,7 @@ func (p *parser) preloadList(items []any, field, path string, w *Warm) {
 			p.fail(f, "must be a string: \"module\", \"module:function\" or %q", PreloadClick)
 		case name == PreloadClick:
 			w.Preload = PreloadClick
-		case !moduleRE().MatchString(name):
+		case !moduleRE.Get().MatchString(name):
 			p.fail(f, "%q is not \"module\" nor \"module:function\"", name)
 		default:
 			if w.Modules == nil {

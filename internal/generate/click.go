@@ -116,7 +116,7 @@ func Shebang(head []byte) ([]string, error) {
 	}
 	if base := filepath.Base(fields[0]); base == "sh" || base == "bash" {
 		second, _, _ := bytes.Cut(rest, []byte("\n"))
-		m := pipTrampoline().FindSubmatch(bytes.TrimSpace(second))
+		m := pipTrampoline.Get().FindSubmatch(bytes.TrimSpace(second))
 		if m == nil {
 			return nil, fmt.Errorf("its #! line runs %s, not Python", fields[0])
 		}

@@ -568,7 +568,7 @@ func parseCobraFlag(line string) (p *Param, ok bool) {
 	if name == "help" {
 		return nil, true
 	}
-	if cobraDeprecated().MatchString(usage) {
+	if cobraDeprecated.Get().MatchString(usage) {
 		return nil, true
 	}
 	p = &Param{Name: paramName(strings.ReplaceAll(name, "-", "_")), Kind: "option", Opts: []string{"--" + name}, Nargs: 1}
@@ -576,10 +576,10 @@ func parseCobraFlag(line string) (p *Param, ok bool) {
 		p.Opts = append(p.Opts, short)
 	}
 	var dflt string
-	if m := cobraDefaultQuoted().FindStringSubmatch(usage); m != nil {
+	if m := cobraDefaultQuoted.Get().FindStringSubmatch(usage); m != nil {
 		dflt, _ = strconv.Unquote(m[1])
 		usage = strings.TrimSpace(usage[:len(usage)-len(m[0])])
-	} else if m := cobraDefault().FindStringSubmatch(usage); m != nil && unquotedDefault(varname, isBool) {
+	} else if m := cobraDefault.Get().FindStringSubmatch(usage); m != nil && unquotedDefault(varname, isBool) {
 		dflt = m[1]
 		usage = strings.TrimSpace(usage[:len(usage)-len(m[0])])
 	}

@@ -35,7 +35,7 @@ var directiveRE = lazyre.New(`^:([0-9]+)$`)
 // protocol).
 func readCompletion(out string) (c completion, ok bool) {
 	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(out, "\r\n", "\n"), "\n"), "\n")
-	m := directiveRE().FindStringSubmatch(strings.TrimSpace(lines[len(lines)-1]))
+	m := directiveRE.Get().FindStringSubmatch(strings.TrimSpace(lines[len(lines)-1]))
 	if m == nil {
 		return c, false
 	}

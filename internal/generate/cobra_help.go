@@ -66,13 +66,13 @@ const (
 // without their colon; a heading that ends in "commands" (or "commands
 // (…)") lists commands. Other headings (Aliases, Examples, LEARN MORE,
 // JSON FIELDS, ARGUMENTS…) are known to be headings and skipped.
-var sectionKinds = map[string]sectionKind{
-	"usage": sectionUsage, "flags": sectionFlags, "options": sectionFlags, "local flags": sectionFlags,
-	"global flags": sectionInherited, "inherited flags": sectionInherited, "global options": sectionInherited,
-	"persistent flags": sectionInherited,
-	"aliases":          sectionOther, "examples": sectionOther, "example": sectionOther, "learn more": sectionOther,
-	"arguments": sectionOther, "json fields": sectionOther, "environment variables": sectionOther,
-	"additional help topics": sectionOther, "help topics": sectionOther, "see also": sectionOther,
+var sectionKinds = table[sectionKind]{
+	{"usage", sectionUsage}, {"flags", sectionFlags}, {"options", sectionFlags}, {"local flags", sectionFlags},
+	{"global flags", sectionInherited}, {"inherited flags", sectionInherited}, {"global options", sectionInherited},
+	{"persistent flags", sectionInherited},
+	{"aliases", sectionOther}, {"examples", sectionOther}, {"example", sectionOther}, {"learn more", sectionOther},
+	{"arguments", sectionOther}, {"json fields", sectionOther}, {"environment variables", sectionOther},
+	{"additional help topics", sectionOther}, {"help topics", sectionOther}, {"see also", sectionOther},
 }
 
 var (
@@ -89,15 +89,15 @@ var (
 // says it is one of the headings help pages use (the description ends at
 // the first such).
 func heading(line string) (kind sectionKind, known, ok bool) {
-	m := headingRE().FindStringSubmatch(line)
+	m := headingRE.Get().FindStringSubmatch(line)
 	if m == nil {
 		return 0, false, false
 	}
 	name := strings.ToLower(strings.TrimSpace(m[1] + m[2]))
-	if k, found := sectionKinds[name]; found {
+	if k, found := sectionKinds.get(name); found {
 		return k, true, true
 	}
-	if commandsRE().MatchString(name) {
+	if commandsRE.Get().MatchString(name) {
 		return sectionCommands, true, true
 	}
 	return sectionOther, false, true
@@ -112,7 +112,7 @@ func readHelp(text, program string) *helpPage {
 	kind := sectionOther
 	var last *helpFlag
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		if m := globalsRE().FindStringSubmatch(line); m != nil && started {
+		if m := globalsRE.Get().FindStringSubmatch(line); m != nil && started {
 			h.globalsPage = strings.Fields(m[1])
 		}
 		if line != "" && line[0] != ' ' && line[0] != '\t' {
@@ -161,7 +161,7 @@ func readHelp(text, program string) *helpPage {
 				last.param.Help += sep + trimmed // a usage text of several lines
 			}
 		case sectionCommands:
-			if m := listedLineRE().FindStringSubmatch(line); m != nil {
+			if m := listedLineRE.Get().FindStringSubmatch(line); m != nil {
 				h.commands = append(h.commands, listed{name: m[1], short: strings.TrimSpace(m[2])})
 			}
 		}
@@ -219,12 +219,10 @@ func readFlagLine(line string) (f *helpFlag, ok bool) {
 
 // commandMarkers are the words a group's usage line ends with, where a
 // subcommand goes.
-var commandMarkers = map[string]bool{"[command]": true, "<command>": true, "COMMAND": true, "SUBCOMMAND": true,
-	"<subcommand>": true, "[subcommand]": true, "[COMMAND]": true}
+var commandMarkers = wordList{"[command]", "<command>", "COMMAND", "SUBCOMMAND", "<subcommand>", "[subcommand]", "[COMMAND]"}
 
 // usageNoise are the words of a usage line that stand for the flags.
-var usageNoise = map[string]bool{"[flags]": true, "[options]": true, "[global options]": true, "[global flags]": true,
-	"[OPTIONS]": true, "[FLAGS]": true}
+var usageNoise = wordList{"[flags]", "[options]", "[global options]", "[global flags]", "[OPTIONS]", "[FLAGS]"}
 
 // usage is what a page's usage lines say of the command at a path.
 type usage struct {
@@ -258,11 +256,11 @@ func (h *helpPage) usageFor(path []string) usage {
 		}
 		var meaningful []string
 		for _, w := range words[n:] {
-			if !usageNoise[w] {
+			if !usageNoise.has(w) {
 				meaningful = append(meaningful, w)
 			}
 		}
-		if len(meaningful) > 0 && commandMarkers[meaningful[len(meaningful)-1]] {
+		if len(meaningful) > 0 && commandMarkers.has(meaningful[len(meaningful)-1]) {
 			u.group = true // "prog remote [command]", "gh pr <command> [flags]"
 			continue
 		}
@@ -322,7 +320,7 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 		dflt, usage = rest[:end], rest[end+1:]
 	}
 	usage = strings.TrimSpace(usage)
-	if name == "help" || cobraDeprecated().MatchString(usage) {
+	if name == "help" || cobraDeprecated.Get().MatchString(usage) {
 		return nil, true
 	}
 	f := &helpFlag{param: Param{Name: paramName(strings.ReplaceAll(name, "-", "_")), Kind: "option",
@@ -340,10 +338,10 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 		p.Type, p.IsFlag = "boolean", true
 	case dflt == "true":
 		p.Type, p.Default = "boolean", "true" // on by default: only --x=false turns it off
-	case kubectlInt().MatchString(dflt):
+	case kubectlInt.Get().MatchString(dflt):
 		p.Type = "int"
 		p.Default = scalarValue(dflt, "int")
-	case kubectlFloat().MatchString(dflt):
+	case kubectlFloat.Get().MatchString(dflt):
 		p.Type = "float"
 		p.Default = scalarValue(dflt, "float")
 	case strings.HasPrefix(dflt, "[") && strings.HasSuffix(dflt, "]"):
@@ -351,7 +349,7 @@ func readKubectlFlag(s string) (*helpFlag, bool) {
 		if dflt != "[]" {
 			p.Default = cobraValue(dflt, p)
 		}
-	case kubectlDuration().MatchString(dflt):
+	case kubectlDuration.Get().MatchString(dflt):
 		p.Type, p.Default = "duration", dflt
 	default:
 		f.unread = fmt.Sprintf("--%s: could not read its type: not shown, nor readable from its default %q: taken as a string", name, dflt)
@@ -433,7 +431,7 @@ func readUsageArg(tok string, within bool) (usageArg, argKind) {
 		tok, a.variadic = t, true
 	}
 	switch {
-	case tok == "" || tok == "|" || usageNoise[tok] || !within && commandMarkers[tok]:
+	case tok == "" || tok == "|" || usageNoise.has(tok) || !within && commandMarkers.has(tok):
 		return a, argSkip
 	case tok == "--":
 		return a, argUnread // what follows goes after the CLI's own "--"
@@ -469,10 +467,10 @@ func readUsageArg(tok string, within bool) (usageArg, argKind) {
 	name := tok
 	if strings.HasPrefix(tok, "<") && strings.HasSuffix(tok, ">") {
 		name = tok[1 : len(tok)-1]
-	} else if !within && !upperRE().MatchString(tok) {
+	} else if !within && !upperRE.Get().MatchString(tok) {
 		return a, argUnread // a bare lower-case word: a literal, or an argument?
 	}
-	if !argNameRE().MatchString(name) {
+	if !argNameRE.Get().MatchString(name) {
 		return a, argUnread
 	}
 	a.names = []string{name}

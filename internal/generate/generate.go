@@ -529,7 +529,7 @@ func loadError(err error, top map[string]any, opts Options) error {
 	var lines []string
 	for _, p := range le.Problems {
 		s := p.String()
-		if m := toolIndexRE().FindStringSubmatch(p.Field); m != nil && p.Tool == "" {
+		if m := toolIndexRE.Get().FindStringSubmatch(p.Field); m != nil && p.Tool == "" {
 			if i, _ := strconv.Atoi(m[1]); i < len(tools) {
 				s = fmt.Sprintf("tool %q: %s", tools[i].(map[string]any)["name"], s)
 			}

@@ -190,20 +190,24 @@ func parseToolPatch(raw any, where string, fail func(string, ...any)) *toolPatch
 // reasons are the keys that say why an entry sets another key, for the
 // person who reviews it next: each is text, goes with the key it explains,
 // and is never written to the manifest.
-var reasons = map[string]struct{ key, says, claim string }{
+var reasons = table[reason]{
 	// where in the CLI (a file:line of its source, and why) the
 	// annotations were decided.
-	"hints_from": {"annotations", "where in the CLI its annotations were decided (file:line, and why)",
-		"says where annotations were decided"},
+	{"hints_from", reason{"annotations", "where in the CLI its annotations were decided (file:line, and why)",
+		"says where annotations were decided"}},
 	// what a call does that needs the time (file:line), and what was
 	// measured, at what load.
-	"timeout_from": {"timeout", "why the tool needs its own ceiling: what a call does (file:line), the times measured and the load",
-		"says why the tool needs its own timeout"},
+	{"timeout_from", reason{"timeout", "why the tool needs its own ceiling: what a call does (file:line), the times measured and the load",
+		"says why the tool needs its own timeout"}},
 }
+
+// reason is what a reason key explains: the key it goes with, what it
+// must say, and what the entry claims by it.
+type reason struct{ key, says, claim string }
 
 // reasonFrom checks an entry's reason key k (hints_from, timeout_from).
 func reasonFrom(obj map[string]any, k string, v any, where string, fail func(string, ...any)) {
-	r := reasons[k]
+	r, _ := reasons.get(k)
 	s, ok := v.(string)
 	switch {
 	case !ok || strings.TrimSpace(s) == "":

@@ -151,7 +151,7 @@ func (s *shape) typeOf() (t paramType, boolValue bool, note string) {
 	if s.flagLike {
 		return paramType{manifest: "boolean"}, false, ""
 	}
-	t, known := paramTypes[s.p.Type]
+	t, known := paramTypes.get(s.p.Type)
 	switch {
 	case !known:
 		return paramType{manifest: "string"}, false, fmt.Sprintf("param %s: type %q is not one generate knows: a string, the CLI checks it", s.name, s.p.Type)

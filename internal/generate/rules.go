@@ -257,7 +257,7 @@ func (c *candidate) phrase(rl map[string]any, note string) string {
 	if len(cond) > 0 {
 		s = strings.Join(cond, ", ") + ": " + s
 	}
-	if note = sourceRef().ReplaceAllString(note, ""); note != "" {
+	if note = sourceRef.Get().ReplaceAllString(note, ""); note != "" {
 		s += " (" + c.say(strings.TrimSuffix(note, ".")) + ")"
 	}
 	return s
@@ -418,7 +418,7 @@ var optionRE = lazyre.New(`--[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]|\b[A-Z][A-Z0-9_
 // say names the options and arguments in s ("--from-year", "WORK_UNIT_ID")
 // by the params the model gives for them; others stay as written.
 func (c *candidate) say(s string) string {
-	return optionRE().ReplaceAllStringFunc(s, func(o string) string {
+	return optionRE.Get().ReplaceAllStringFunc(s, func(o string) string {
 		if name, ok := c.opts[o]; ok && !c.params.hidden[name] {
 			return name
 		}

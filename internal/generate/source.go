@@ -16,18 +16,18 @@ type Source struct {
 }
 
 // sourceKinds are the kinds of source, each with what it reads.
-var sourceKinds = map[string]string{
-	"tree":  "a command tree file (the format of aeat's commands.json)",
-	"click": "a Click or Typer program, walked from inside with its own Python",
-	"cobra": "a Cobra program, walked from outside through its help",
+var sourceKinds = table[string]{
+	{"tree", "a command tree file (the format of aeat's commands.json)"},
+	{"click", "a Click or Typer program, walked from inside with its own Python"},
+	{"cobra", "a Cobra program, walked from outside through its help"},
 }
 
 // ParseSource reads --from: tree:FILE, click:PROGRAM or cobra:PROGRAM.
 func ParseSource(s string) (Source, error) {
 	kind, arg, ok := strings.Cut(s, ":")
-	if _, known := sourceKinds[kind]; !ok || !known || arg == "" {
+	if _, known := sourceKinds.get(kind); !ok || !known || arg == "" {
 		return Source{}, fmt.Errorf("--from %q: give tree:FILE (%s), click:PROGRAM (%s) or cobra:PROGRAM (%s)",
-			s, sourceKinds["tree"], sourceKinds["click"], sourceKinds["cobra"])
+			s, sourceKinds.must("tree"), sourceKinds.must("click"), sourceKinds.must("cobra"))
 	}
 	return Source{Kind: kind, Arg: arg}, nil
 }

@@ -63,11 +63,11 @@ const (
 // suggestedHints are the annotations each guess suggests. A read keeps
 // openWorldHint: nothing a CLI's help says tells whether it reaches the
 // network.
-var suggestedHints = map[string]annotations.Hints{
-	guessReads:   {ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	guessWrites:  {ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	guessDestroy: cautiousHints,
-	guessUnknown: cautiousHints,
+var suggestedHints = table[annotations.Hints]{
+	{guessReads, annotations.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true}},
+	{guessWrites, annotations.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true}},
+	{guessDestroy, cautiousHints},
+	{guessUnknown, cautiousHints},
 }
 
 // Suggestion is one entry of a suggested overrides file.
@@ -101,7 +101,7 @@ func Suggest(res *Result) ([]Suggestion, []byte) {
 			continue
 		}
 		guess, evidence := read(t)
-		h := suggestedHints[guess]
+		h := suggestedHints.must(guess)
 		out = append(out, Suggestion{Name: t.Name, Annotations: map[string]bool{hintReadOnly: h.ReadOnly,
 			hintDestructive: h.Destructive, hintIdempotent: h.Idempotent, hintOpenWorld: h.OpenWorld},
 			Review: SuggestionReview{Guess: guess, Evidence: evidence, Unread: res.Unread[t.Name], Then: reviewThen}})
@@ -153,7 +153,7 @@ func read(t *annotations.Tool) (guess string, evidence []string) {
 		says[k] = true
 		evidence = append(evidence, fmt.Sprintf("help: %q", t.Title))
 	}
-	if m := destroyPhrases().FindString(t.Description); m != "" && !says[guessDestroy] {
+	if m := destroyPhrases.Get().FindString(t.Description); m != "" && !says[guessDestroy] {
 		says[guessDestroy] = true
 		evidence = append(evidence, fmt.Sprintf("help says %q", m))
 	}

@@ -15,28 +15,28 @@ type paramType struct {
 // duration flags): "90s", "1h30m", "1.5h", "-2m".
 const durationPattern = `^(0|[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
 
-var paramTypes = map[string]paramType{
-	"str":           {manifest: "string"},
-	"string":        {manifest: "string"},
-	"text":          {manifest: "string"},
-	"choice":        {manifest: "string"},
-	"path":          {manifest: "string"},
-	"file":          {manifest: "string"},
-	"filename":      {manifest: "string"},
-	"directory":     {manifest: "string"},
-	"function":      {manifest: "string"}, // a custom converter: the CLI checks the text
-	"uuid":          {manifest: "string"},
-	"datetime":      {manifest: "string"},
-	"int":           {manifest: "integer"},
-	"integer":       {manifest: "integer"},
-	"int range":     {manifest: "integer"},
-	"integer range": {manifest: "integer"},
-	"float":         {manifest: "number"},
-	"number":        {manifest: "number"},
-	"float range":   {manifest: "number"},
-	"boolean":       {manifest: "boolean"},
-	"bool":          {manifest: "boolean"},
-	"duration":      {manifest: "string", pattern: durationPattern},
+var paramTypes = table[paramType]{
+	{"str", paramType{manifest: "string"}},
+	{"string", paramType{manifest: "string"}},
+	{"text", paramType{manifest: "string"}},
+	{"choice", paramType{manifest: "string"}},
+	{"path", paramType{manifest: "string"}},
+	{"file", paramType{manifest: "string"}},
+	{"filename", paramType{manifest: "string"}},
+	{"directory", paramType{manifest: "string"}},
+	{"function", paramType{manifest: "string"}}, // a custom converter: the CLI checks the text
+	{"uuid", paramType{manifest: "string"}},
+	{"datetime", paramType{manifest: "string"}},
+	{"int", paramType{manifest: "integer"}},
+	{"integer", paramType{manifest: "integer"}},
+	{"int range", paramType{manifest: "integer"}},
+	{"integer range", paramType{manifest: "integer"}},
+	{"float", paramType{manifest: "number"}},
+	{"number", paramType{manifest: "number"}},
+	{"float range", paramType{manifest: "number"}},
+	{"boolean", paramType{manifest: "boolean"}},
+	{"bool", paramType{manifest: "boolean"}},
+	{"duration", paramType{manifest: "string", pattern: durationPattern}},
 }
 
 // confirmOpts are the options by which a CLI takes its own "yes, do it",

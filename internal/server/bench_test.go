@@ -144,7 +144,7 @@ func BenchmarkThroughputVsRaw(b *testing.B) {
 // and the whole tool call: where a call's time goes.
 func BenchmarkToolCallBreakdown(b *testing.B) {
 	s := newServer(b, nil)
-	h := s.handler(s.registry["read_echo"])
+	h := s.handler(s.table().registry["read_echo"])
 	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "read_echo", Arguments: json.RawMessage(`{"text":"hola"}`)}}
 	spec := callruntime.Spec{Path: fakecli, Args: []string{"echo", "--", "hola"}, Filter: callruntime.RedactPrivateKeys, Env: s.env}
 	cs := connect(b, s, "", nil)

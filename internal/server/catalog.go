@@ -258,7 +258,7 @@ func (s *Server) findTools(query string, limit int) findAnswer {
 // server serves.
 func (s *Server) callThrough(ctx context.Context, rq *request, args annotations.Args) *mcp.CallToolResult {
 	name, _ := args.Text("tool") // required: Validate saw it
-	st, served := s.registry[name]
+	st, served := s.table().registry[name]
 	switch {
 	case served && !st.tool.Builtin():
 	case s.hidden[name] != nil:

@@ -86,7 +86,7 @@ func TestInspection_BuiltInIsTheRegistrys(t *testing.T) {
 	for _, surface := range []string{SurfaceAll, SurfaceCatalog} {
 		s := newServer(t, func(c *Config) { c.Surface = surface })
 		var own []string
-		for name, st := range s.registry {
+		for name, st := range s.table().registry {
 			if st.tool.Builtin() {
 				own = append(own, name)
 			}

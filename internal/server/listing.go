@@ -259,7 +259,7 @@ type streamWriter interface {
 func (s *Server) listedJSON() *listedJSON {
 	l := &s.listedBytes
 	l.once.Do(func() {
-		sorted := slices.SortedFunc(slices.Values(s.listed), func(a, b serverTool) int { return strings.Compare(a.tool.Name, b.tool.Name) })
+		sorted := slices.SortedFunc(slices.Values(s.table().listed), func(a, b serverTool) int { return strings.Compare(a.tool.Name, b.tool.Name) })
 		l.tools, l.task = make([][3][]byte, 0, len(sorted)), make([]bool, 0, len(sorted))
 		readListings(sorted)
 		for _, st := range sorted {

@@ -217,10 +217,10 @@ func TestToolsList_ServedEqualsRegistered(t *testing.T) {
 					served := ask("tools/list", ``)
 					require.Zero(t, len(registeredNames(s)), "tools/list registered tools with the SDK")
 					viaSDK := ask("tools/list", `"cursor":"`+cursor+`"`)
-					require.Len(t, registeredNames(s), len(s.listed), "the SDK's list is not of every listed tool")
+					require.Len(t, registeredNames(s), len(s.table().listed), "the SDK's list is not of every listed tool")
 					var list struct{ Tools []json.RawMessage }
 					require.NoError(t, json.Unmarshal(served, &list))
-					require.Len(t, list.Tools, len(s.listed))
+					require.Len(t, list.Tools, len(s.table().listed))
 					if !bytes.Equal(served, viaSDK) {
 						t.Fatalf("tools/list differs:\nserved %.600s\nSDK's  %.600s", served, viaSDK)
 					}
@@ -296,6 +296,6 @@ func TestToolsList_PagedAsTheSDKPages(t *testing.T) {
 			break
 		}
 	}
-	assert.Len(t, seen, len(s.listed))
+	assert.Len(t, seen, len(s.table().listed))
 	assert.Equal(t, 2, pages)
 }

@@ -82,9 +82,12 @@ func (s *Server) verb(t *annotations.Tool) serverTool {
 		}}
 }
 
-// addTools sorts the manifest's tools into served and hidden, builds the
-// table every call is looked up in, serves tools/list from it (serveTools),
-// and routes the calls of the tools the SDK has no handler for (route).
+// addTools sorts the manifest's tools into served and hidden, serves
+// tools/list from the table (serveTools), and routes the calls of the
+// tools the SDK has no handler for (route). The table itself is built at
+// its first use (table): nothing of it is in the answer to initialize, and
+// a host waits for that answer — the built-ins' entries (their schemas,
+// their texts) and the table's map were 60 µs of every start before it.
 func (s *Server) addTools() {
 	for _, t := range s.cfg.Manifest.Tools {
 		if s.hiddenBecause(t) == "" {
@@ -93,18 +96,36 @@ func (s *Server) addTools() {
 			s.hidden[t.Name] = t
 		}
 	}
-	for _, st := range s.serverTools() {
-		s.registry[st.tool.Name] = st
-		if st.listed {
-			s.listed = append(s.listed, st)
-		}
-	}
 	// serveTools first: route hands it the calls it reroutes through
 	// aeat_mcp_call.
 	s.mcp.AddReceivingMiddleware(s.serveTools)
 	if len(s.hidden) > 0 || s.catalog != nil {
 		s.mcp.AddReceivingMiddleware(s.route)
 	}
+}
+
+// toolTable is every tool a server serves (serverTools), by name, and the
+// listed ones in the table's order.
+type toolTable struct {
+	registry map[string]serverTool
+	listed   []serverTool
+}
+
+// table is the server's tool table, built by the first call — of any
+// request's goroutine, or the tasks transport's — and the same from then
+// on: what it is built from (the manifest, the configuration, s.tools) is
+// fixed in New.
+func (s *Server) table() *toolTable {
+	s.servedOnce.Do(func() {
+		s.served.registry = map[string]serverTool{}
+		for _, st := range s.serverTools() {
+			s.served.registry[st.tool.Name] = st
+			if st.listed {
+				s.served.listed = append(s.served.listed, st)
+			}
+		}
+	})
+	return &s.served
 }
 
 // # Tools without the SDK's per-tool work
@@ -140,12 +161,12 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 					return res, nil
 				}
 			}
-			for _, st := range s.listed {
+			for _, st := range s.table().listed {
 				s.registerTool(st)
 			}
 		case *mcp.CallToolRequest:
 			if r.Params != nil {
-				if st, ok := s.registry[r.Params.Name]; ok && st.listed {
+				if st, ok := s.table().registry[r.Params.Name]; ok && st.listed {
 					s.registerTool(st)
 				}
 			}
@@ -159,16 +180,17 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 // page it. The answer to a request its transport awaits (x) is a
 // placeholder with no tools: the transport puts them in (listing.go).
 func (s *Server) toolsList(x *mcp.RequestExtra) *mcp.ListToolsResult {
-	if len(s.listed) > mcp.DefaultPageSize {
+	listed := s.table().listed
+	if len(listed) > mcp.DefaultPageSize {
 		return nil
 	}
 	if s.listings.claim(x) {
 		return &mcp.ListToolsResult{Tools: []*mcp.Tool{}, Cacheable: mcp.Cacheable{CacheScope: "public"}}
 	}
 	s.listOnce.Do(func() {
-		s.list = make([]*mcp.Tool, 0, len(s.listed))
-		readListings(s.listed)
-		for _, st := range s.listed {
+		s.list = make([]*mcp.Tool, 0, len(listed))
+		readListings(listed)
+		for _, st := range listed {
 			s.list = append(s.list, mcpTool(st.tool))
 		}
 		slices.SortFunc(s.list, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
@@ -230,7 +252,7 @@ func (rq *request) answer(ctx context.Context, handle func(context.Context, *req
 // with a task (serverTool.task): the tasks transport asks it of every
 // tools/call.
 func (s *Server) taskTool(name string) bool {
-	st, ok := s.registry[name]
+	st, ok := s.table().registry[name]
 	return s.tasks != nil && ok && st.task
 }
 
@@ -251,7 +273,7 @@ func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
 		if t := s.hidden[ctr.Params.Name]; t != nil {
 			return s.hiddenRefusal(t, ctr), nil
 		}
-		if st, ok := s.registry[ctr.Params.Name]; ok && !st.listed {
+		if st, ok := s.table().registry[ctr.Params.Name]; ok && !st.listed {
 			if routed, ok := throughCall(ctr); ok {
 				return next(ctx, method, routed)
 			}

@@ -188,14 +188,14 @@ type Server struct {
 	admitted map[annotations.Tier]chan struct{}
 	// tools are the manifest's tools this server serves, by name.
 	tools map[string]*annotations.Tool
-	// registry is every tool it serves, built-ins included (registry.go);
-	// listed are those tools/list shows, in the table's order, served
-	// without the SDK (serveTools); each is registered with the SDK at its
-	// first call (registerTool), which registered records.
-	registry map[string]serverTool
-	listed   []serverTool
-	listOnce sync.Once
-	list     []*mcp.Tool
+	// served is every tool it serves, built-ins included (registry.go),
+	// built at its first use: read it through table. Each listed tool is
+	// registered with the SDK at its first call (registerTool), which
+	// registered records.
+	served     toolTable
+	servedOnce sync.Once
+	listOnce   sync.Once
+	list       []*mcp.Tool
 	// listings and listedBytes: tools/list as bytes made once
 	// (listing.go).
 	listings    listings
@@ -274,7 +274,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{}, registry: map[string]serverTool{},
+	s := &Server{cfg: cfg, tools: map[string]*annotations.Tool{}, hidden: map[string]*annotations.Tool{},
 		registered: map[string]bool{}, slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
 		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{}), answered: make(chan struct{})}
 	s.questions = newQuestions(s.confirmWait)

@@ -35,11 +35,11 @@ func TestToolSnapshots(t *testing.T) {
 		require.NoError(t, err)
 		s := newServer(t, func(c *Config) { c.Manifest, c.Surface, c.DetachAfter = m, SurfaceCatalog, DefaultDetachAfter })
 		dir := filepath.Join("testdata", "toolsnaps", trimExt(filepath.Base(path)))
-		names := slices.Sorted(maps.Keys(s.registry))
+		names := slices.Sorted(maps.Keys(s.table().registry))
 		require.Len(t, names, len(m.Tools)+5, "every verb, the run tools, aeat_mcp_find and aeat_mcp_call")
 		for _, name := range names {
 			t.Run(name, func(t *testing.T) {
-				checkSnapshot(t, filepath.Join(dir, name+".json"), snapshot(t, mcpTool(s.registry[name].tool)))
+				checkSnapshot(t, filepath.Join(dir, name+".json"), snapshot(t, mcpTool(s.table().registry[name].tool)))
 			})
 		}
 		checkNoStale(t, dir, len(names))

@@ -127,3 +127,84 @@ func TestMarkLast_AsWithTaskSupport(t *testing.T) {
 		require.Equal(t, string(want), got)
 	}
 }
+
+// mapCapability is how withCapability once set the tasks capability —
+// the initialize result decoded into maps and encoded again — kept as the
+// oracle of what the result means.
+func mapCapability(result json.RawMessage) (json.RawMessage, error) {
+	var r map[string]json.RawMessage
+	if err := json.Unmarshal(result, &r); err != nil {
+		return nil, err
+	}
+	caps := map[string]json.RawMessage{}
+	if raw := r["capabilities"]; len(raw) > 0 {
+		if err := json.Unmarshal(raw, &caps); err != nil {
+			return nil, err
+		}
+	}
+	caps["tasks"] = v1Capability
+	var err error
+	if r["capabilities"], err = json.Marshal(caps); err != nil {
+		return nil, err
+	}
+	return json.Marshal(r)
+}
+
+// TestWithCapability_AsTheMapsSaid: setting the tasks capability where the
+// initialize result lies means what decoding it into maps and encoding it
+// again meant — a capability of its own replaced, none added, the other
+// members (escaped text, nesting, spaces) kept — and the protocol version
+// reads as encoding/json read it.
+func TestWithCapability_AsTheMapsSaid(t *testing.T) {
+	for _, result := range []string{
+		`{"capabilities":{"logging":{},"tools":{"listChanged":true}},"instructions":"a \"quoted\" {brace} <b> & \\ \u00e9","protocolVersion":"2025-11-25","serverInfo":{"name":"aeat-mcp","version":"1"}}`,
+		`{"protocolVersion":"2025-11-25","capabilities":{"tasks":{"list":{}},"resources":{}},"serverInfo":{"name":"x"}}`,
+		`{ "protocolVersion" : "2025-06-18" , "capabilities" : { } }`,
+		`{"protocolVersion":"2025-11-25","serverInfo":{"name":"x"}}`,
+		`{}`,
+		`{"prot\u006fcolVersion":"2025-11-25","capabilities":{"experimental":{"a":[1,{"b":null}]}}}`,
+		`{"capabilities":{"x<y\"z\u00e9":{},"tasks":{}},"protocolVersion":"2025-11-25","protocolVersion":"2026-07-28"}`,
+	} {
+		got, err := withCapability(json.RawMessage(result))
+		require.NoError(t, err, result)
+		want, err := mapCapability(json.RawMessage(result))
+		require.NoError(t, err)
+		var g, w any
+		require.NoError(t, json.Unmarshal(got, &g), "%s", got)
+		require.NoError(t, json.Unmarshal(want, &w))
+		require.Equal(t, w, g, result)
+
+		var r struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal([]byte(result), &r)
+		require.Equal(t, r.ProtocolVersion, protocolVersionOf(json.RawMessage(result)), result)
+	}
+	for _, bad := range []string{`[]`, `{"capabilities":[]}`, `{"capabilities":{"a":}}`} {
+		_, err := withCapability(json.RawMessage(bad))
+		require.Error(t, err, bad)
+	}
+}
+
+// BenchmarkWithCapability: the tasks capability set in an initialize
+// result as the server writes it (instructions of 1.5 KB) where it lies,
+// against the maps it was once decoded into (the floor it replaced,
+// measured in the same run).
+func BenchmarkWithCapability(b *testing.B) {
+	result := json.RawMessage(`{"capabilities":{"logging":{},"resources":{},"tools":{"listChanged":true}},"instructions":"` +
+		strings.Repeat(`These tools run a command-line program \"aeat\"; `, 30) + `","protocolVersion":"2025-11-25","serverInfo":{"name":"aeat-mcp","title":"aeat-mcp","version":"dev"}}`)
+	for _, v := range []struct {
+		name string
+		set  func(json.RawMessage) (json.RawMessage, error)
+	}{{"in-place", withCapability}, {"maps", mapCapability}} {
+		b.Run(v.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := v.set(result); err != nil {
+					b.Fatal(err)
+				}
+				_ = protocolVersionOf(result)
+			}
+		})
+	}
+}
