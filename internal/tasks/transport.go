@@ -569,18 +569,24 @@ func appendCapability(out, caps []byte) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
+	return appendSet(out, members, "tasks", v1Capability), true
+}
+
+// appendSet appends the object of members with its member key set to
+// value: written last, in place of any it had.
+func appendSet(out []byte, members []objectMember, key string, value json.RawMessage) []byte {
 	out = append(out, '{')
 	for _, m := range members {
-		if m.key == "tasks" {
+		if m.key == key {
 			continue // replaced below
 		}
 		out = appendKey(out, m.key)
 		out = append(out, m.value...)
 		out = append(out, ',')
 	}
-	out = appendKey(out, "tasks")
-	out = append(out, v1Capability...)
-	return append(out, '}'), true
+	out = appendKey(out, key)
+	out = append(out, value...)
+	return append(out, '}')
 }
 
 // withTaskSupport marks the tools of a tools/list result that may run as
@@ -639,18 +645,7 @@ func appendTool(out, tool []byte, supports func(string) bool) ([]byte, bool) {
 	if name == "" || supports == nil || !supports(name) {
 		return append(out, tool...), true
 	}
-	out = append(out, '{')
-	for _, m := range members {
-		if m.key == "execution" {
-			continue // replaced below
-		}
-		out = appendKey(out, m.key)
-		out = append(out, m.value...)
-		out = append(out, ',')
-	}
-	out = appendKey(out, "execution")
-	out = append(out, v1Execution...)
-	return append(out, '}'), true
+	return appendSet(out, members, "execution", v1Execution), true
 }
 
 // appendKey appends key, quoted as json.Marshal quotes it, and the colon
