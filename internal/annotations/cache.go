@@ -129,7 +129,7 @@ func (c *Cache) Load(path string) (*Manifest, error) {
 		m, err := readCache(file, c.keyOf(sum))
 		switch {
 		case err == nil:
-			if stamp != nil && stamp.settled() {
+			if stamp != nil {
 				if err := recordStamp(c.Dir, stampFile(file), *stamp, sum); err != nil {
 					c.log(slog.LevelDebug, "the manifest's stamp could not be recorded; the next start-up hashes it again", file, err)
 				}
@@ -213,8 +213,9 @@ func hashFile(path string) ([sha256.Size]byte, error) {
 var hashManifest = hashStamped
 
 // hashStamped is hashFile, and the file's stamp (cache_stamp.go) if it
-// had the same one before and after it was read: a stamp that names the
-// bytes hashed. nil if it moved, or the system gives none.
+// had the same one before and after it was read and was settled when
+// first read: a stamp that names the bytes hashed. nil if it moved, was
+// too recent, or the system gives none.
 func hashStamped(path string) (sum [sha256.Size]byte, stamp *fileStamp, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -223,6 +224,7 @@ func hashStamped(path string) (sum [sha256.Size]byte, stamp *fileStamp, err erro
 	defer f.Close()
 	h := sha256.New()
 	size := int64(64 << 10)
+	statAt := stampNow() // before the stat: settledBy judges the stamp from here
 	fi, statErr := f.Stat()
 	if statErr == nil && fi.Size() < size {
 		size = fi.Size() + 1
@@ -242,12 +244,12 @@ func hashStamped(path string) (sum [sha256.Size]byte, stamp *fileStamp, err erro
 	if statErr != nil {
 		return sum, nil, nil
 	}
-	before, ok := stampOf(fi)
-	if !ok {
+	before, ok := stampOf(f, fi)
+	if !ok || !before.settledBy(statAt) {
 		return sum, nil, nil
 	}
 	if fi, err := f.Stat(); err == nil {
-		if after, ok := stampOf(fi); ok && after == before {
+		if after, ok := stampOf(f, fi); ok && after == before {
 			return sum, &after, nil
 		}
 	}

@@ -34,10 +34,11 @@ import (
 // stampMagic opens every stamp file; its last digit is the format's.
 const stampMagic = "aeat-mcp manifest stamp 1\n"
 
-// stampSettle is how old a manifest's change time must be for its stamp
-// to be recorded: far longer than the coarsest change-time tick a system
-// keeps (a jiffy on Linux without fine-grained timestamps; 2 s on FAT,
-// whose files have no change time at all and never get this far).
+// stampSettle is how old a manifest's change time must be, when its
+// stamp is first read, for the stamp to be recorded: longer than the
+// coarsest change-time tick of the file systems a stamp is taken on (a
+// second on ext4 with small inodes; FAT, with 2 s and a settable change
+// time, never gets this far: changeTimeKept).
 const stampSettle = 2 * time.Second
 
 // fileStamp is what the system says of a file without reading it: the
@@ -51,11 +52,12 @@ type fileStamp struct {
 // stampNow is the clock a stamp is judged settled by; a test moves it.
 var stampNow = time.Now
 
-// settled reports whether s may be recorded: its change time at least
-// stampSettle before now, so that no change after now can leave it as
-// it is.
-func (s fileStamp) settled() bool {
-	return stampNow().UnixNano()-s.ctime >= int64(stampSettle)
+// settledBy reports whether s, read at t, may be recorded: its change
+// time at least stampSettle before t, so that a change of the bytes after
+// t — while they were read — moves it, and the stamp read after them
+// differs.
+func (s fileStamp) settledBy(t time.Time) bool {
+	return t.UnixNano()-s.ctime >= int64(stampSettle)
 }
 
 // openStamp is the stamp of the file at path, as the file opened says it
@@ -71,7 +73,7 @@ func openStamp(path string) (fileStamp, bool) {
 	if err != nil {
 		return fileStamp{}, false
 	}
-	return stampOf(fi)
+	return stampOf(f, fi)
 }
 
 // stampFile is where the stamp of the manifest cached as file is kept.

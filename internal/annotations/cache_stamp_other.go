@@ -8,4 +8,4 @@ import "os"
 // change time (only creation, access and write times, all settable), and
 // the other systems are not built for. The manifest is hashed at every
 // start.
-func stampOf(os.FileInfo) (fileStamp, bool) { return fileStamp{}, false }
+func stampOf(*os.File, os.FileInfo) (fileStamp, bool) { return fileStamp{}, false }

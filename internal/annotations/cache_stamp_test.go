@@ -158,3 +158,26 @@ func TestCache_StampFileSpoilt(t *testing.T) {
 		})
 	}
 }
+
+// TestStamp_OnlyWhereTheChangeTimeIsKept: a file on a file system whose
+// change time the kernel keeps (the test's temporary folder: ext4, xfs,
+// btrfs or tmpfs on the machines it runs on) has a stamp; one on a file
+// system not in changeTimeKept's list — procfs here, as FAT, exFAT or
+// FUSE would be — has none, and its manifest is hashed at every start.
+func TestStamp_OnlyWhereTheChangeTimeIsKept(t *testing.T) {
+	stamp := func(path string) bool {
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		defer f.Close()
+		fi, err := f.Stat()
+		require.NoError(t, err)
+		_, ok := stampOf(f, fi)
+		return ok
+	}
+	local := filepath.Join(t.TempDir(), "m.json")
+	require.NoError(t, os.WriteFile(local, []byte("{}"), 0o600))
+	var sfs syscall.Statfs_t
+	require.NoError(t, syscall.Statfs(local, &sfs))
+	assert.True(t, stamp(local), "a file on the test's folder (file system magic %#x)", uint32(sfs.Type))
+	assert.False(t, stamp("/proc/self/status"), "procfs keeps no change time of its own")
+}
