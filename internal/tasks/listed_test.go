@@ -164,6 +164,7 @@ func TestWithCapability_AsTheMapsSaid(t *testing.T) {
 		`{}`,
 		`{"prot\u006fcolVersion":"2025-11-25","capabilities":{"experimental":{"a":[1,{"b":null}]}}}`,
 		`{"capabilities":{"x<y\"z\u00e9":{},"tasks":{}},"protocolVersion":"2025-11-25","protocolVersion":"2026-07-28"}`,
+		`{"capabilities":{},"protocolVersion":"2025-11-25","capabilities":{"logging":{}}}`, // the last one counts
 	} {
 		got, err := withCapability(json.RawMessage(result))
 		require.NoError(t, err, result)

@@ -535,24 +535,30 @@ func withCapability(result json.RawMessage) (json.RawMessage, error) {
 	if !ok {
 		return nil, errors.New("initialize: the result is not a JSON object")
 	}
+	// A key written twice means its last value (encoding/json, JSON.parse;
+	// protocolVersionOf reads so too): the capability goes in that one.
+	last := -1
+	for i, m := range members {
+		if m.key == "capabilities" {
+			last = i
+		}
+	}
 	out := make([]byte, 0, len(result)+len(v1Capability)+32)
 	out = append(out, '{')
-	added := false
 	for i, m := range members {
 		if i > 0 {
 			out = append(out, ',')
 		}
 		out = appendKey(out, m.key)
-		if m.key != "capabilities" || added {
+		if i != last {
 			out = append(out, m.value...)
 			continue
 		}
 		if out, ok = appendCapability(out, m.value); !ok {
 			return nil, errors.New("initialize: capabilities is not a JSON object")
 		}
-		added = true
 	}
-	if !added {
+	if last < 0 {
 		if len(members) > 0 {
 			out = append(out, ',')
 		}
