@@ -24,13 +24,8 @@ func stampOf(f *os.File, fi os.FileInfo) (fileStamp, bool) {
 // file systems may have no ctime) or a network share: those hash the
 // manifest at every start, as before.
 func changeTimeKept(f *os.File) bool {
-	conn, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	var sfs unix.Statfs_t
-	var serr error
-	if err := conn.Control(func(fd uintptr) { serr = unix.Fstatfs(int(fd), &sfs) }); err != nil || serr != nil {
+	sfs, ok := fileSystemOf(f)
+	if !ok {
 		return false
 	}
 	switch unix.ByteSliceToString(sfs.Fstypename[:]) {

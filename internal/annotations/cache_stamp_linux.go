@@ -27,13 +27,8 @@ func stampOf(f *os.File, fi os.FileInfo) (fileStamp, bool) {
 // ctime and keeps inodes by path), nor any other this list does not name:
 // they hash the manifest at every start, as before.
 func changeTimeKept(f *os.File) bool {
-	conn, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	var sfs unix.Statfs_t
-	var serr error
-	if err := conn.Control(func(fd uintptr) { serr = unix.Fstatfs(int(fd), &sfs) }); err != nil || serr != nil {
+	sfs, ok := fileSystemOf(f)
+	if !ok {
 		return false
 	}
 	switch uint32(sfs.Type) { // a magic number is 32 bits; a 32-bit system keeps it signed
