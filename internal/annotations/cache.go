@@ -419,20 +419,29 @@ func writeCache(dir, file, key string, m *Manifest) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	if err := writeAtomic(dir, file, out); err != nil {
+		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	return nil
+}
+
+// writeAtomic writes data as path through a temporary file in dir (path's
+// own folder) renamed over it, so a start that reads path concurrently
+// sees the old bytes or the new, never half of them.
+func writeAtomic(dir, path string, data []byte) error {
 	tmp, err := os.CreateTemp(dir, ".manifest-*.tmp")
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(out)
+	_, err = tmp.Write(data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), file)
+		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", file, err)
 	}
-	return nil
+	return err
 }

@@ -118,22 +118,7 @@ func recordedSum(path string, s fileStamp) (sum [sha256.Size]byte, ok bool) {
 }
 
 // recordStamp keeps sum as the hash of a manifest whose stamp is s, in
-// the stamp file at path, atomically (a temporary file, then a rename):
-// a start never reads half of one.
+// the stamp file at path, atomically: a start never reads half of one.
 func recordStamp(dir, path string, s fileStamp, sum [sha256.Size]byte) error {
-	tmp, err := os.CreateTemp(dir, ".manifest-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(s.encode(sum))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return writeAtomic(dir, path, s.encode(sum))
 }
