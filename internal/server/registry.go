@@ -111,21 +111,22 @@ type toolTable struct {
 	listed   []serverTool
 }
 
-// table is the server's tool table, built by the first call — of any
-// request's goroutine, or the tasks transport's — and the same from then
-// on: what it is built from (the manifest, the configuration, s.tools) is
-// fixed in New.
-func (s *Server) table() *toolTable {
-	s.servedOnce.Do(func() {
-		s.served.registry = map[string]serverTool{}
-		for _, st := range s.serverTools() {
-			s.served.registry[st.tool.Name] = st
-			if st.listed {
-				s.served.listed = append(s.served.listed, st)
-			}
+// buildTable builds the server's tool table; s.table calls it once, at
+// the first use — of any request's goroutine, or the tasks transport's —
+// and gives the same table from then on: what it is built from (the
+// manifest, the configuration, s.tools) is fixed in New. It is a
+// sync.OnceValue so that a panic here (a bad built-in pattern) panics
+// again at every use, never leaving an empty table that says "no such
+// tool" to every call.
+func (s *Server) buildTable() *toolTable {
+	t := &toolTable{registry: map[string]serverTool{}}
+	for _, st := range s.serverTools() {
+		t.registry[st.tool.Name] = st
+		if st.listed {
+			t.listed = append(t.listed, st)
 		}
-	})
-	return &s.served
+	}
+	return t
 }
 
 // # Tools without the SDK's per-tool work

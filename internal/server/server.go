@@ -188,14 +188,12 @@ type Server struct {
 	admitted map[annotations.Tier]chan struct{}
 	// tools are the manifest's tools this server serves, by name.
 	tools map[string]*annotations.Tool
-	// served is every tool it serves, built-ins included (registry.go),
-	// built at its first use: read it through table. Each listed tool is
-	// registered with the SDK at its first call (registerTool), which
-	// registered records.
-	served     toolTable
-	servedOnce sync.Once
-	listOnce   sync.Once
-	list       []*mcp.Tool
+	// table is every tool it serves, built-ins included, built at its
+	// first use (buildTable). Each listed tool is registered with the SDK
+	// at its first call (registerTool), which registered records.
+	table    func() *toolTable
+	listOnce sync.Once
+	list     []*mcp.Tool
 	// listings and listedBytes: tools/list as bytes made once
 	// (listing.go).
 	listings    listings
@@ -278,6 +276,7 @@ func New(cfg Config) (*Server, error) {
 		registered: map[string]bool{}, slots: map[annotations.Tier]chan struct{}{}, admitted: map[annotations.Tier]chan struct{}{},
 		requests: &tasks.Requests{}, confirmWait: defaultConfirmWait, askWait: defaultAskWait, prepared: make(chan struct{}), answered: make(chan struct{})}
 	s.questions = newQuestions(s.confirmWait)
+	s.table = sync.OnceValue(s.buildTable)
 	kept := int64(max(DefaultKeptResultBytes, cfg.MaxResultBytes))
 	s.runs = &runs.Registry[*mcp.CallToolResult]{Keep: cfg.KeepResults, MaxBytes: kept, Size: tasks.ResultSize}
 	// What the SDK advertises by default, kept as it was: hosts already
