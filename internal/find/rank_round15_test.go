@@ -1,0 +1,28 @@
+package find
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// Round fifteen (issue 28 item 5): what sets 19 to 21 said that words
+// alone did not, over the whole aeat. The wordings here are in no set, and
+// each ranking case failed before its change.
+
+// TestRank_PercentIsAShare: a percentage is a share of a thing — ledger
+// allocate takes the business share of a mixed-use row (business_pct,
+// "Business-use share from 0 to 1"), ratios set a category's ("Applicable
+// ratio between 0 and 1") — where words() keeps only its number, which
+// finds only a tool named by it. Made from sets 19 and 20's vehicle "solo
+// el 70 % es del trabajo".
+func TestRank_PercentIsAShare(t *testing.T) {
+	assert.True(t, sharePercent("solo el 70 % es del trabajo"))
+	assert.True(t, sharePercent("40% business"))
+	assert.False(t, sharePercent("100 euros"), "a number alone is not a share")
+	assert.False(t, sharePercent("% de uso"), "nor a percent sign with no number")
+	idx := fullAeatIndex(t)
+	// Before: the AI's usage and the sandbox's ("uso") came first.
+	q := "mi bici la uso para repartir y para pasear, ¿cómo pongo que un 80% es para el trabajo?"
+	assert.Equal(t, "app_ledger_allocate", rankNames(idx.rank(q), 1)[0], "%q: %v", q, rankNames(idx.rank(q), 3))
+}
