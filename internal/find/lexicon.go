@@ -373,6 +373,11 @@ var phrases = &lazy[map[[2]string]string]{build: func() map[[2]string]string {
 		{"look", "up"}:    "show",
 		{"get", "rid"}:    "remove",
 		{"get", "to"}:     "reach",
+		// Money that comes in is income, the ledger's ingreso (ledger
+		// list's direction filter: "ingreso/gasto"): "every payment that
+		// came in from the newspapers".
+		{"come", "in"}: "income",
+		{"came", "in"}: "income",
 		// The last day to do a thing is its deadline.
 		// Last year is a year before this one, not the latest of anything.
 		{"last", "year"}:        "past",
