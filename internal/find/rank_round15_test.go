@@ -39,3 +39,19 @@ func TestRank_CameInIsIncome(t *testing.T) {
 	q := "list every payment that came in from my students in March"
 	assert.Equal(t, "ledger_list", rankNames(idx.rank(q), 1)[0], "%q: %v", q, rankNames(idx.rank(q), 3))
 }
+
+// TestLexicon_AmericanAndColloquialSpanish: the words of Latin America
+// and of Spain's colloquial speech that sets 20 and 21 used, each as the
+// DLE gives it, mean the CLI's words.
+func TestLexicon_AmericanAndColloquialSpanish(t *testing.T) {
+	for w, want := range map[string]string{
+		"laburo": "work", "laburar": "trabajo", "curro": "trabajo", "boleta": "factura",
+		"celular": "movil", "computadora": "ordenador", "plata": "dinero",
+	} {
+		assert.Contains(t, synonymsOf(w), want, w)
+	}
+	idx := fullAeatIndex(t)
+	// Before: "laburo" was no word, and the AI's usage came first.
+	q := "Mi celular lo uso para el laburo y para mis cosas, ¿cómo pongo que solo el 50% es del laburo?"
+	assert.Equal(t, "app_ledger_allocate", rankNames(idx.rank(q), 1)[0], "%q: %v", q, rankNames(idx.rank(q), 3))
+}
