@@ -383,6 +383,11 @@ var phrases = &lazy[map[[2]string]string]{build: func() map[[2]string]string {
 		{"look", "up"}:    "show",
 		{"get", "rid"}:    "remove",
 		{"get", "to"}:     "reach",
+		// What the agency has "on record" is what it holds as filed: filed
+		// list's "filed declaration rows", filed pull's "the authenticated
+		// AEAT register" — not the CLI's own registry of modelos, which
+		// record's sense of a thing kept (registro) finds.
+		{"on", "record"}: "filed",
 		// Money that comes in is income, the ledger's ingreso (ledger
 		// list's direction filter: "ingreso/gasto"): "every payment that
 		// came in from the newspapers".

@@ -73,3 +73,18 @@ func TestRank_LongMessageAsksInOneSentence(t *testing.T) {
 		"Her baby is due in May. I need to fix the 130 I already sent in, I counted a bill twice. Thanks, love to the kids."
 	assert.Contains(t, rankNames(idx.rank(q), 3), "app_modelo_work_amend", "%q: %v", q, rankNames(idx.rank(q), 3))
 }
+
+// TestRank_OnRecordIsFiled: what the agency has on record is what it
+// holds as filed — filed list's "filed declaration rows" — not the CLI's
+// registry of modelo revisions, which record's sense of a thing kept
+// (registro) found. Made from set 7's "check what the agency has on
+// record" (still missed: registry verify filed-state says filed too); it
+// found set 20's "the figures AEAT has on record" and put set 15's "list
+// every return the agency has on record" first.
+func TestRank_OnRecordIsFiled(t *testing.T) {
+	assert.Contains(t, words("what the tax office has on record"), "filed")
+	idx := fullAeatIndex(t)
+	// Before: the CLI's filing records (import, view) came first.
+	q := "which of my returns does the tax office have on record?"
+	assert.Equal(t, "filed_list", rankNames(idx.rank(q), 1)[0], "%q: %v", q, rankNames(idx.rank(q), 3))
+}
