@@ -56,24 +56,6 @@ func TestLexicon_AmericanAndColloquialSpanish(t *testing.T) {
 	assert.Equal(t, "app_ledger_allocate", rankNames(idx.rank(q), 1)[0], "%q: %v", q, rankNames(idx.rank(q), 3))
 }
 
-// TestRank_LongMessageAsksInOneSentence: of a long message, the sentences
-// that say a want or ask a question are the request; the rest is small
-// talk whose words each find some tool (a daughter is a descendiente, a
-// bank import is ledger import). Made from set 21's two long messages;
-// no other set held one of three sentences or more that missed.
-func TestRank_LongMessageAsksInOneSentence(t *testing.T) {
-	assert.Equal(t, "I need the list. Is it ready?",
-		askingPart("Hello. My cat is ill. I need the list. Is it ready? Thanks."))
-	assert.Equal(t, "Hello. I need the list.", askingPart("Hello. I need the list."), "two sentences are not a long message")
-	assert.Equal(t, "Hello. My cat is ill. Thanks.", askingPart("Hello. My cat is ill. Thanks."), "nor one that asks nothing")
-	assert.Equal(t, []string{"Me costó 5.000 euros.", "¿Dónde va?"}, sentencesOf("Me costó 5.000 euros. ¿Dónde va?"), "a number's dot ends no sentence")
-	idx := fullAeatIndex(t)
-	// Before: ledger import, the descendientes and config check.
-	q := "Morning. My daughter installed the program for me last year and set up the Google sheet and the bank import. " +
-		"Her baby is due in May. I need to fix the 130 I already sent in, I counted a bill twice. Thanks, love to the kids."
-	assert.Contains(t, rankNames(idx.rank(q), 3), "app_modelo_work_amend", "%q: %v", q, rankNames(idx.rank(q), 3))
-}
-
 // TestRank_OnRecordIsFiled: what the agency has on record is what it
 // holds as filed — filed list's "filed declaration rows" — not the CLI's
 // registry of modelo revisions, which record's sense of a thing kept

@@ -50,7 +50,6 @@ type rankTerm struct {
 }
 
 func newRankQuery(text string) rankQuery {
-	text = askingPart(text)
 	said, paths := withoutPaths(text)
 	ws := words(said)
 	q := rankQuery{whole: strings.Join(ws, "_"), asks: asksToKnow(text), terms: make([][]rankTerm, len(ws))}
@@ -121,61 +120,6 @@ func shareTerm() []rankTerm {
 	var out []rankTerm
 	for _, w := range []string{"porcentaje", "percentage"} {
 		out = append(out, rankTerm{rankWord: rankWord{word: w, stem: stem(w)}, strength: matchRelated})
-	}
-	return out
-}
-
-// minLongSentences: a message of this many sentences or more may bury
-// its request among others that only tell (askingPart).
-const minLongSentences = 3
-
-// wantWords say that the sentence they are in asks for something: "I want
-// a copy of all of it", "lo que quiero saber es…", "I need…".
-var wantWords = &wordSet{words: []string{"want", "need", "quiero", "queria", "quisiera", "necesito", "please", "favor"}}
-
-// askingPart is the part of a long message that asks: of a message of
-// minLongSentences sentences or more, those that say a want (wantWords)
-// or end as a question — "Morning! Sorry, this will be a long one. My
-// laptop is six years old… I want a copy of all of it put on the stick,
-// locked with a password… Then on Sunday maybe he can look at the fan"
-// asks only for the copy; the laptop's fan and the nephew's visit are
-// words of no tool, but each finds some. The whole text when it is
-// shorter, or when no sentence, or every one, asks.
-func askingPart(text string) string {
-	ss := sentencesOf(text)
-	if len(ss) < minLongSentences {
-		return text
-	}
-	var asking []string
-	for _, s := range ss {
-		if strings.HasSuffix(s, "?") || slices.ContainsFunc(tokens(s), wantWords.has) {
-			asking = append(asking, s)
-		}
-	}
-	if len(asking) == 0 || len(asking) == len(ss) {
-		return text
-	}
-	return strings.Join(asking, " ")
-}
-
-// sentencesOf cuts text after each ".", "!" or "?" that a space or a line
-// ends, each sentence with its mark: not inside "5.000" or "modelo.pdf".
-func sentencesOf(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '.', '!', '?':
-			if i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\n' {
-				if s := strings.TrimSpace(text[start : i+1]); s != "" {
-					out = append(out, s)
-				}
-				start = i + 1
-			}
-		}
-	}
-	if s := strings.TrimSpace(text[start:]); s != "" {
-		out = append(out, s)
 	}
 	return out
 }
