@@ -23,9 +23,7 @@ package find
 // a goal instead of an action), two are long messages with the request buried, and a few
 // carry the typos real people make. Every wanted name is a tool of the full manifest; why
 // each is right, with the CLI's help line and file:line at d08c5edf, is in
-// testdata/find/sealed22-justification.md. Nothing reads the set yet: the lead measures it.
-//
-//lint:ignore U1000 sealed until the lead measures it; wiring it into a test here would unseal it.
+// testdata/find/sealed22-justification.md. Measured once by the lead: see TestRank_HeldOut.
 var heldOutSealed22 = []rankRequest{
 	// Spanish.
 	{"Apunta la factura que le he emitido a mi cliente de Múnich, Kunde GmbH: 4.800 € por desarrollo de software, servicio intracomunitario sin IVA.", []string{"app_ledger_invoice_add"}},

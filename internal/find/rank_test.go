@@ -1293,10 +1293,8 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     direction; Latin American and colloquial Spanish words the DLE
 //     gives for the CLI's: laburo, laburar, curro, currar as work,
 //     boleta an invoice, celular a mobile, computadora an ordenador,
-//     plata money; of a message of three sentences or more, those that
-//     say a want or end as a question are the request, the rest small
-//     talk; what the agency has "on record" is filed, not the CLI's
-//     registry — rank_round15_test.go): on main 8704ace before it, tuned
+//     plata money; what the agency has "on record" is filed, not the
+//     CLI's registry — rank_round15_test.go): on main 8704ace before it, tuned
 //     to 14 of 15, heldOut 28/28, heldOutLater 28/28, sealed 30, sealed2
 //     28, sealed3 30, sealed4 30, sealed5 29, sealed6 29, sealed7 39,
 //     sealed8 40, sealed9 40, sealed10 39, sealed11 39, sealed12 40,
@@ -1304,12 +1302,9 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     sealed18 35, sealed19 38, sealed20 32, sealed21 35 (805 of 851);
 //     after it, the same but sealed19 39 (the motorbike's 70 %),
 //     sealed20 34 (the van's 60 % "del curro", the renta "AEAT has on
-//     record") and sealed21 38 (the payments that came in, both long
-//     messages) — 811. First places 676 → 681 (sealed15 28 → 29,
-//     sealed19 32 → 33, sealed20 26 → 27, sealed21 26 → 28), none fewer
-//     in any set; folds A 226 and B 228 unchanged: no fold holds a
-//     percentage missed, money that came in, an American word or a
-//     message of three sentences, so the folds could only show that
+//     record") and sealed21 36 (the payments that came in) — 809. Folds A
+//     226 and B 228 unchanged: no fold holds a percentage missed, money
+//     that came in or an American word, so the folds could only show that
 //     nothing was lost. "On record" was made from set 7 (fold A, still
 //     missed: registry verify filed-state says filed too) and found set
 //     20's, outside both folds; the rest were made from sets 19 to 21
@@ -1320,25 +1315,44 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 //     taxpayer_death_date, spouse_*), made from set 18's widow (fold B):
 //     B 228 → 229, A unchanged, and set 9 lost a first place ("switch
 //     over to my wife's profile": the spouse found profile create);
-//     without the spouse it found nothing, and set 21's "ahora tengo
-//     trabajadores" neither way (modelo 145, the employee's data, came
-//     second); "se me ha pasado el plazo" as overdue (a phrase of a
-//     short -ar verb's past), made from set 11 (fold A): A 226 → 227, B
-//     unchanged — set 18's "se me pasó el plazo" is a preterite in -ó,
-//     which folding leaves as a noun's -o; a readiness paraphrase of
-//     what is still missing before filing: in English it lost two on
-//     fold A (set 9's backup "before I wipe my laptop", set 11's profile
-//     "still missing"), in Spanish alone it found only set 21's, whose
+//     "se me ha pasado el plazo" as overdue, made from set 11 (fold A):
+//     A 226 → 227, B unchanged — set 18's "se me pasó el plazo" is a
+//     preterite in -ó, which folding leaves as a noun's -o; a readiness
+//     paraphrase of what is still missing before filing: in English it
+//     lost two on fold A, in Spanish alone it found only set 21's, whose
 //     words it repeated; a rent group (rentar, arrendar, alquiler): set
 //     15's room let lost its first place to profile create; comprobante
 //     as a justificante: nothing found, a first place lost on set 19.
-//     Left: a year's payments "I've had from venues", the boleta "¿cómo
-//     la subo como comprobante?" (subo, a short -ir verb's first person,
-//     keeps its ending from stem), the new employees, what is still
-//     missing to file, the widow, the two misspelt requests, the capital
-//     good kept four years, "sácame las facturas". Over sets 7 to 21 on
-//     this round 565 of 600 (559 on main); the first measurement stays
+//     And one dropped after set 22 was measured: of a message of three
+//     sentences or more, only those that say a want or end as a question
+//     were ranked. Made from set 21's two long messages, it found both;
+//     on set 22 it lost two — "¿Puedes meterlas todas de una vez…?"
+//     without the folder of sixty scanned invoices before it, "¿Está eso
+//     ya metido para la renta?" without the "Enséñame qué hijos tengo
+//     declarados" after it. Left: a year's payments "I've had from
+//     venues", the boleta "¿cómo la subo como comprobante?", the new
+//     employees, what is still missing to file, the widow, the two
+//     misspelt requests, the capital good kept four years, "sácame las
+//     facturas", and set 21's two long messages. Over sets 7 to 21 on
+//     this round 563 of 600 (559 on main); the first measurement stays
 //     490.
+//
+// Then set 22, by a sixteenth engineer who had seen neither the ranker
+// nor its data (a software freelancer billing a German client, a
+// pharmacist, a hotel-apartment owner, a graphic novelist with
+// royalties, a VTC driver, a gardener, a person of short commands, a
+// foreigner writing Spanish as a second language, a parent of a disabled
+// child, an autónomo about to retire, a merchant sailor, a dog groomer),
+// written while round fifteen was made and measured once on main 8704ace
+// and on round fifteen as it was first made: 35 and 33 of 40; round
+// fifteen without the sentence filter (a choice made after that
+// measurement, so set 22 is a tuning set for it), 36. Left: the 130's
+// payment "¿cuánto me toca adelantar…? Calcúlalo" (work calculate), a
+// review package "que pueda abrir" for the gestora, a transfer between
+// one's own accounts kept "out of every return" (exclude), and a son
+// with a disability added "to my profile" (descendiente add: profile
+// create comes first). Over the sixteen sets written independently (7 to
+// 22), first measurement: 490 + 35 = 525 of 640 (82.0 %).
 //
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
@@ -1374,7 +1388,8 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed18", heldOutSealed18, 82},
 		{"sealed19", heldOutSealed19, 95},
 		{"sealed20", heldOutSealed20, 82},
-		{"sealed21", heldOutSealed21, 92},
+		{"sealed21", heldOutSealed21, 87},
+		{"sealed22", heldOutSealed22, 87},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
