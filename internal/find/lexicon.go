@@ -216,7 +216,7 @@ var synonymGroups = [][]string{
 	{"verification", "verificacion"},
 	{"wallet", "cartera", "monedero"},
 	{"withdraw", "retirar"},
-	{"work", "trabajo"},
+	{"work", "trabajo", "curro", "currar", "laburo", "laburar"},
 	{"workbook", "spreadsheet", "sheet", "hoja", "excel"},
 
 	// The sede's terms of art, which the CLI's English help keeps.
@@ -239,12 +239,12 @@ var synonymGroups = [][]string{
 	{"ledger", "libro", "accounting", "contabilidad", "books"},
 	{"transaction", "movimiento", "apunte", "asiento", "operacion", "movement"},
 	{"charge", "cargo", "debit"},
-	{"invoice", "factura"},
+	{"invoice", "factura", "boleta"},
 	// An invoice one issues is a sale; one receives, a purchase.
 	{"issue", "issued", "emitir", "emitida", "emitidas", "emitido"},
 	{"expense", "spend", "spending", "gasto", "gastar", "gastado"},
 	{"income", "ingreso", "earnings", "ganancia", "cobro", "cobrar"},
-	{"phone", "mobile", "telefono", "movil"},
+	{"phone", "mobile", "telefono", "movil", "celular"},
 	{"always", "siempre"},
 	{"automatically", "automatic", "automaticamente", "automatico"},
 	{"evidence", "evidencia", "prueba", "soporte"},
@@ -292,6 +292,16 @@ var synonymGroups = [][]string{
 	{"every", "all", "todos", "todas"},
 	{"identity", "identidad"},
 	{"address", "domicilio", "direccion"},
+
+	// Words of Latin America and of Spain's colloquial speech for words
+	// the CLI's help and paraphrases say, each as the DLE (Real Academia,
+	// dle.rae.es) gives its American or colloquial sense: computadora the
+	// ordenador, plata money; in the groups above, laburo and curro work,
+	// boleta an invoice, celular a mobile. A person new to Spain says the
+	// words of home ("la boleta de la computadora que compré para
+	// laburar", set 20).
+	{"computer", "ordenador", "computadora", "computador"},
+	{"money", "dinero", "plata"},
 }
 
 // relatedVerbs are verbs that, said of what the CLI keeps, ask for nearly
@@ -373,6 +383,16 @@ var phrases = &lazy[map[[2]string]string]{build: func() map[[2]string]string {
 		{"look", "up"}:    "show",
 		{"get", "rid"}:    "remove",
 		{"get", "to"}:     "reach",
+		// What the agency has "on record" is what it holds as filed: filed
+		// list's "filed declaration rows", filed pull's "the authenticated
+		// AEAT register" — not the CLI's own registry of modelos, which
+		// record's sense of a thing kept (registro) finds.
+		{"on", "record"}: "filed",
+		// Money that comes in is income, the ledger's ingreso (ledger
+		// list's direction filter: "ingreso/gasto"): "every payment that
+		// came in from the newspapers".
+		{"come", "in"}: "income",
+		{"came", "in"}: "income",
 		// The last day to do a thing is its deadline.
 		// Last year is a year before this one, not the latest of anything.
 		{"last", "year"}:        "past",

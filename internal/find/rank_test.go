@@ -1282,6 +1282,78 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // mother in hospital. Over the fifteen sets written independently (7 to
 // 21), first measurement: 455 + 35 = 490 of 600 (81.7 %).
 //
+// Then a round by mechanisms, from the misses sets 19 to 21 share with
+// the older sets, each checked against the CLI's help (help.json) and
+// measured on the folds (rank_folds_test.go) and every set:
+//
+//   - round fifteen (a percentage asks for a share, porcentaje or
+//     percentage, the words ledger allocate's business_pct and ratios
+//     set's ratio are said in — "solo el 70 % es del trabajo" was its
+//     bare number; money that came in is income, the ledger's list by
+//     direction; Latin American and colloquial Spanish words the DLE
+//     gives for the CLI's: laburo, laburar, curro, currar as work,
+//     boleta an invoice, celular a mobile, computadora an ordenador,
+//     plata money; what the agency has "on record" is filed, not the
+//     CLI's registry — rank_round15_test.go): on main 8704ace before it, tuned
+//     to 14 of 15, heldOut 28/28, heldOutLater 28/28, sealed 30, sealed2
+//     28, sealed3 30, sealed4 30, sealed5 29, sealed6 29, sealed7 39,
+//     sealed8 40, sealed9 40, sealed10 39, sealed11 39, sealed12 40,
+//     sealed13 40, sealed14 38, sealed15 33, sealed16 36, sealed17 35,
+//     sealed18 35, sealed19 38, sealed20 32, sealed21 35 (805 of 851);
+//     after it, the same but sealed19 39 (the motorbike's 70 %),
+//     sealed20 34 (the van's 60 % "del curro", the renta "AEAT has on
+//     record") and sealed21 36 (the payments that came in) — 809. Folds A
+//     226 and B 228 unchanged: no fold holds a percentage missed, money
+//     that came in or an American word, so the folds could only show that
+//     nothing was lost. "On record" was made from set 7 (fold A, still
+//     missed: registry verify filed-state says filed too) and found set
+//     20's, outside both folds; the rest were made from sets 19 to 21
+//     themselves, so on them they are tuning, and set 22 is their
+//     measure. Tried and dropped: what the profile holds of a person
+//     (employees, spouse, marital status, death and "passed away", from
+//     profile edit's has_employees, taxpayer_marital_status,
+//     taxpayer_death_date, spouse_*), made from set 18's widow (fold B):
+//     B 228 → 229, A unchanged, and set 9 lost a first place ("switch
+//     over to my wife's profile": the spouse found profile create);
+//     "se me ha pasado el plazo" as overdue, made from set 11 (fold A):
+//     A 226 → 227, B unchanged — set 18's "se me pasó el plazo" is a
+//     preterite in -ó, which folding leaves as a noun's -o; a readiness
+//     paraphrase of what is still missing before filing: in English it
+//     lost two on fold A, in Spanish alone it found only set 21's, whose
+//     words it repeated; a rent group (rentar, arrendar, alquiler): set
+//     15's room let lost its first place to profile create; comprobante
+//     as a justificante: nothing found, a first place lost on set 19.
+//     And one dropped after set 22 was measured: of a message of three
+//     sentences or more, only those that say a want or end as a question
+//     were ranked. Made from set 21's two long messages, it found both;
+//     on set 22 it lost two — "¿Puedes meterlas todas de una vez…?"
+//     without the folder of sixty scanned invoices before it, "¿Está eso
+//     ya metido para la renta?" without the "Enséñame qué hijos tengo
+//     declarados" after it. Left: a year's payments "I've had from
+//     venues", the boleta "¿cómo la subo como comprobante?", the new
+//     employees, what is still missing to file, the widow, the two
+//     misspelt requests, the capital good kept four years, "sácame las
+//     facturas", and set 21's two long messages. Over sets 7 to 21 on
+//     this round 563 of 600 (559 on main); the first measurement stays
+//     490.
+//
+// Then set 22, by a sixteenth engineer who had seen neither the ranker
+// nor its data (a software freelancer billing a German client, a
+// pharmacist, a hotel-apartment owner, a graphic novelist with
+// royalties, a VTC driver, a gardener, a person of short commands, a
+// foreigner writing Spanish as a second language, a parent of a disabled
+// child, an autónomo about to retire, a merchant sailor, a dog groomer),
+// written while round fifteen was made and measured once on main 8704ace
+// and on round fifteen as it was first made: 35 and 33 of 40; round
+// fifteen without the sentence filter (a choice made after that
+// measurement, so set 22 is a tuning set for it), 36. Left: the 130's
+// payment "¿cuánto me toca adelantar…? Calcúlalo" (work calculate), a
+// review package "que pueda abrir" for the gestora, a transfer between
+// one's own accounts kept "out of every return" (exclude), and a son
+// with a disability added "to my profile" (descendiente add: profile
+// create comes first). Over the sixteen sets written independently (7 to
+// 22), first measurement: 490 + 35 = 525 of 640 (82.0 %).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1314,9 +1386,10 @@ func TestRank_HeldOut(t *testing.T) {
 		{"sealed16", heldOutSealed16, 85},
 		{"sealed17", heldOutSealed17, 80},
 		{"sealed18", heldOutSealed18, 82},
-		{"sealed19", heldOutSealed19, 92},
-		{"sealed20", heldOutSealed20, 77},
-		{"sealed21", heldOutSealed21, 85},
+		{"sealed19", heldOutSealed19, 95},
+		{"sealed20", heldOutSealed20, 82},
+		{"sealed21", heldOutSealed21, 87},
+		{"sealed22", heldOutSealed22, 87},
 	} {
 		hits := firstThree(t, idx, set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))

@@ -87,7 +87,41 @@ func newRankQuery(text string) rankQuery {
 	if asksWhen(text) {
 		q.terms = append(q.terms, whenTerm())
 	}
+	if sharePercent(text) {
+		q.terms = append(q.terms, shareTerm())
+	}
 	return q
+}
+
+// sharePercent: text gives a percentage ("solo el 70 % es del trabajo",
+// "70% business") — a part of a thing, which words() reads as the bare
+// number, a number that finds only a tool named by it.
+func sharePercent(text string) bool {
+	for i := 1; i < len(text); i++ {
+		if text[i] != '%' {
+			continue
+		}
+		j := i - 1
+		if text[j] == ' ' && j > 0 {
+			j-- // "70 %", as Spanish writes it
+		}
+		if text[j] >= '0' && text[j] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// shareTerm is what a percentage asks for besides its number: a tool that
+// takes a share — ledger allocate's business_pct ("Business-use share
+// from 0 to 1"), ratios set's ratio ("Applicable ratio between 0 and 1"),
+// the prorrata's percentage — in the words the CLI's help says them.
+func shareTerm() []rankTerm {
+	var out []rankTerm
+	for _, w := range []string{"porcentaje", "percentage"} {
+		out = append(out, rankTerm{rankWord: rankWord{word: w, stem: stem(w)}, strength: matchRelated})
+	}
+	return out
 }
 
 // asksToRecord: w, of sense (ranksense.go), asks to write a thing down —
