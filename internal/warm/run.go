@@ -66,14 +66,21 @@ func (p *Pool) runWarm(ctx context.Context, s *slot, spec callruntime.Spec, reco
 		defer cancel()
 	}
 	f := &forker{ctx: fctx, t: s.t, req: forkRequest{Argv: spec.Args, Cwd: spec.Dir, Env: spec.Env, Record: record}}
+	f.berths.took = s.t.takeBerth()
 	warm := spec
 	warm.Adopt = f
+	warm.Berth = f.berths.took
 	res, err := p.cfg.Runner.Run(ctx, warm)
+	s.t.settleBerths(&f.berths)
 	if f.a != nil && (f.a.inCgroup || f.a.spare) {
+		// A spare says it was born in its berth; the berth was this call's
+		// tree if the call took the template's.
+		born := f.a.inCgroup && (!f.a.spare || f.berths.took != nil && f.berths.took.Taken())
 		p.mu.Lock()
-		if f.a.inCgroup {
+		if born {
 			p.status.BornInCgroup++
-		} else {
+		}
+		if f.a.spare {
 			p.status.Spares++
 		}
 		p.mu.Unlock()
@@ -178,10 +185,13 @@ type forker struct {
 	t   *template
 	req forkRequest
 	a   *adoptee // once forked
+	// berths are the template's berths the call took and replaced
+	// (berth_unix.go).
+	berths berths
 }
 
 func (f *forker) Fork(stdin, stdout, stderr, cgroup *os.File) (callruntime.Adoptee, error) {
-	a, err := f.t.fork(f.ctx, f.req, stdin, stdout, stderr, cgroup)
+	a, err := f.t.fork(f.ctx, f.req, stdin, stdout, stderr, cgroup, &f.berths)
 	if err != nil {
 		return nil, err
 	}

@@ -26,8 +26,10 @@ import (
 
 // A warm call is a child of the template that leads its own session, placed
 // in the call's tree, in the call's working directory and environment —
-// handed to the template's spare where it keeps one (then moved into the
-// call's cgroup), else forked (straight into the cgroup where clone3 can).
+// handed to the template's spare where it keeps one (the first moved into
+// the call's cgroup; every later one born in its berth, the cgroup of the
+// call it is handed, which the call before it sent), else forked (straight
+// into the cgroup where clone3 can).
 func TestWarmCallIsTheTemplatesChildInTheCallsTree(t *testing.T) {
 	cases := modes(t)
 	if dis, ok := cases["cgroup"]; ok {
@@ -62,6 +64,13 @@ func TestWarmCallIsTheTemplatesChildInTheCallsTree(t *testing.T) {
 				assert.Contains(t, w.Cgroup, "/call-", "it ran in the call's cgroup")
 				assert.Equal(t, 1, s.pool.Status().Spares, "handed to the spare, then moved there")
 				assert.Zero(t, s.pool.Status().BornInCgroup)
+				next := s.run(t, context.Background(), spec)
+				require.Equal(t, 0, next.ExitCode, "stderr %s", next.Stderr.Head)
+				nw := parseWhoami(t, next)
+				assert.Contains(t, nw.Cgroup, "/call-", "it ran in the call's cgroup")
+				assert.Equal(t, 2, s.pool.Status().Spares)
+				assert.Equal(t, 1, s.pool.Status().BornInCgroup, "the second spare was born in its call's cgroup, not moved there")
+				treeDead(t, next)
 			case "cgroup-born":
 				assert.Contains(t, w.Cgroup, "/call-", "it ran in the call's cgroup")
 				assert.Equal(t, 1, s.pool.Status().BornInCgroup, "forked straight into it (clone3), not moved there")
