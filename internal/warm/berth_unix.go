@@ -44,7 +44,7 @@ func (t *template) settleBerths(bs *berths) {
 // (bs.replaced) to release once its call is over. Under t.sendMu.
 func (t *template) nextBerth(bs *berths) *os.File {
 	bs.replaced, t.berth = t.berth, nil
-	if !t.spare || t.runner == nil {
+	if !t.spare || t.runner == nil || !t.berths {
 		return nil
 	}
 	nb := t.runner.Berth()

@@ -71,6 +71,14 @@ func SetSpares(on bool) (restore func()) {
 	return func() { sparesOn = old }
 }
 
+// SetBerths has the templates started until restore fork their spares into
+// berths, or not (each is then moved at its call).
+func SetBerths(on bool) (restore func()) {
+	old := berthsOn
+	berthsOn = on
+	return func() { berthsOn = old }
+}
+
 // SetYield has the pools started until restore keep the rule that warm
 // start's preparation yields to calls (yield.go), or not.
 func SetYield(on bool) (restore func()) {

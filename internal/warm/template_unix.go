@@ -49,6 +49,7 @@ type template struct {
 	// where spare says it keeps one.
 	runner *callruntime.Runner
 	spare  bool
+	berths bool               // berthsOn when it started
 	berth  *callruntime.Berth // the one sent last; under sendMu
 }
 
@@ -107,7 +108,7 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 		return nil, fmt.Errorf("starting %s: %w", cfg.Python, err)
 	}
 	t := &template{cmd: cmd, forget: forget, ctrl: ctrl, pid: cmd.Process.Pid, dead: make(chan struct{}), log: log, answerWait: answerWait,
-		runner: r, spare: spare != nil}
+		runner: r, spare: spare != nil, berths: berthsOn}
 	// Held while a call runs, until its ready line; continued (done)
 	// before it is closed.
 	done := y.starting(t.pid)
