@@ -39,6 +39,14 @@ func OnForkAsked(f func(templatePID int)) (restore func()) {
 	return func() { forkAsked = old }
 }
 
+// OnLook has f called as each look at the CLI's files begins (serving),
+// where the look runs, until restore.
+func OnLook(f func()) (restore func()) {
+	old := looking
+	looking = f
+	return func() { looking = old }
+}
+
 // ChildUsage is what one warm child used (the X line's "r" tail).
 type ChildUsage = childUsage
 

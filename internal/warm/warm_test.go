@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -361,6 +362,38 @@ func TestWarmCLIUpgradeRestarts(t *testing.T) {
 	w = parseWhoami(t, s.run(t, context.Background(), s.spec("whoami")))
 	assert.True(t, w.Warm)
 	assert.Equal(t, st.TemplatePID, w.Ppid)
+}
+
+// The look at the CLI's files a call begins runs while the template forks
+// its child, not before the fork is asked for: a look held until the fork
+// request was sent still lets the call run warm. (Before, the look — 3–6 ms
+// for the real aeat's 2,000 files — came first, on the call's path.)
+func TestWarmCLILookedAtWhileTheTemplateForks(t *testing.T) {
+	defer warm.SetCheckEvery(0)()
+	asked := make(chan struct{}, 64)
+	defer warm.OnForkAsked(func(int) {
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
+	})()
+	s := newSetup(t, annotations.Warm{}, baseEnv("0.2"))
+	st := s.settled(t)
+	require.Equal(t, warm.On, st.State)
+	for len(asked) > 0 {
+		<-asked // the verify runs'
+	}
+	var heldTooLong atomic.Bool
+	defer warm.OnLook(func() {
+		select {
+		case <-asked:
+		case <-time.After(proctest.HangAfter): // only a look that comes first waits this long
+			heldTooLong.Store(true)
+		}
+	})()
+	w := parseWhoami(t, s.run(t, context.Background(), s.spec("whoami")))
+	assert.True(t, w.Warm)
+	assert.False(t, heldTooLong.Load(), "the fork was asked for only after the look")
 }
 
 // After max_calls calls a replacement starts; the old template serves until
