@@ -11,7 +11,7 @@ import (
 // CLONE_INTO_CGROUP). A call run with it ([Spec.Berth]) has the berth as
 // its tree, so the spare is already where Run would otherwise move it:
 // a move into a cgroup (cgroup.procs) waits for an RCU grace period,
-// 5–33 ms on a 2-core guest (BENCHMARKS.md, "A warm call's wall time,
+// 4.6–32.9 ms on a 2-core guest (BENCHMARKS.md, "A warm call's wall time,
 // broken down"), where a fork into it costs nothing more.
 //
 // A berth holds no call until Run takes it; what waits in it is guarded as

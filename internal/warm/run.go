@@ -221,7 +221,7 @@ var errCLIChanged = errors.New("warm: the CLI's files changed since its template
 // lookedAt is a forked child let go only once the look at the CLI's files
 // that its call began (serving) found them as the template loaded them:
 // the look runs while the template forks, instead of before the call
-// asks for the fork (3–6 ms for the real aeat's 2,000 files).
+// asks for the fork (3–6 ms for the real aeat's, traced).
 type lookedAt struct {
 	*adoptee
 	f *forker

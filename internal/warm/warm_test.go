@@ -367,7 +367,7 @@ func TestWarmCLIUpgradeRestarts(t *testing.T) {
 // The look at the CLI's files a call begins runs while the template forks
 // its child, not before the fork is asked for: a look held until the fork
 // request was sent still lets the call run warm. (Before, the look — 3–6 ms
-// for the real aeat's 2,000 files — came first, on the call's path.)
+// for the real aeat's files, traced — came first, on the call's path.)
 func TestWarmCLILookedAtWhileTheTemplateForks(t *testing.T) {
 	defer warm.SetCheckEvery(0)()
 	asked := make(chan struct{}, 64)
