@@ -507,3 +507,24 @@ func statmRSS(pid int) int64 {
 
 // settle: the kernel's accounting of the tree is already final here.
 func (t *cgroupTree) settle() bool { return true }
+
+// newBerth is a call cgroup made before its call (see [Berth]), where
+// calls' trees are cgroups: one from the idle pool, else a fresh one,
+// without a memory ceiling.
+func (p *linuxPlatform) newBerth() (berthTree, error) {
+	if p.home == nil {
+		return nil, errNoAdoption
+	}
+	p.lifeline() // nothing waits in a berth before the lifeline guards it
+	t, err := p.newCgroupTree(&Spec{})
+	if err != nil {
+		return nil, err
+	}
+	return t.(*cgroupTree), nil
+}
+
+// forCall: a berth has no memory.max, so a call the kernel would hold to
+// one does not run in it.
+func (t *cgroupTree) forCall(spec *Spec) bool {
+	return spec.MemoryLimit <= 0 || !t.home.memory
+}

@@ -340,7 +340,10 @@ func (s *supervision) open(p platform) (outW, errW *os.File, err error) {
 		outW.Close()
 		return nil, nil, fmt.Errorf("creating stderr pipe: %w", err)
 	}
-	t, err := p.newTree(&s.spec)
+	t := s.spec.Berth.take(&s.spec)
+	if t == nil {
+		t, err = p.newTree(&s.spec)
+	}
 	if err != nil {
 		for _, f := range []*os.File{outR, outW, errR, errW} {
 			f.Close()

@@ -83,6 +83,13 @@ type Spec struct {
 	// names it and must exist. If the adoption fails, Run returns an
 	// [*AdoptError] and nothing of the program ran.
 	Adopt Adopter
+	// Berth, if set, is the call's tree: a [Berth] made before the call,
+	// where the program Adopt hands it may be waiting already. Run takes
+	// it (it is the call's from then on, and ends with the call) unless it
+	// was taken or released already, or the call needs a limit the berth
+	// was not made with (a kernel memory ceiling); the call then gets a
+	// tree of its own, and the berth stays the caller's to release.
+	Berth *Berth
 }
 
 // memorySampleInterval is how often the memory watchdog sums the tree's RSS.

@@ -29,7 +29,9 @@ import (
 // byte-identical to the cold calls'. It is skipped unless AEAT_REAL_CLI names the CLI's script;
 // AEAT_REAL_MANIFEST picks another manifest, AEAT_REAL_VERBS other verbs
 // (comma-separated command paths); AEAT_REAL_NO_SPARE=1 runs the template
-// without its spare (what a call costs forked on demand).
+// without its spare (what a call costs forked on demand),
+// AEAT_REAL_NO_BERTH=1 with spares moved into their calls' cgroups
+// (berth.go: what the move costs).
 //
 // HOME and CADRUMO_LOCAL_STORAGE_ROOT are fresh directories with one
 // profile, created by the CLI itself, and the passphrase is in the
@@ -44,6 +46,9 @@ func BenchmarkWarmRealAEAT(b *testing.B) {
 	require.NotNil(b, m.CLI.Warm, "the manifest has no cli.warm")
 	if os.Getenv("AEAT_REAL_NO_SPARE") == "1" {
 		defer warm.SetSpares(false)()
+	}
+	if os.Getenv("AEAT_REAL_NO_BERTH") == "1" {
+		defer warm.SetBerths(false)()
 	}
 
 	home, store, dir := b.TempDir(), b.TempDir(), b.TempDir()

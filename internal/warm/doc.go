@@ -45,8 +45,10 @@
 // does not pay the fork nor those copy-on-write faults. A call takes the
 // spare when it is ready (or waits for one being made) and is handed the
 // call's descriptors exactly as a forked child gets them; from there it is
-// that child, but never born in the call's cgroup: it is moved there. A
-// spare that died is replaced, never used.
+// that child. It is born in its berth (berth.go): the cgroup of the call it
+// will be handed, made before that call and sent with the fork request
+// before it, so that no call waits for a move into its cgroup; without a
+// berth it is moved there. A spare that died is replaced, never used.
 //
 // Meanwhile callruntime ([callruntime.Spec.Adopt]) checks that the pid's
 // parent is the template and that it has not exited, moves it into the call's

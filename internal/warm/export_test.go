@@ -39,6 +39,14 @@ func OnForkAsked(f func(templatePID int)) (restore func()) {
 	return func() { forkAsked = old }
 }
 
+// OnLook has f called as each look at the CLI's files begins (serving),
+// where the look runs, until restore.
+func OnLook(f func()) (restore func()) {
+	old := looking
+	looking = f
+	return func() { looking = old }
+}
+
 // ChildUsage is what one warm child used (the X line's "r" tail).
 type ChildUsage = childUsage
 
@@ -69,6 +77,14 @@ func SetSpares(on bool) (restore func()) {
 	old := sparesOn
 	sparesOn = on
 	return func() { sparesOn = old }
+}
+
+// SetBerths has the templates started until restore fork their spares into
+// berths, or not (each is then moved at its call).
+func SetBerths(on bool) (restore func()) {
+	old := berthsOn
+	berthsOn = on
+	return func() { berthsOn = old }
 }
 
 // SetYield has the pools started until restore keep the rule that warm

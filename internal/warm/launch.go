@@ -224,7 +224,7 @@ func (p *Pool) verifyRuns(ctx context.Context, t *template, ceiling time.Duratio
 		// made again, with its whole ceiling, once no call runs.
 		if cause := p.yield.run(ctx, func(ctx context.Context) {
 			if t != nil {
-				res, _, err = p.runWarm(ctx, &slot{t: t}, spec, "")
+				res, _, err = p.runWarm(ctx, &slot{t: t}, nil, spec, "")
 				return
 			}
 			res, err = p.coldVerify(ctx, spec)

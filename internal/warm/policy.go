@@ -112,3 +112,8 @@ func spareFor(goos string) *spareConfig {
 // sparesOn: templates keep a spare where spareFor has one; tests compare
 // with none.
 var sparesOn = true
+
+// berthsOn: templates' spares are born in berths (berth.go) where the
+// runner can make them; a benchmark compares with spares moved at their
+// calls (BenchmarkWarmSpare).
+var berthsOn = true

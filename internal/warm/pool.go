@@ -114,10 +114,12 @@ type Status struct {
 	Templates int `json:"templates"`
 	Calls     int `json:"calls"`
 	// BornInCgroup counts the calls forked straight into their cgroup
-	// (clone3 with CLONE_INTO_CGROUP): Run did not have to move them.
+	// (clone3 with CLONE_INTO_CGROUP) — for a spare, into the berth that
+	// became the call's tree (berth.go): Run did not have to move them.
 	BornInCgroup int `json:"born_in_cgroup"`
 	// Spares counts the calls handed to a template's spare, a child forked
-	// and made ready before the call (then moved into its cgroup).
+	// and made ready before the call (born in its berth, or moved into the
+	// call's cgroup).
 	Spares int `json:"spares"`
 	// Waited counts the calls that waited for a template about to be
 	// ready rather than start cold; Lost the warm calls lost to warm start

@@ -14,8 +14,11 @@ import (
 // encoders through python3 and decodes every message kind here.
 //
 //   - argv[1]: the template's configuration, [templateConfig] as JSON.
-//   - control socket, server → template: the byte [msgFork] carrying one
-//     descriptor, the template's end of a socket pair made for one call.
+//   - control socket, server → template: the byte [msgFork] carrying the
+//     template's end of a socket pair made for one call and, where the
+//     template keeps a spare in a berth (berth.go), the directory of the
+//     next spare's berth: the template forks every spare from then on into
+//     it, and into none when the request brings none.
 //     Template → server: one JSON line, [readyMsg] ("ready" or "error").
 //   - call socket, server → template: the byte [msgCall] carrying the
 //     call's descriptors; then nothing until the server closes it.
@@ -63,7 +66,7 @@ type spareConfig struct {
 
 // The bytes that carry descriptors (SCM_RIGHTS) to the template.
 const (
-	msgFork = 'F' // on the control socket: a call socket
+	msgFork = 'F' // on the control socket: a call socket[, the next spare's berth]
 	msgCall = 'C' // on a call socket: stdin, stdout, stderr, the go pipe[, a cgroup]
 )
 
@@ -124,8 +127,9 @@ func goPipeFrame(req forkRequest) []byte {
 // The kinds of line on a call socket.
 const (
 	// lineForked: "P pid ppid c|f[ s]", from the child once it leads a
-	// session of its own (c: born in the call's cgroup; f: forked in the
-	// template's; s: it was the template's spare, forked before the call).
+	// session of its own (c: born in the call's cgroup, or a spare in its
+	// berth; f: forked in the template's; s: it was the template's spare,
+	// forked before the call).
 	lineForked = 'P'
 	// lineExited: "X e CODE" or "X s SIGNUM", from the template once the
 	// child exited (it stays a zombie until the call socket closes); where

@@ -24,15 +24,19 @@ import (
 // in a [*LostError]: how it ended says nothing of the CLI.
 func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Result, error) {
 	began := time.Now()
-	s := p.acquire(ctx)
+	s, look := p.acquire(ctx)
 	// From here the call runs: warm start's own preparation yields to it.
 	defer p.yield.call()()
 	if s == nil {
 		return p.runCold(ctx, spec)
 	}
 	defer p.release(s)
-	res, f, err := p.runWarm(ctx, s, spec, "")
+	res, f, err := p.runWarm(ctx, s, look, spec, "")
 	var ae *callruntime.AdoptError
+	if errors.As(err, &ae) && errors.Is(err, errCLIChanged) {
+		// Logged where it was seen (cliChanged).
+		return p.runCold(ctx, leftOf(spec, time.Since(began)))
+	}
 	if errors.As(err, &ae) {
 		p.log.Warn("warm start failed; this call starts cold", "error", err)
 		if errors.Is(err, errThreads) {
@@ -57,8 +61,9 @@ func (p *Pool) Run(ctx context.Context, spec callruntime.Spec) (callruntime.Resu
 func (p *Pool) Yield() (end func()) { return p.yield.call() }
 
 // runWarm runs spec forked from s's template; record, if set, is where the
-// child writes what it loaded (Record).
-func (p *Pool) runWarm(ctx context.Context, s *slot, spec callruntime.Spec, record string) (callruntime.Result, *forker, error) {
+// child writes what it loaded (Record). look, when not nil, says whether
+// the CLI's files changed (serving): the child is let go only if not.
+func (p *Pool) runWarm(ctx context.Context, s *slot, look <-chan bool, spec callruntime.Spec, record string) (callruntime.Result, *forker, error) {
 	fctx := ctx
 	if spec.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -66,14 +71,24 @@ func (p *Pool) runWarm(ctx context.Context, s *slot, spec callruntime.Spec, reco
 		defer cancel()
 	}
 	f := &forker{ctx: fctx, t: s.t, req: forkRequest{Argv: spec.Args, Cwd: spec.Dir, Env: spec.Env, Record: record}}
+	if look != nil {
+		f.look, f.changed = look, func() { p.cliChanged(s) }
+	}
+	f.berths.took = s.t.takeBerth()
 	warm := spec
 	warm.Adopt = f
+	warm.Berth = f.berths.took
 	res, err := p.cfg.Runner.Run(ctx, warm)
+	s.t.settleBerths(&f.berths)
 	if f.a != nil && (f.a.inCgroup || f.a.spare) {
+		// A spare says it was born in its berth; the berth was this call's
+		// tree if the call took the template's.
+		born := f.a.inCgroup && (!f.a.spare || f.berths.took != nil && f.berths.took.Taken())
 		p.mu.Lock()
-		if f.a.inCgroup {
+		if born {
 			p.status.BornInCgroup++
-		} else {
+		}
+		if f.a.spare {
 			p.status.Spares++
 		}
 		p.mu.Unlock()
@@ -178,37 +193,74 @@ type forker struct {
 	t   *template
 	req forkRequest
 	a   *adoptee // once forked
+	// berths are the template's berths the call took and replaced
+	// (berth_unix.go).
+	berths berths
+	// look, when not nil, says whether the CLI's files changed since the
+	// template imported them (serving); changed retires the template.
+	look    <-chan bool
+	changed func()
 }
 
 func (f *forker) Fork(stdin, stdout, stderr, cgroup *os.File) (callruntime.Adoptee, error) {
-	a, err := f.t.fork(f.ctx, f.req, stdin, stdout, stderr, cgroup)
+	a, err := f.t.fork(f.ctx, f.req, stdin, stdout, stderr, cgroup, &f.berths)
 	if err != nil {
 		return nil, err
 	}
 	f.a = a
+	if f.look != nil {
+		return lookedAt{a, f}, nil
+	}
 	return a, nil
 }
 
-// acquire is the template a call may fork from, or nil (start cold). It
-// replaces a template whose CLI changed on disk, and starts a replacement
-// for one that has served its calls. While a template is being started it
-// waits for it, when it will be ready sooner than a cold run would end
-// (worthWaiting), until it serves, the start fails, or ctx ends.
-func (p *Pool) acquire(ctx context.Context) *slot {
+// errCLIChanged is why a forked child was not let go: the CLI's files
+// changed on disk since its template imported them.
+var errCLIChanged = errors.New("warm: the CLI's files changed since its template started")
+
+// lookedAt is a forked child let go only once the look at the CLI's files
+// that its call began (serving) found them as the template loaded them:
+// the look runs while the template forks, instead of before the call
+// asks for the fork (3–6 ms for the real aeat's, traced).
+type lookedAt struct {
+	*adoptee
+	f *forker
+}
+
+func (l lookedAt) Start() error {
+	select {
+	case changed := <-l.f.look:
+		if changed {
+			l.f.changed()
+			return errCLIChanged
+		}
+	case <-l.f.ctx.Done():
+		return context.Cause(l.f.ctx)
+	}
+	return l.adoptee.Start()
+}
+
+// acquire is the template a call may fork from, or nil (start cold), and
+// the look at the CLI's files the call waits for before its child runs
+// (serving). It starts a replacement for a template that has served its
+// calls. While a template is being started it waits for it, when it will
+// be ready sooner than a cold run would end (worthWaiting), until it
+// serves, the start fails, or ctx ends.
+func (p *Pool) acquire(ctx context.Context) (*slot, <-chan bool) {
 	waited := false
 	p.mu.Lock()
 	for {
-		if s, ok := p.serving(); ok {
+		if s, look, ok := p.serving(); ok {
 			if s != nil && waited {
 				p.status.Waited++
 			}
 			p.mu.Unlock()
-			return s
+			return s, look
 		}
 		until, ok := p.worthWaiting(time.Now())
 		if !ok {
 			p.mu.Unlock()
-			return nil
+			return nil, nil
 		}
 		ch := p.changed
 		p.mu.Unlock()
@@ -224,7 +276,7 @@ func (p *Pool) acquire(ctx context.Context) *slot {
 		}
 		timer.Stop()
 		if ctx.Err() != nil {
-			return nil
+			return nil, nil
 		}
 		p.mu.Lock()
 	}
@@ -232,23 +284,29 @@ func (p *Pool) acquire(ctx context.Context) *slot {
 
 // serving is the slot a call forks from now (ok), or nil and ok when it
 // must start cold now; !ok when no template serves yet. Under p.mu.
-func (p *Pool) serving() (*slot, bool) {
+//
+// At most once every checkEvery it also starts a look at the CLI's files:
+// look then says whether they changed, and the call lets its child run
+// only if they did not (lookedAt) — the look runs while the template forks.
+// A call that comes sooner trusts the last look.
+func (p *Pool) serving() (s *slot, look <-chan bool, ok bool) {
 	if p.closed || p.state == Off {
-		return nil, true
+		return nil, nil, true
 	}
-	s := p.cur
+	s = p.cur
 	if s == nil || p.state != On || !s.t.alive() {
-		return nil, false
+		return nil, nil, false
 	}
 	if now := time.Now(); now.Sub(p.lastCheck) >= checkEvery {
 		p.lastCheck = now
-		if stamp := fingerprint(s.t.ready.Files); stamp != s.stamp {
-			p.log.Info("the CLI's files changed: replacing the warm template; calls start cold until it is ready")
-			p.retireLocked(s)
-			p.cur = nil
-			p.launchLocked("the CLI's files changed")
-			return nil, true
-		}
+		ch := make(chan bool, 1)
+		go func(files []string, stamp string) {
+			if looking != nil {
+				looking()
+			}
+			ch <- fingerprint(files) != stamp
+		}(s.t.ready.Files, s.stamp)
+		look = ch
 	}
 	if s.calls >= p.cfg.Warm.MaxCalls {
 		// The template goes on serving until its replacement is ready.
@@ -257,7 +315,25 @@ func (p *Pool) serving() (*slot, bool) {
 	s.calls++
 	s.inflight++
 	p.status.Calls++
-	return s, true
+	return s, look, true
+}
+
+// looking, when set (by tests), is called as each look at the CLI's files
+// begins, in the goroutine that makes it.
+var looking func()
+
+// cliChanged retires s, whose CLI's files changed on disk, and starts its
+// replacement.
+func (p *Pool) cliChanged(s *slot) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cur != s {
+		return // another call saw it first
+	}
+	p.log.Info("the CLI's files changed: replacing the warm template; calls start cold until it is ready")
+	p.retireLocked(s)
+	p.cur = nil
+	p.launchLocked("the CLI's files changed")
 }
 
 // Recording is what one warm call loaded that its template had not
@@ -282,7 +358,7 @@ func (p *Pool) Record(ctx context.Context, spec callruntime.Spec) (Recording, ca
 		return Recording{}, callruntime.Result{}, context.Cause(ctx)
 	}
 	p.mu.Lock()
-	s, _ := p.serving()
+	s, look, _ := p.serving()
 	p.mu.Unlock()
 	if s == nil {
 		return Recording{}, callruntime.Result{}, fmt.Errorf("%w: %s", ErrNotWarm, p.Status().Reason)
@@ -294,7 +370,7 @@ func (p *Pool) Record(ctx context.Context, spec callruntime.Spec) (Recording, ca
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "record.json")
-	res, _, err := p.runWarm(ctx, s, spec, path)
+	res, _, err := p.runWarm(ctx, s, look, spec, path)
 	if err != nil {
 		return Recording{}, res, err
 	}

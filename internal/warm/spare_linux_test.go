@@ -114,13 +114,19 @@ func liveChildren(pid int) map[int]bool {
 // template with its spare and from one without, interleaved after a first
 // call of each verb (what the template learns from): per-call medians,
 // and with over without. A call handed to the spare skips the fork and
-// the copies it learnt, and pays the move into the call's cgroup that
-// clone3 spares a forked child.
+// the copies it learnt; a third template's spares are not born in berths
+// (berth.go) and are moved into their calls' cgroups, as before berths:
+// berth over moved is what the move cost.
 func BenchmarkWarmSpare(b *testing.B) {
 	env := baseEnv("0.5", "WARMDEMO_KEEP_MIB=16")
 	restore := warm.SetSpares(false)
 	without := newSetup(b, annotations.Warm{}, env)
 	st := without.settled(b)
+	restore()
+	require.Equal(b, warm.On, st.State, st.Reason)
+	restore = warm.SetBerths(false)
+	moved := newSetup(b, annotations.Warm{}, env)
+	st = moved.settled(b)
 	restore()
 	require.Equal(b, warm.On, st.State, st.Reason)
 	with := newSetup(b, annotations.Warm{}, env)
@@ -136,18 +142,24 @@ func BenchmarkWarmSpare(b *testing.B) {
 			return took
 		}
 		call(with)
+		call(moved)
 		call(without)
-		var ws, wo []time.Duration
+		var ws, wm, wo []time.Duration
 		for i := 0; i < b.N; i++ {
 			ws = append(ws, call(with))
+			wm = append(wm, call(moved))
 			wo = append(wo, call(without))
 		}
 		name := strings.Join(verb, "-") + "-"
 		b.ReportMetric(ms(quantile(ws, 0.5)), name+"spare-ms-median")
+		b.ReportMetric(ms(quantile(wm, 0.5)), name+"moved-spare-ms-median")
 		b.ReportMetric(ms(quantile(wo, 0.5)), name+"forked-ms-median")
 		b.ReportMetric(float64(quantile(ws, 0.5))/float64(quantile(wo, 0.5)), name+"spare/forked")
+		b.ReportMetric(float64(quantile(ws, 0.5))/float64(quantile(wm, 0.5)), name+"spare/moved-spare")
 	}
 	b.StopTimer()
 	require.Positive(b, with.pool.Status().Spares)
+	require.Positive(b, with.pool.Status().BornInCgroup, "spares born in their berths")
+	require.Zero(b, moved.pool.Status().BornInCgroup, "spares moved")
 	require.Zero(b, without.pool.Status().Spares)
 }

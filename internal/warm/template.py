@@ -5,7 +5,9 @@
 # the CLI once, then forks one child per call. Nothing here is the CLI's.
 #
 # Control socket, server -> template: one byte "F" carrying one descriptor,
-# the template's end of a socket pair made for one call. Template -> server:
+# the template's end of a socket pair made for one call, and where the server
+# made one, a second: the cgroup directory the next spare is forked into
+# (_Spares.berth; none when it brings none). Template -> server:
 # JSON lines ({"ready": ...} once, or {"error": ...} before exiting).
 #
 # Call socket, server -> template: one byte "C" carrying four descriptors
@@ -635,10 +637,11 @@ def _waitid_usage(pid, base=None):
     return _line_signaled(info[6], usage), False
 
 
-def _fork(cgroup):
+def _fork(cgroup, berth=False):
     """Forks the call's child: into cgroup (a directory descriptor) by
     clone3 where it can, else with os.fork. It returns the pid (0 in the
-    child) and whether the child was born in the cgroup."""
+    child) and whether the child was born in the cgroup. A berth (a spare's
+    cgroup, _Spares.berth) that refuses it says nothing of the calls'."""
     global _clone3
     if cgroup is None or _clone3 is None:
         return os.fork(), False
@@ -657,6 +660,8 @@ def _fork(cgroup):
     parent()
     if pid > 0:
         return pid, True
+    if berth:
+        return os.fork(), False
     # Refused here (seccomp, an old kernel, a cgroup that cannot take it):
     # fork from now on, and the server moves each child.
     _clone3 = None
@@ -677,8 +682,10 @@ def _fork(cgroup):
 # waits. It holds nothing of a call until it is handed one: the call's
 # descriptors on its own socket ("C" with stdin, stdout, stderr, the go pipe,
 # the call socket[, a pipe to report its pages on]), exactly what a freshly
-# forked child gets; the request comes on the go pipe once the server moved
-# it into the call's cgroup (it is never born there: "f"). Until then it
+# forked child gets; the request comes on the go pipe once it is in the
+# call's cgroup: born there when the server sent a berth for it (the
+# call's cgroup made ahead, _Spares.berth), else moved there by the server
+# at the call ("f" either way). Until then it
 # dies with the template (PR_SET_PDEATHSIG), and the template kills it when
 # it ends. _CFG["spare"] is None where there is none (not Linux).
 
@@ -848,6 +855,22 @@ class _Spares:
         self.calls = 0
         self.learning = {}  # read end of a reporting child's pipe -> what it sent
         self.learnt = 0  # how many pages were learnt when the spare was forked
+        # The cgroup directory the next spare is forked into (a berth: the
+        # tree of the call it will be handed, made by the server before that
+        # call), or None: the server moves the spare at the call. Each fork
+        # request replaces it (set_berth).
+        self.berth = None
+
+    def set_berth(self, fd):
+        """Takes the berth a fork request brought (None: none), closing
+        the one it replaces: no spare is forked into that one again."""
+        if self.berth is not None:
+            os.close(self.berth)
+        self.berth = fd
+
+    def held(self):
+        """The descriptors a call's child must close besides fds()."""
+        return [self.berth] if self.berth is not None else []
 
     def fds(self):
         """What the template's loop waits on for its spares."""
@@ -872,7 +895,7 @@ class _Spares:
         sys.stderr.flush()
         gc.freeze()
         try:
-            pid = os.fork()
+            pid, born = _fork(self.berth, berth=True)
         except OSError:
             gc.unfreeze()
             ours.close()
@@ -884,7 +907,10 @@ class _Spares:
             for fd in self.learning:  # a call's child may run while it is forked
                 os.close(fd)
             self.learning = {}
-            return _spare_wait(theirs, me, drop)
+            if self.berth is not None:
+                os.close(self.berth)
+                self.berth = None
+            return _spare_wait(theirs, me, drop, born)
         gc.unfreeze()
         theirs.close()
         self.pid, self.sock, self.base, self.buf = pid, ours, None, b""
@@ -1000,7 +1026,7 @@ class _Spares:
         self.pid, self.sock, self.base = 0, None, None
 
 
-def _spare_wait(sock, template, drop):
+def _spare_wait(sock, template, drop, born):
     """In the spare: it dies with the template, drops the template's
     descriptors, pays what a call would (the reseed, the learnt pages), says
     it is ready with what it used so far, and waits for a call."""
@@ -1029,7 +1055,7 @@ def _spare_wait(sock, template, drop):
         _REPORT = fds.pop()
         os.set_inheritable(_REPORT, False)  # what SCM_RIGHTS gives is inheritable: nothing the CLI starts gets it
     _RESEEDED = True
-    return _child_setup(fds[:4], socket.socket(fileno=fds[4]), template, [], False, spare=True)
+    return _child_setup(fds[:4], socket.socket(fileno=fds[4]), template, [], born, spare=True)
 
 
 # Set in a spare: its generators were reseeded before it was handed a call.
@@ -1126,7 +1152,7 @@ def serve():
     spares = _Spares()
 
     def owned():
-        return [ctrl.fileno(), wake_r, wake_w] + list(calls) + spares.fds()
+        return [ctrl.fileno(), wake_r, wake_w] + list(calls) + spares.fds() + spares.held()
 
     def drop():
         """In a spare: the template's descriptors closed — its sockets
@@ -1193,7 +1219,7 @@ def serve():
                         pass
             elif fd == ctrl.fileno():
                 try:
-                    msg, fds, _, _ = socket.recv_fds(ctrl, 1, 1)
+                    msg, fds, _, _ = socket.recv_fds(ctrl, 1, 2)
                 except OSError:
                     msg, fds = b"", []
                 if not msg:
@@ -1202,7 +1228,9 @@ def serve():
                         finish(cfd)
                     spares.drop()
                     return None
-                for extra in fds[1:]:
+                # Every fork request names the next spare's berth, or none.
+                spares.set_berth(fds[1] if len(fds) > 1 else None)
+                for extra in fds[2:]:
                     os.close(extra)
                 if fds:
                     sock = socket.socket(fileno=fds[0])

@@ -38,7 +38,7 @@ func TestTemplateForksWhenClone3IsRefused(t *testing.T) {
 	require.NoError(t, err)
 	defer null.Close()
 	for i := 0; i < 2; i++ {
-		a, err := tpl.fork(context.Background(), forkRequest{Argv: []string{"hello"}, Cwd: cfg.Dir, Env: cfg.Env}, null, null, null, null)
+		a, err := tpl.fork(context.Background(), forkRequest{Argv: []string{"hello"}, Cwd: cfg.Dir, Env: cfg.Env}, null, null, null, null, &berths{})
 		require.NoError(t, err, "the template forked instead")
 		assert.False(t, a.inCgroup, "not born in a cgroup")
 		require.NotZero(t, a.Pid())

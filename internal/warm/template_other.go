@@ -48,8 +48,12 @@ func holdGroup(int, bool) {}
 func (t *template) close()            {}
 func (t *template) alive() bool       { return false }
 func (t *template) killedFor() string { return "" }
-func (t *template) fork(context.Context, forkRequest, *os.File, *os.File, *os.File, *os.File) (*adoptee, error) {
+func (t *template) fork(context.Context, forkRequest, *os.File, *os.File, *os.File, *os.File, *berths) (*adoptee, error) {
 	return nil, errUnsupported
 }
 
 func exitText(*exec.Cmd, <-chan struct{}) string { return "" }
+
+// No template runs here, so none holds a berth.
+func (t *template) takeBerth() *callruntime.Berth { return nil }
+func (t *template) settleBerths(*berths)          {}

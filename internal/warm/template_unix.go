@@ -44,6 +44,13 @@ type template struct {
 
 	// answerWait is the Pool's, when the template started.
 	answerWait time.Duration
+
+	// runner makes the berths its spares are forked into (berth_unix.go),
+	// where spare says it keeps one.
+	runner *callruntime.Runner
+	spare  bool
+	berths bool               // berthsOn when it started
+	berth  *callruntime.Berth // the one sent last; under sendMu
 }
 
 // startTemplate starts the template under r's guard and waits until it has
@@ -100,7 +107,8 @@ func startTemplate(ctx context.Context, r *callruntime.Runner, cfg *Config, log 
 		ctrl.Close()
 		return nil, fmt.Errorf("starting %s: %w", cfg.Python, err)
 	}
-	t := &template{cmd: cmd, forget: forget, ctrl: ctrl, pid: cmd.Process.Pid, dead: make(chan struct{}), log: log, answerWait: answerWait}
+	t := &template{cmd: cmd, forget: forget, ctrl: ctrl, pid: cmd.Process.Pid, dead: make(chan struct{}), log: log, answerWait: answerWait,
+		runner: r, spare: spare != nil, berths: berthsOn}
 	// Held while a call runs, until its ready line; continued (done)
 	// before it is closed.
 	done := y.starting(t.pid)
@@ -197,12 +205,13 @@ func (t *template) close() {
 	t.ctrl.Close()
 	select {
 	case <-t.dead:
-		return
 	case <-time.After(2 * time.Second):
+		_ = syscall.Kill(-t.pid, syscall.SIGKILL)
+		_ = t.cmd.Process.Kill()
+		<-t.dead
 	}
-	_ = syscall.Kill(-t.pid, syscall.SIGKILL)
-	_ = t.cmd.Process.Kill()
-	<-t.dead
+	// Its spare died with it (Pdeathsig): the berth is empty, or emptied.
+	t.dropBerth()
 }
 
 // alive reports whether the template process still runs.
@@ -220,10 +229,12 @@ func (t *template) alive() bool {
 var errThreads = errors.New("warm: the template has more than one thread")
 
 // fork asks the template for a child with these descriptors, forked into
-// cgroup when it is not nil; born says whether it was. It waits for the
-// child no longer than ctx allows (the call's ceiling binds), and a
-// template that does not answer within answerWait is killed.
-func (t *template) fork(ctx context.Context, req forkRequest, stdin, stdout, stderr, cgroup *os.File) (*adoptee, error) {
+// cgroup when it is not nil; born says whether it was. The request brings
+// the template the berth of its next spare (bs.replaced: the berth it
+// replaced). It waits for the child no longer than ctx allows (the call's
+// ceiling binds), and a template that does not answer within answerWait is
+// killed.
+func (t *template) fork(ctx context.Context, req forkRequest, stdin, stdout, stderr, cgroup *os.File, bs *berths) (*adoptee, error) {
 	if !t.alive() {
 		return nil, errors.New("the template is not running")
 	}
@@ -240,10 +251,18 @@ func (t *template) fork(ctx context.Context, req forkRequest, stdin, stdout, std
 	}
 	call := conn.(*net.UnixConn)
 	t.sendMu.Lock()
+	rights := []int{fds[1]}
+	berth := t.nextBerth(bs)
+	if berth != nil {
+		rights = append(rights, int(berth.Fd()))
+	}
 	_ = t.ctrl.SetWriteDeadline(time.Now().Add(t.answerWait))
-	_, _, err = t.ctrl.WriteMsgUnix([]byte{msgFork}, unix.UnixRights(fds[1]), nil)
+	_, _, err = t.ctrl.WriteMsgUnix([]byte{msgFork}, unix.UnixRights(rights...), nil)
 	t.sendMu.Unlock()
 	unix.Close(fds[1])
+	if berth != nil {
+		berth.Close()
+	}
 	if err != nil {
 		call.Close()
 		if errors.Is(err, os.ErrDeadlineExceeded) {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -26,8 +27,10 @@ import (
 
 // A warm call is a child of the template that leads its own session, placed
 // in the call's tree, in the call's working directory and environment —
-// handed to the template's spare where it keeps one (then moved into the
-// call's cgroup), else forked (straight into the cgroup where clone3 can).
+// handed to the template's spare where it keeps one (the first moved into
+// the call's cgroup; every later one born in its berth, the cgroup of the
+// call it is handed, which the call before it sent), else forked (straight
+// into the cgroup where clone3 can).
 func TestWarmCallIsTheTemplatesChildInTheCallsTree(t *testing.T) {
 	cases := modes(t)
 	if dis, ok := cases["cgroup"]; ok {
@@ -62,6 +65,13 @@ func TestWarmCallIsTheTemplatesChildInTheCallsTree(t *testing.T) {
 				assert.Contains(t, w.Cgroup, "/call-", "it ran in the call's cgroup")
 				assert.Equal(t, 1, s.pool.Status().Spares, "handed to the spare, then moved there")
 				assert.Zero(t, s.pool.Status().BornInCgroup)
+				next := s.run(t, context.Background(), spec)
+				require.Equal(t, 0, next.ExitCode, "stderr %s", next.Stderr.Head)
+				nw := parseWhoami(t, next)
+				assert.Contains(t, nw.Cgroup, "/call-", "it ran in the call's cgroup")
+				assert.Equal(t, 2, s.pool.Status().Spares)
+				assert.Equal(t, 1, s.pool.Status().BornInCgroup, "the second spare was born in its call's cgroup, not moved there")
+				treeDead(t, next)
 			case "cgroup-born":
 				assert.Contains(t, w.Cgroup, "/call-", "it ran in the call's cgroup")
 				assert.Equal(t, 1, s.pool.Status().BornInCgroup, "forked straight into it (clone3), not moved there")
@@ -352,6 +362,38 @@ func TestWarmCLIUpgradeRestarts(t *testing.T) {
 	w = parseWhoami(t, s.run(t, context.Background(), s.spec("whoami")))
 	assert.True(t, w.Warm)
 	assert.Equal(t, st.TemplatePID, w.Ppid)
+}
+
+// The look at the CLI's files a call begins runs while the template forks
+// its child, not before the fork is asked for: a look held until the fork
+// request was sent still lets the call run warm. (Before, the look — 3–6 ms
+// for the real aeat's files, traced — came first, on the call's path.)
+func TestWarmCLILookedAtWhileTheTemplateForks(t *testing.T) {
+	defer warm.SetCheckEvery(0)()
+	asked := make(chan struct{}, 64)
+	defer warm.OnForkAsked(func(int) {
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
+	})()
+	s := newSetup(t, annotations.Warm{}, baseEnv("0.2"))
+	st := s.settled(t)
+	require.Equal(t, warm.On, st.State)
+	for len(asked) > 0 {
+		<-asked // the verify runs'
+	}
+	var heldTooLong atomic.Bool
+	defer warm.OnLook(func() {
+		select {
+		case <-asked:
+		case <-time.After(proctest.HangAfter): // only a look that comes first waits this long
+			heldTooLong.Store(true)
+		}
+	})()
+	w := parseWhoami(t, s.run(t, context.Background(), s.spec("whoami")))
+	assert.True(t, w.Warm)
+	assert.False(t, heldTooLong.Load(), "the fork was asked for only after the look")
 }
 
 // After max_calls calls a replacement starts; the old template serves until
