@@ -515,6 +515,11 @@ func (p *linuxPlatform) newBerth() (berthTree, error) {
 	if p.home == nil {
 		return nil, errNoAdoption
 	}
+	if !p.cloneFD.Load() {
+		// Where clone3 is refused (a container's seccomp), nothing can be
+		// forked into a cgroup: a spare is moved at its call, as before.
+		return nil, errNoAdoption
+	}
 	p.lifeline() // nothing waits in a berth before the lifeline guards it
 	t, err := p.newCgroupTree(&Spec{})
 	if err != nil {
