@@ -1360,40 +1360,48 @@ func TestRank_HeldOut(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
 	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
-	for _, set := range []struct {
-		name  string
-		reqs  []rankRequest
-		floor int // in 100
-	}{
-		{"tuned to", tunedTo, 85},
-		{"held out, written before", heldOut, 90},
-		{"held out, written after", heldOutLater, 90},
-		{"sealed", heldOutSealed, 90},
-		{"sealed2", heldOutSealed2, 90},
-		{"sealed3", heldOutSealed3, 90},
-		{"sealed4", heldOutSealed4, 93},
-		{"sealed5", heldOutSealed5, 90},
-		{"sealed6", heldOutSealed6, 85},
-		{"sealed7", heldOutSealed7, 92},
-		{"sealed8", heldOutSealed8, 95},
-		{"sealed9", heldOutSealed9, 87},
-		{"sealed10", heldOutSealed10, 85},
-		{"sealed11", heldOutSealed11, 95},
-		{"sealed12", heldOutSealed12, 95},
-		{"sealed13", heldOutSealed13, 95},
-		{"sealed14", heldOutSealed14, 87},
-		{"sealed15", heldOutSealed15, 75},
-		{"sealed16", heldOutSealed16, 85},
-		{"sealed17", heldOutSealed17, 80},
-		{"sealed18", heldOutSealed18, 82},
-		{"sealed19", heldOutSealed19, 95},
-		{"sealed20", heldOutSealed20, 82},
-		{"sealed21", heldOutSealed21, 87},
-		{"sealed22", heldOutSealed22, 87},
-	} {
-		hits := firstThree(t, idx, set.name, set.reqs)
+	for _, set := range measuredSets {
+		// A set is ranked with every other set's examples, never its own
+		// (rankexamples.go): what a request nobody tuned to meets.
+		hits := firstThree(t, idx.withExamples(examplesWithout(set.name)), set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
 	}
+}
+
+// measuredSets are the sets of requests the ranking is measured on, each
+// with its floor (in 100: what held, less a request or two, so that a
+// change which loses ground fails). examples.json is these sets as data
+// (TestExamples_AreTheMeasuredSets).
+var measuredSets = []struct {
+	name  string
+	reqs  []rankRequest
+	floor int // in 100
+}{
+	{"tuned to", tunedTo, 85},
+	{"held out, written before", heldOut, 90},
+	{"held out, written after", heldOutLater, 90},
+	{"sealed", heldOutSealed, 90},
+	{"sealed2", heldOutSealed2, 90},
+	{"sealed3", heldOutSealed3, 90},
+	{"sealed4", heldOutSealed4, 93},
+	{"sealed5", heldOutSealed5, 90},
+	{"sealed6", heldOutSealed6, 85},
+	{"sealed7", heldOutSealed7, 92},
+	{"sealed8", heldOutSealed8, 95},
+	{"sealed9", heldOutSealed9, 87},
+	{"sealed10", heldOutSealed10, 85},
+	{"sealed11", heldOutSealed11, 95},
+	{"sealed12", heldOutSealed12, 95},
+	{"sealed13", heldOutSealed13, 95},
+	{"sealed14", heldOutSealed14, 87},
+	{"sealed15", heldOutSealed15, 75},
+	{"sealed16", heldOutSealed16, 85},
+	{"sealed17", heldOutSealed17, 80},
+	{"sealed18", heldOutSealed18, 82},
+	{"sealed19", heldOutSealed19, 95},
+	{"sealed20", heldOutSealed20, 82},
+	{"sealed21", heldOutSealed21, 87},
+	{"sealed22", heldOutSealed22, 87},
 }
 
 // TestPhrasesByStem_OneMeaningEveryRun: two lexicon phrases that share
