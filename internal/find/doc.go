@@ -37,7 +37,7 @@
 // Requests with the tools that answer them: rank_test.go holds the set
 // the ranking was tuned to (tunedTo) and the first held-out and sealed
 // sets (heldOut … heldOutSealed6);
-// rank_sealed7_test.go to rank_sealed22_test.go the sets written blind by
+// rank_sealed7_test.go to rank_sealed24_test.go the sets written blind by
 // people who never saw the ranker, each request's reasons in
 // testdata/find/. TestRank_HeldOut holds each set's floor (the share
 // found in the first three), each set ranked with every other set's

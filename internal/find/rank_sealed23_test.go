@@ -26,8 +26,6 @@ package find
 // goal instead of an action); three bury the request in a long message; three
 // carry typos. Each entry's grounds (help text en/es, guide and source lines)
 // are in testdata/find/sealed23-justification.md, in the same order.
-//
-//lint:ignore U1000 sealed: no test reads it until the lead measures the ranking on it once.
 var heldOutSealed23 = []rankRequest{
 	{"Cierro mi estudio de yoga a final de mes. Ya presenté en la sede el 036 para darme de baja como autónoma; ¿lo puedes dejar registrado en mi perfil?", []string{"app_modelo_m036_baja"}},
 	{"Una alumna me ha pedido factura del bono de 10 clases que me pagó en efectivo. ¿Me la apuntas como factura emitida?", []string{"app_ledger_invoice_add", "app_ledger_invoice_wizard"}},

@@ -23,8 +23,6 @@ package find
 // the CLI's guides or source are in testdata/find/sealed24-justification.md.
 //
 // Nothing runs this set: the lead measures the ranking on it once.
-//
-//lint:ignore U1000 unused on purpose: wiring it into a test here would let it be tuned to.
 var heldOutSealed24 = []rankRequest{
 	{"Me he comprado una regruesadora de 6.000 euros para el taller y el gestor me dice que esa máquina hay que seguirla varios años por el IVA. ¿Cómo la dejo registrada?", []string{"app_ledger_bienes_inversion_declare"}},
 	{"Quiero saber cuánto valen los tablones y el herraje que me quedan en el almacén a 31 de diciembre y el coste de lo que he vendido este año.", []string{"app_ledger_inventory_valuation_preview"}},

@@ -1354,6 +1354,26 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // create comes first). Over the sixteen sets written independently (7 to
 // 22), first measurement: 490 + 35 = 525 of 640 (82.0 %).
 //
+// Then the examples (rankexamples.go): every measured set's requests, a
+// request near one of them raising the tools that one wanted. Measured set
+// by set, each with its own requests left out (as this test now ranks
+// every set): 845 → 852 of the 865, set 22 36 → 39 of 40. Then sets 23
+// and 24, by a seventeenth and an eighteenth engineer who had seen
+// neither the ranker nor its data (a yoga teacher, an electrician, a
+// veterinarian, a touring musician, a beekeeper, an expat back in Spain,
+// a person who pastes an error…; a carpenter, a florist, a wedding
+// planner, a lawyer, a fisherman, a person who dictates by voice, a terse
+// manager…), written while the examples were made and measured once, on
+// main 3d4f869 and with the examples (decided before, on the numbers
+// above): 35 and 38 of 40 (73 of 80, 91 %) on main, 37 and 39 (76 of 80,
+// 95 %) with the examples — the goal, 9 in 10 on requests nobody tuned
+// to, holds on both sets. Left: a navigation error pasted from the
+// notifications pull (repair connectivity), a French promoter's VAT
+// number "where do I record that?" (counterparty confirm), a renta
+// started and left halfway in a long message ("take me through the
+// remaining questions": work wizard), and a dictated folder of ticket
+// photos to put in "todas de una vez" (evidence batch).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
@@ -1402,6 +1422,8 @@ var measuredSets = []struct {
 	{"sealed20", heldOutSealed20, 82},
 	{"sealed21", heldOutSealed21, 87},
 	{"sealed22", heldOutSealed22, 87},
+	{"sealed23", heldOutSealed23, 87},
+	{"sealed24", heldOutSealed24, 92},
 }
 
 // TestPhrasesByStem_OneMeaningEveryRun: two lexicon phrases that share
