@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"math"
+	"strings"
 )
 
 // What people asked of the real aeat, and the tools that answered them:
@@ -22,8 +23,10 @@ import (
 // return". So each tool's match is raised by how near the request is to
 // the nearest example that wanted it (nearExample): a cosine over the
 // words' stems, each weighed by how rare it is among the examples, from
-// exampleFloor up. It only reorders the tools the request's words found;
-// it finds none by itself.
+// exampleFloor up. Each tool's command path is an example too, so that a
+// request that names a verb ("ledger status") stays nearest to it. It
+// only reorders the tools the request's words found; it finds none by
+// itself.
 //
 // When it was made (sets up to 22, 865 requests), each set ranked with
 // its own requests left out, as TestRank_HeldOut ranks them: 845 → 852 in
@@ -89,14 +92,31 @@ type exampleIndex struct {
 }
 
 // newExampleIndex reads sets for the tools of entries: an example's tool
-// the index does not have is left out (a manifest of fewer verbs).
+// the index does not have is left out (a manifest of fewer verbs). No
+// sets, no examples: the index ranks by words alone.
 func newExampleIndex(sets []exampleSet, entries []rankEntry) exampleIndex {
+	x := exampleIndex{weight: map[string]float64{}, holders: map[string][]int32{}}
+	if len(sets) == 0 {
+		return x
+	}
+	var stemsOf [][]string
+	add := func(text string, tools []int32) {
+		id := int32(len(x.tools))
+		x.tools = append(x.tools, tools)
+		stems := exampleStems(text)
+		stemsOf = append(stemsOf, stems)
+		for _, s := range stems {
+			x.holders[s] = append(x.holders[s], id)
+		}
+	}
+	// Each tool's command path is an example of a request for it, the
+	// first: "ledger status" is nearest to ledger status, not to the
+	// examples that say "status" of another verb.
 	entryOf := make(map[string]int32, len(entries))
 	for i, e := range entries {
 		entryOf[e.tool.Name] = int32(i)
+		add(strings.Join(commandPath(e.tool.Command), " "), []int32{int32(i)})
 	}
-	x := exampleIndex{weight: map[string]float64{}, holders: map[string][]int32{}}
-	var stemsOf [][]string
 	for _, set := range sets {
 		for _, ex := range set.Requests {
 			var tools []int32
@@ -105,15 +125,8 @@ func newExampleIndex(sets []exampleSet, entries []rankEntry) exampleIndex {
 					tools = append(tools, i)
 				}
 			}
-			if len(tools) == 0 {
-				continue
-			}
-			id := int32(len(x.tools))
-			x.tools = append(x.tools, tools)
-			stems := exampleStems(ex.Text)
-			stemsOf = append(stemsOf, stems)
-			for _, s := range stems {
-				x.holders[s] = append(x.holders[s], id)
+			if len(tools) > 0 {
+				add(ex.Text, tools)
 			}
 		}
 	}

@@ -95,7 +95,9 @@ func TestExamples_NameRealTools(t *testing.T) {
 // And an example reorders only what the words found: the same tools come
 // back, none added.
 func TestRank_NearExampleRaisesItsTools(t *testing.T) {
-	idx := fullAeatIndex(t)
+	m, err := annotations.Load(fullAeatManifest)
+	require.NoError(t, err)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)) // words alone
 	const request = "Add my son to my profile: born 2 March 2014, 65% disability, lives with me. It should count for the renta."
 	const want = "config_profile_descendiente_add"
 	without := idx.rank(request)
@@ -108,10 +110,10 @@ func TestRank_NearExampleRaisesItsTools(t *testing.T) {
 	assert.Contains(t, rankNames(with, 3), want)
 	assert.ElementsMatch(t, rankNames(without, len(without)), rankNames(with, len(with)), "the same tools, reordered")
 
-	far := []exampleSet{{Name: "far", Requests: []example{
+	farToo := append(kids, exampleSet{Name: "far", Requests: []example{
 		{Text: "export the ledger to a spreadsheet", Tools: []string{want}},
-	}}}
-	assert.Equal(t, rankNames(without, 10), rankNames(idx.withExamples(far).rank(request), 10), "an example that shares nothing with the request changes nothing")
+	}})
+	assert.Equal(t, rankNames(with, 10), rankNames(idx.withExamples(farToo).rank(request), 10), "an example that shares nothing with the request changes nothing")
 }
 
 // TestRank_HeldOutNeverSeesItsOwnSet: a set is measured without its own
