@@ -12,7 +12,9 @@
 // (cli_help) — and, for the real aeat only, what a person says when they
 // want each of its verbs: paraphrases.json, a few phrases per verb in
 // Spanish and English, keyed by command path and held to the CLI's pinned
-// tree (rankparaphrases.go). [NewIndex] reads them once; [Index.Rank]
+// tree (rankparaphrases.go); and what people asked of it, with the tools
+// that answered: examples.json, the requests of every set the ranking is
+// measured on (rankexamples.go). [NewIndex] reads them once; [Index.Rank]
 // orders the tools for one request; [HasWords] tells a request from one of
 // only stop words.
 //
@@ -26,7 +28,8 @@
 // ranksense.go tells the two senses of a word apart by its neighbours ("a
 // CSV file", "file the 303"); rankquery.go reads what a request asks
 // besides its words (a question, a request to write down or to act, a
-// which-question's thing, a path, a period); rankvocab.go keeps each
+// which-question's thing, a path, a period); rankexamples.go raises the
+// tools an example near the request wanted; rankvocab.go keeps each
 // distinct word once so that a request is compared with it once.
 //
 // # Where it is measured
@@ -34,10 +37,13 @@
 // Requests with the tools that answer them: rank_test.go holds the set
 // the ranking was tuned to (tunedTo) and the first held-out and sealed
 // sets (heldOut … heldOutSealed6);
-// rank_sealed7_test.go to rank_sealed21_test.go the sets written blind by
+// rank_sealed7_test.go to rank_sealed24_test.go the sets written blind by
 // people who never saw the ranker, each request's reasons in
 // testdata/find/. TestRank_HeldOut holds each set's floor (the share
-// found in the first three); TestRank_Folds (rank_folds_test.go, run with
+// found in the first three), each set ranked with every other set's
+// examples and never its own; examples.json is those sets as data
+// (TestExamples_AreTheMeasuredSets, -update writes it: a new set is
+// measured once, then added to measuredSets and the file); TestRank_Folds (rank_folds_test.go, run with
 // -v) logs the two folds of the blind sets a ranking change is judged by,
 // one made from a fold's misses measured on the other. TestRank_*,
 // TestLexicon_* and TestWords_* hold each rule to the requests it was

@@ -13,12 +13,13 @@ type Index struct {
 // NewIndex indexes tools for [Index.Rank]. cliCommand is the command the
 // tools run (a manifest's cli.command: a bare name or a path, on any OS):
 // for aeat the index also holds what a person says when they want each
-// verb (paraphrases.json); for any other program, or "", only the tools'
+// verb (paraphrases.json) and what people asked of it, with the tools that
+// answered (examples.json); for any other program, or "", only the tools'
 // own texts. Building it reads every tool's texts once (its cost for
 // aeat's 300 is in BENCHMARKS.md), so a caller that may never be asked
 // builds it at the first query.
 func NewIndex(tools []*annotations.Tool, cliCommand string) *Index {
-	return &Index{newRankIndex(tools, paraphrasesFor(cliCommand))}
+	return &Index{newRankIndex(tools, paraphrasesFor(cliCommand)).withExamples(examplesFor(cliCommand))}
 }
 
 // Rank returns the tools that match at least one of text's words, best

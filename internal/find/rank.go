@@ -23,7 +23,9 @@ import (
 // only read, a request to write a thing down the tools that write, a
 // request to act the tools whose verb is that action, and
 // every request the tool that is what it asked for and no more (the
-// fewest words of its command not asked for).
+// fewest words of its command not asked for). Last, for aeat, a request
+// near one people asked before raises the tools that one wanted
+// (rankexamples.go).
 //
 // Across languages: a request in Spanish finds the CLI's Spanish help, one
 // in English its English help and the tool's own words; words are compared
@@ -174,6 +176,9 @@ type rankIndex struct {
 	lookup  vocabLookup
 	// postings[id]: the tools' fields (and verbs) that hold vocab word id.
 	postings [][]posting
+	// examples: what people asked and which tools answered
+	// (rankexamples.go); empty for a CLI that has none.
+	examples exampleIndex
 }
 
 // posting is one tool's field that holds a word: a field of fieldCount,
@@ -210,6 +215,12 @@ func newRankIndex(tools []*annotations.Tool, paraphrases map[string]verbParaphra
 			}
 		}
 	}
+	return idx
+}
+
+// withExamples is idx that also ranks by sets' examples (rankexamples.go).
+func (idx rankIndex) withExamples(sets []exampleSet) rankIndex {
+	idx.examples = newExampleIndex(sets, idx.entries)
 	return idx
 }
 
@@ -444,6 +455,7 @@ func (idx rankIndex) rankMatches(q rankQuery, matches []toolMatch) []ranked {
 	// words (or a synonym: "new" nearly asks to create, but names no
 	// action) is a verb of the CLI.
 	acts := !q.asks && slices.ContainsFunc(verbs, func(n int) bool { return n >= minVerbTools })
+	near := idx.examples.nearExample(q.stems, len(idx.entries))
 	var out []ranked
 	for i, m := range matches {
 		var r ranked
@@ -462,6 +474,9 @@ func (idx rankIndex) rankMatches(q rankQuery, matches []toolMatch) []ranked {
 		r.coverage *= intentFactor(q, t, acts && !agrees)
 		r.coverage /= 1 + extraWordCost*float64(m.extra)
 		r.coverage *= 1 + phraseWhole*m.phrase
+		if near != nil {
+			r.coverage *= 1 + exampleWeight*near[i]
+		}
 		if q.whole != "" && strings.Contains(t.Name, q.whole) {
 			r.score += fieldWeights[fieldName] // the words, in order, in the name
 		}

@@ -44,7 +44,7 @@ func TestAsksWhen_ConjunctionIsNoQuestion(t *testing.T) {
 
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	assert.Contains(t, rankNames(idx.rank("cuando calculo el 303 me da error"), 3), "app_modelo_work_calculate")
 	assert.Equal(t, "app_modelo_work_calculate", rankNames(idx.rank("when I calculate the 303 it fails"), 1)[0])
 	assert.Equal(t, "config_auth_certificate_check", rankNames(idx.rank("cuando caduca mi certificado"), 1)[0])
@@ -57,7 +57,7 @@ func TestAsksWhen_ConjunctionIsNoQuestion(t *testing.T) {
 func TestRank_RoundTwelve(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	for query, want := range map[string][]string{
 		// invoice add's --iva-category domestic_exempt; manage-invoices.md
 		// "Record an invoice you sent to a customer" (invoice update came
@@ -90,13 +90,17 @@ func TestRank_RoundTwelve(t *testing.T) {
 		"I am starting this year, nothing to offset in my first 303": {"app_modelo_iva_wallet_seed"},
 		// troubleshooting.md: each symptom, or the error a user quotes,
 		// under its heading, and the verb its steps run for it.
-		"aeat says 'requires an active profile', what now?":         {"config_repair_profile", "config_profile_status", "config_login"},
-		"the figures I see are someone else's":                      {"config_profile_status"},
-		"me sale que falta un valor obligatorio al calcular el 303": {"app_modelo_bindings_list"},
+		"aeat says 'requires an active profile', what now?": {"config_repair_profile", "config_profile_status", "config_login"},
+		"the figures I see are someone else's":              {"config_profile_status"},
 	} {
 		got := rankNames(idx.rank(query), 3)
 		assert.Contains(t, want, got[0], "%q: %v", query, got)
 	}
+	// The error a calculation gives: bindings list, troubleshooting.md's
+	// answer, second to the calculation itself, which the examples raise
+	// for "calcular el 303" (rankexamples.go); first by words alone.
+	const missingValue = "me sale que falta un valor obligatorio al calcular el 303"
+	assert.Contains(t, rankNames(idx.rank(missingValue), 2), "app_modelo_bindings_list", missingValue)
 	// troubleshooting.md's "A calculation refuses because the ledger is
 	// not ready" runs ledger preflight (ledger status, also run there,
 	// comes first).
@@ -113,7 +117,7 @@ func TestLexicon_Desgravar(t *testing.T) {
 	}
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	got := rankNames(idx.rank("qué parte del IVA soportado es desgravable si doy clases exentas"), 3)
 	assert.Contains(t, []string{"app_ledger_prorrata_elect_general", "app_ledger_prorrata_elect_especial", "app_ledger_prorrata_declare_sector"}, got[0], "%v", got)
 }
@@ -128,6 +132,6 @@ func TestLexicon_BuyAndSell(t *testing.T) {
 	}
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	assert.Contains(t, rankNames(idx.rank("I bought software from a company in Ireland, how do I record that purchase?"), 3), "app_ledger_evidence_add")
 }

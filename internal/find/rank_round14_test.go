@@ -14,7 +14,7 @@ func fullAeatIndex(t *testing.T) rankIndex {
 	t.Helper()
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	return newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	return newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 }
 
 // TestRank_QuestionAfterStatementAsksToAct: a request that tells what

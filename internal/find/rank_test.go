@@ -30,7 +30,7 @@ func rankNames(rs []ranked, n int) []string {
 func TestRank(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	for _, tc := range []struct {
 		query string
 		top   string // the first tool
@@ -422,7 +422,7 @@ func TestStem(t *testing.T) {
 func TestRank_Inflected(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	for query, want := range map[string]string{
 		// "Aplica las reglas de clasificación almacenadas …"
 		"apliqué las reglas de clasificación": "app_ledger_rule_apply",
@@ -470,7 +470,7 @@ func TestRank_FileSenses(t *testing.T) {
 	// Over the whole aeat: to file a form is not to read a file.
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	full := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	full := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	for _, query := range []string{"presentar el modelo 303", "file the 303"} {
 		top := rankNames(full.rank(query), 3)
 		assert.Equal(t, "app_modelo_work_file", top[0], "%q: %v", query, top)
@@ -1354,46 +1354,76 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 // create comes first). Over the sixteen sets written independently (7 to
 // 22), first measurement: 490 + 35 = 525 of 640 (82.0 %).
 //
+// Then the examples (rankexamples.go): every measured set's requests, a
+// request near one of them raising the tools that one wanted. Measured set
+// by set, each with its own requests left out (as this test now ranks
+// every set): 845 → 852 of the 865, set 22 36 → 39 of 40. Then sets 23
+// and 24, by a seventeenth and an eighteenth engineer who had seen
+// neither the ranker nor its data (a yoga teacher, an electrician, a
+// veterinarian, a touring musician, a beekeeper, an expat back in Spain,
+// a person who pastes an error…; a carpenter, a florist, a wedding
+// planner, a lawyer, a fisherman, a person who dictates by voice, a terse
+// manager…), written while the examples were made and measured once, on
+// main 3d4f869 and with the examples (decided before, on the numbers
+// above): 35 and 38 of 40 (73 of 80, 91 %) on main, 37 and 39 (76 of 80,
+// 95 %) with the examples — the goal, 9 in 10 on requests nobody tuned
+// to, holds on both sets. Left: a navigation error pasted from the
+// notifications pull (repair connectivity), a French promoter's VAT
+// number "where do I record that?" (counterparty confirm), a renta
+// started and left halfway in a long message ("take me through the
+// remaining questions": work wizard), and a dictated folder of ticket
+// photos to put in "todas de una vez" (evidence batch).
+//
 // The floors are what held, less a request or two, so that a change which
 // loses ground fails.
 func TestRank_HeldOut(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
-	for _, set := range []struct {
-		name  string
-		reqs  []rankRequest
-		floor int // in 100
-	}{
-		{"tuned to", tunedTo, 85},
-		{"held out, written before", heldOut, 90},
-		{"held out, written after", heldOutLater, 90},
-		{"sealed", heldOutSealed, 90},
-		{"sealed2", heldOutSealed2, 90},
-		{"sealed3", heldOutSealed3, 90},
-		{"sealed4", heldOutSealed4, 93},
-		{"sealed5", heldOutSealed5, 90},
-		{"sealed6", heldOutSealed6, 85},
-		{"sealed7", heldOutSealed7, 92},
-		{"sealed8", heldOutSealed8, 95},
-		{"sealed9", heldOutSealed9, 87},
-		{"sealed10", heldOutSealed10, 85},
-		{"sealed11", heldOutSealed11, 95},
-		{"sealed12", heldOutSealed12, 95},
-		{"sealed13", heldOutSealed13, 95},
-		{"sealed14", heldOutSealed14, 87},
-		{"sealed15", heldOutSealed15, 75},
-		{"sealed16", heldOutSealed16, 85},
-		{"sealed17", heldOutSealed17, 80},
-		{"sealed18", heldOutSealed18, 82},
-		{"sealed19", heldOutSealed19, 95},
-		{"sealed20", heldOutSealed20, 82},
-		{"sealed21", heldOutSealed21, 87},
-		{"sealed22", heldOutSealed22, 87},
-	} {
-		hits := firstThree(t, idx, set.name, set.reqs)
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	for _, set := range measuredSets {
+		// A set is ranked with every other set's examples, never its own
+		// (rankexamples.go): what a request nobody tuned to meets.
+		hits := firstThree(t, idx.withExamples(examplesWithout(set.name)), set.name, set.reqs)
 		assert.GreaterOrEqual(t, hits*100, len(set.reqs)*set.floor, "%s: at least %d in 100 find their tool in the first three: %d of %d", set.name, set.floor, hits, len(set.reqs))
 	}
+}
+
+// measuredSets are the sets of requests the ranking is measured on, each
+// with its floor (in 100: what held, less a request or two, so that a
+// change which loses ground fails). examples.json is these sets as data
+// (TestExamples_AreTheMeasuredSets).
+var measuredSets = []struct {
+	name  string
+	reqs  []rankRequest
+	floor int // in 100
+}{
+	{"tuned to", tunedTo, 85},
+	{"held out, written before", heldOut, 90},
+	{"held out, written after", heldOutLater, 90},
+	{"sealed", heldOutSealed, 90},
+	{"sealed2", heldOutSealed2, 90},
+	{"sealed3", heldOutSealed3, 90},
+	{"sealed4", heldOutSealed4, 93},
+	{"sealed5", heldOutSealed5, 90},
+	{"sealed6", heldOutSealed6, 85},
+	{"sealed7", heldOutSealed7, 92},
+	{"sealed8", heldOutSealed8, 95},
+	{"sealed9", heldOutSealed9, 87},
+	{"sealed10", heldOutSealed10, 85},
+	{"sealed11", heldOutSealed11, 95},
+	{"sealed12", heldOutSealed12, 95},
+	{"sealed13", heldOutSealed13, 95},
+	{"sealed14", heldOutSealed14, 87},
+	{"sealed15", heldOutSealed15, 75},
+	{"sealed16", heldOutSealed16, 85},
+	{"sealed17", heldOutSealed17, 80},
+	{"sealed18", heldOutSealed18, 82},
+	{"sealed19", heldOutSealed19, 95},
+	{"sealed20", heldOutSealed20, 82},
+	{"sealed21", heldOutSealed21, 87},
+	{"sealed22", heldOutSealed22, 87},
+	{"sealed23", heldOutSealed23, 87},
+	{"sealed24", heldOutSealed24, 92},
 }
 
 // TestPhrasesByStem_OneMeaningEveryRun: two lexicon phrases that share
@@ -1435,7 +1465,7 @@ func TestRank_RoundTen(t *testing.T) {
 	// how-to guides name for it (the tool wanted first).
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	for query, want := range map[string]string{
 		// manage-invoices.md: "Record every invoice with `invoice add`",
 		// "Record an invoice you sent to a customer".
@@ -1499,7 +1529,7 @@ func TestRank_RoundEleven(t *testing.T) {
 
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	for query, want := range map[string]string{
 		// invoice list's --kind issued: "a customer owes you".
 		"facturas que mandé el mes pasado": "app_ledger_invoice_list",

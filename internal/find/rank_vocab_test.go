@@ -126,7 +126,7 @@ var rankFuzzSeeds = []string{
 func TestRank_VocabSameAsReference(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	full := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	full := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	bare := newRankIndex(m.Tools, nil)
 	queries := append(allRankRequests(), rankFuzzSeeds...)
 	for _, query := range queries {
@@ -161,7 +161,7 @@ func TestRank_VocabSameAsReference(t *testing.T) {
 func FuzzRank_SameAsReference(f *testing.F) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(f, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command))
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
 	for _, s := range rankFuzzSeeds {
 		f.Add(s)
 	}

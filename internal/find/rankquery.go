@@ -17,6 +17,9 @@ type rankQuery struct {
 	terms [][]rankTerm
 	// whole is the request's words joined as a tool's name joins them.
 	whole string
+	// stems are its words' stems, each once: what it is compared with the
+	// examples by (rankexamples.go).
+	stems []string
 	// asks: the request is a question that wants an answer, not an action
 	// ("am I logged in?", "¿qué casillas tiene el modelo 130?"); not one
 	// that asks how to act ("how do I import…", "¿cómo importo…?").
@@ -52,7 +55,7 @@ type rankTerm struct {
 func newRankQuery(text string) rankQuery {
 	said, paths := withoutPaths(text)
 	ws := words(said)
-	q := rankQuery{whole: strings.Join(ws, "_"), asks: asksToKnow(text), terms: make([][]rankTerm, len(ws))}
+	q := rankQuery{whole: strings.Join(ws, "_"), stems: stemsOf(ws), asks: asksToKnow(text), terms: make([][]rankTerm, len(ws))}
 	s := wordSenses.get()
 	told := s.inTexts(said)
 	for j, w := range ws {
