@@ -162,9 +162,12 @@ func backToBack(b *testing.B, s *setup, prefix string, argv []string, used func(
 // ONCE as a warm child does (reset hooks, the console script as __main__)
 // and reports that run: its seconds, and the page faults and CPU it took
 // (getrusage around it), and the faults of the whole process. What the
-// in-process floor caches between runs of one interpreter (the store's
-// unlock, settings) this floor pays, as every call does; what it does not
-// pay is the fork: the pages a warm child copies from its template.
+// in-process floor keeps between runs of one interpreter (the settings,
+// keyring's choice of backend, the key derivation's memory touched once:
+// BENCHMARKS.md "What a fresh interpreter pays again") this floor pays,
+// as every call does; the store's unlock both pay on every run. What it
+// does not pay is the fork: the pages a warm child copies from its
+// template.
 const fairSource = `
 import json, os, resource, sys, time
 src, conf, argv = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
