@@ -116,6 +116,19 @@ func TestRank_NearExampleRaisesItsTools(t *testing.T) {
 	assert.Equal(t, rankNames(with, 10), rankNames(idx.withExamples(farToo).rank(request), 10), "an example that shares nothing with the request changes nothing")
 }
 
+// TestExamples_AeatsAlone: the examples are requests of aeat's users, read
+// for a manifest that runs aeat (by any path, on any OS) and for no other
+// program, whose index ranks by words alone.
+func TestExamples_AeatsAlone(t *testing.T) {
+	for _, cmd := range []string{"aeat", "/usr/local/bin/aeat", `C:\Tools\aeat.exe`} {
+		assert.NotEmpty(t, examplesFor(cmd), cmd)
+	}
+	for _, cmd := range []string{"aws", "gh", "", "/opt/aeat-tools/other"} {
+		assert.Empty(t, examplesFor(cmd), cmd)
+		assert.Empty(t, NewIndex(nil, cmd).idx.examples.tools, cmd)
+	}
+}
+
 // TestRank_HeldOutNeverSeesItsOwnSet: a set is measured without its own
 // requests among the examples — else it would find itself.
 func TestRank_HeldOutNeverSeesItsOwnSet(t *testing.T) {
