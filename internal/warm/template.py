@@ -555,13 +555,13 @@ def _keep_entry_points():
         read = getattr(md, "entry_points", None)
         if read is None:
             continue
+        stamp = _path_stamp()  # before the reading: a change during it shows
         try:
             every = read()
         except Exception:
             continue
         if not hasattr(every, "select"):
             continue  # Python 3.9's dict of groups: read as before
-        stamp = _path_stamp()
 
         def entry_points(_read=read, _every=every, _stamp=stamp, **params):
             if not params or _path_stamp() != _stamp:
