@@ -158,16 +158,16 @@ func backToBack(b *testing.B, s *setup, prefix string, argv []string, used func(
 // fairSource is the fair floor of one warm call: a fresh interpreter made
 // ready as the template makes itself (template.py loaded under another
 // name, so it does not serve: the entry imported, the command tree walked,
-// the warm-up run, the preload modules imported), that then runs the verb
-// ONCE as a warm child does (reset hooks, the console script as __main__)
-// and reports that run: its seconds, and the page faults and CPU it took
-// (getrusage around it), and the faults of the whole process. What the
-// in-process floor keeps between runs of one interpreter (the settings,
-// keyring's choice of backend, the key derivation's memory touched once:
-// BENCHMARKS.md "What a fresh interpreter pays again") this floor pays,
-// as every call does; the store's unlock both pay on every run. What it
-// does not pay is the fork: the pages a warm child copies from its
-// template.
+// the warm-up run, the preload modules imported, the entry points read),
+// that then runs the verb ONCE as a warm child does (reset hooks, the
+// console script as __main__) and reports that run: its seconds, and the
+// page faults and CPU it took (getrusage around it), and the faults of the
+// whole process. What the in-process floor keeps between runs of one
+// interpreter (the settings, keyring's choice of backend, the key
+// derivation's memory touched once: BENCHMARKS.md "What a fresh
+// interpreter pays again") this floor pays, as every call does; the
+// store's unlock both pay on every run. What it does not pay is the fork:
+// the pages a warm child copies from its template.
 const fairSource = `
 import json, os, resource, sys, time
 src, conf, argv = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
@@ -181,6 +181,7 @@ mod_name, obj = ns["_entry"]()
 ns["_preload"](mod_name, obj)
 ns["_warmup"](obj)
 ns["_preload_modules"]()
+ns["_keep_entry_points"]()
 ns["_SCRIPT_CODE"] = ns["_script_code"]()
 answers = os.fdopen(os.dup(1), "w")
 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)

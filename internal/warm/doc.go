@@ -16,7 +16,10 @@
 // Typer ships its own copy of Click), runs the declared warm-up argvs with
 // their output discarded, imports cli.warm.preload's modules and calls its
 // set-up hooks ("module:function": one-time set-up a verb does, such as
-// loading a registry), and reports ready with its thread count, the
+// loading a registry), reads the installed distributions' entry points once
+// where the preload imported importlib.metadata (a call answers from them
+// while sys.path's directories are unchanged: _keep_entry_points), and
+// reports ready with its thread count, the
 // descriptors the CLI left open, the fork canary's verdict and the files it
 // loaded from the CLI's package. It then serves fork requests over a Unix
 // socket pair (its fd 3), and nothing else. aeat-mcp warm record finds the

@@ -519,6 +519,62 @@ def _preload_modules():
     return failed
 
 
+# A CLI's plugins — keyring's backends, a Click app's plugin commands — are
+# found through importlib.metadata.entry_points, which reads every
+# installed distribution's entry_points.txt on each call: 9–10 ms of each
+# real aeat call that opens its store, 194 distributions on a Debian
+# system (BENCHMARKS.md "What a fresh interpreter pays again"). The
+# template reads them once; a child answers from that reading while the
+# directories on sys.path are as they were — each one's modification time,
+# which an install or a removal changes, as importlib keeps its own cache of
+# a directory's listing — and reads them again otherwise. Only where the
+# CLI's preload imported importlib.metadata (or its backport): a CLI that
+# finds no plugins pays nothing for this.
+_METADATA_MODULES = ("importlib.metadata", "importlib_metadata")
+
+
+def _path_stamp():
+    """What the distributions found on sys.path depend on: each entry and
+    its modification time (None: not there)."""
+    out = []
+    for p in sys.path:
+        try:
+            out.append((p, os.stat(p or ".").st_mtime_ns))
+        except OSError:
+            out.append((p, None))
+    return tuple(out)
+
+
+def _keep_entry_points():
+    """Reads the entry points once, for every metadata module loaded, and
+    has its entry_points answer from them while _path_stamp holds. Returns
+    the names of the modules it did this for."""
+    kept = []
+    for name in _METADATA_MODULES:
+        md = sys.modules.get(name)
+        read = getattr(md, "entry_points", None)
+        if read is None:
+            continue
+        stamp = _path_stamp()  # before the reading: a change during it shows
+        try:
+            every = read()
+        except Exception:
+            continue
+        if not hasattr(every, "select"):
+            continue  # Python 3.9's dict of groups: read as before
+
+        def entry_points(_read=read, _every=every, _stamp=stamp, **params):
+            if not params or _path_stamp() != _stamp:
+                return _read(**params)
+            return _every.select(**params)
+
+        entry_points.__doc__ = read.__doc__
+        entry_points.__wrapped__ = read
+        md.entry_points = entry_points
+        kept.append(name)
+    return kept
+
+
 def _watched(mod_name):
     """The files whose change means the CLI was upgraded: the script and
     every loaded module of the entry's top-level package."""
@@ -1123,6 +1179,7 @@ def serve():
         commands = _preload(mod_name, obj)
         _warmup(obj)
         failed = _preload_modules()
+        _keep_entry_points()
         global _ENV_CHANGES, _SCRIPT_CODE, _RNGS
         _ENV_CHANGES = {k: os.environ.get(k) for k in set(_ENV0) | set(os.environ) if os.environ.get(k) != _ENV0.get(k)}
         _SCRIPT_CODE = _script_code()

@@ -3,6 +3,7 @@ does), for aeat-mcp's warm-start tests and benchmarks. Each verb is one thing
 a test needs a call to do; the verbs that report pids print them as JSON
 lines before they do anything else."""
 
+import importlib.metadata
 import json
 import os
 import signal
@@ -117,6 +118,27 @@ def cli():
 @click.option("--name", default="world")
 def hello(name):
     click.echo("hello %s" % name)
+
+
+@cli.command()
+@click.argument("group")
+def plugins(group):
+    """The entry points of group, as a CLI finds its plugins, and how many
+    entry_points.txt files this call read to find them."""
+    reads = []
+    read_text = importlib.metadata.PathDistribution.read_text
+
+    def counted(self, filename):
+        if filename == "entry_points.txt":
+            reads.append(filename)
+        return read_text(self, filename)
+
+    importlib.metadata.PathDistribution.read_text = counted
+    try:
+        names = sorted(ep.name for ep in importlib.metadata.entry_points(group=group))
+    finally:
+        importlib.metadata.PathDistribution.read_text = read_text
+    _say(plugins=names, reads=len(reads))
 
 
 @cli.command()
