@@ -44,7 +44,7 @@ func TestAsksWhen_ConjunctionIsNoQuestion(t *testing.T) {
 
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	assert.Contains(t, rankNames(idx.rank("cuando calculo el 303 me da error"), 3), "app_modelo_work_calculate")
 	assert.Equal(t, "app_modelo_work_calculate", rankNames(idx.rank("when I calculate the 303 it fails"), 1)[0])
 	assert.Equal(t, "config_auth_certificate_check", rankNames(idx.rank("cuando caduca mi certificado"), 1)[0])
@@ -57,7 +57,7 @@ func TestAsksWhen_ConjunctionIsNoQuestion(t *testing.T) {
 func TestRank_RoundTwelve(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	for query, want := range map[string][]string{
 		// invoice add's --iva-category domestic_exempt; manage-invoices.md
 		// "Record an invoice you sent to a customer" (invoice update came
@@ -117,7 +117,7 @@ func TestLexicon_Desgravar(t *testing.T) {
 	}
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	got := rankNames(idx.rank("qué parte del IVA soportado es desgravable si doy clases exentas"), 3)
 	assert.Contains(t, []string{"app_ledger_prorrata_elect_general", "app_ledger_prorrata_elect_especial", "app_ledger_prorrata_declare_sector"}, got[0], "%v", got)
 }
@@ -132,6 +132,6 @@ func TestLexicon_BuyAndSell(t *testing.T) {
 	}
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	assert.Contains(t, rankNames(idx.rank("I bought software from a company in Ireland, how do I record that purchase?"), 3), "app_ledger_evidence_add")
 }

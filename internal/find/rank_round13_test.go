@@ -18,7 +18,7 @@ import (
 func TestRank_RoundThirteen(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	for query, want := range map[string][]string{
 		// correct-ledger-entries.md "Split one transaction into parts":
 		// "When one payment covers two different things".
@@ -59,7 +59,7 @@ func TestDeber_GerundIsToOwe(t *testing.T) {
 	assert.Contains(t, words("¿sigo debiendo algo del 303?"), "deber")
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	got := rankNames(idx.rank("¿estoy debiendo algo a Hacienda todavía?"), 3)
 	assert.True(t, slices.ContainsFunc(got, func(w string) bool { return strings.Contains(w, "deudas") || w == "debts_list" }), "%v", got)
 }
@@ -77,6 +77,6 @@ func TestStem_PreteriteInI(t *testing.T) {
 	assert.Equal(t, stem("cambiar"), stem("cambio"), "a verb and its noun in -io stay joined")
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	assert.Equal(t, "app_ledger_inventory_movement_add", rankNames(idx.rank("vendí mercancía a otra tienda, apúntalo en el stock"), 1)[0])
 }

@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fullAeatIndex is the ranking over the whole aeat, with its paraphrases.
+// fullAeatIndex is the ranking over the whole aeat as NewIndex builds it:
+// its paraphrases and its examples.
 func fullAeatIndex(t *testing.T) rankIndex {
 	t.Helper()
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	return newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	return NewIndex(m.Tools, m.CLI.Command).idx
 }
 
 // TestRank_QuestionAfterStatementAsksToAct: a request that tells what

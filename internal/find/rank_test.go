@@ -30,7 +30,7 @@ func rankNames(rs []ranked, n int) []string {
 func TestRank(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	for _, tc := range []struct {
 		query string
 		top   string // the first tool
@@ -422,7 +422,7 @@ func TestStem(t *testing.T) {
 func TestRank_Inflected(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	for query, want := range map[string]string{
 		// "Aplica las reglas de clasificación almacenadas …"
 		"apliqué las reglas de clasificación": "app_ledger_rule_apply",
@@ -470,7 +470,7 @@ func TestRank_FileSenses(t *testing.T) {
 	// Over the whole aeat: to file a form is not to read a file.
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	full := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	full := NewIndex(m.Tools, m.CLI.Command).idx
 	for _, query := range []string{"presentar el modelo 303", "file the 303"} {
 		top := rankNames(full.rank(query), 3)
 		assert.Equal(t, "app_modelo_work_file", top[0], "%q: %v", query, top)
@@ -1379,7 +1379,7 @@ func firstThree(t *testing.T, idx rankIndex, set string, reqs []rankRequest) int
 func TestRank_HeldOut(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)) // examples per set, below
 	for _, set := range measuredSets {
 		// A set is ranked with every other set's examples, never its own
 		// (rankexamples.go): what a request nobody tuned to meets.
@@ -1465,7 +1465,7 @@ func TestRank_RoundTen(t *testing.T) {
 	// how-to guides name for it (the tool wanted first).
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	for query, want := range map[string]string{
 		// manage-invoices.md: "Record every invoice with `invoice add`",
 		// "Record an invoice you sent to a customer".
@@ -1529,7 +1529,7 @@ func TestRank_RoundEleven(t *testing.T) {
 
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	for query, want := range map[string]string{
 		// invoice list's --kind issued: "a customer owes you".
 		"facturas que mandé el mes pasado": "app_ledger_invoice_list",

@@ -126,7 +126,7 @@ var rankFuzzSeeds = []string{
 func TestRank_VocabSameAsReference(t *testing.T) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(t, err)
-	full := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	full := NewIndex(m.Tools, m.CLI.Command).idx
 	bare := newRankIndex(m.Tools, nil)
 	queries := append(allRankRequests(), rankFuzzSeeds...)
 	for _, query := range queries {
@@ -161,7 +161,7 @@ func TestRank_VocabSameAsReference(t *testing.T) {
 func FuzzRank_SameAsReference(f *testing.F) {
 	m, err := annotations.Load(fullAeatManifest)
 	require.NoError(f, err)
-	idx := newRankIndex(m.Tools, paraphrasesFor(m.CLI.Command)).withExamples(aeatExamples.get())
+	idx := NewIndex(m.Tools, m.CLI.Command).idx
 	for _, s := range rankFuzzSeeds {
 		f.Add(s)
 	}
