@@ -34,6 +34,7 @@
 # _send, _line_* and _read_request functions below encode.
 
 import errno
+import functools
 import gc
 import json
 import marshal
@@ -547,9 +548,7 @@ def _path_stamp():
 
 def _keep_entry_points():
     """Reads the entry points once, for every metadata module loaded, and
-    has its entry_points answer from them while _path_stamp holds. Returns
-    the names of the modules it did this for."""
-    kept = []
+    has its entry_points answer from them while _path_stamp holds."""
     for name in _METADATA_MODULES:
         md = sys.modules.get(name)
         read = getattr(md, "entry_points", None)
@@ -563,16 +562,13 @@ def _keep_entry_points():
         if not hasattr(every, "select"):
             continue  # Python 3.9's dict of groups: read as before
 
+        @functools.wraps(read)
         def entry_points(_read=read, _every=every, _stamp=stamp, **params):
             if not params or _path_stamp() != _stamp:
                 return _read(**params)
             return _every.select(**params)
 
-        entry_points.__doc__ = read.__doc__
-        entry_points.__wrapped__ = read
         md.entry_points = entry_points
-        kept.append(name)
-    return kept
 
 
 def _watched(mod_name):
