@@ -13,8 +13,10 @@ type paramPlace struct {
 	stdin  string
 }
 
-// oneOfTypes says, after "missing", what a type may be.
-var oneOfTypes = fmt.Sprintf(" (one of %s)", strings.Join(typeNames, ", "))
+// oneOfTypes says, after "missing", what a type may be. Joined, not
+// formatted: fmt takes its printer from a sync.Pool, so init would allocate
+// one or not as the pool happened to hold it (TestInit_TablesAreNotBuiltAtStart).
+var oneOfTypes = " (one of " + strings.Join(typeNames, ", ") + ")"
 
 var paramKeys = []string{"name", "type", "items", "required", "description", "default", "enum",
 	"pattern", "minimum", "maximum", "minLength", "maxLength", "flag", "positional", "negate",
